@@ -1,0 +1,88 @@
+# mlia - C implementation of `mlia check` for ExecuTorch ETRecord profiling views.
+#
+#   make            build build/mlia, build/libmlia.a, build/libmlia.so
+#   make check      build and run every test (unit, CLI, end to end)
+#   make demo       run the main job on the repository's own sample
+#   make asan       build and run the whole suite under ASan+UBSan (build-asan/)
+#   make bench      speed and memory figures on generated large captures
+#
+# Dependencies (Debian): libzip-dev libjson-c-dev libssl-dev zlib1g-dev
+# pkg-config python3 flatbuffers-compiler (tests) - see tools/setup.sh.
+
+BUILD   ?= build
+CC      ?= cc
+SAN     ?=
+WERROR  ?= -Werror
+OPT     ?= -O2 -g
+
+PKGS    := libzip libcrypto
+CFLAGS_BASE := -std=c17 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter \
+               -fPIC -Iinclude -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzip -lcrypto) -lm
+
+ifeq ($(SAN),1)
+  OPT := -O1 -g -fno-omit-frame-pointer
+  CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+  LDSAN := -fsanitize=address,undefined
+endif
+
+CFLAGS := $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
+
+LIB_SRC := $(sort $(wildcard src/core/*.c src/formats/*.c src/analysis/*.c src/report/*.c src/api/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
+CLI_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CLI_SRC))
+TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
+TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+
+.PHONY: all check test-unit test-py demo asan bench clean viewer viewer-check setup
+
+all: $(BUILD)/mlia $(BUILD)/libmlia.so
+
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libmlia.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libmlia.so: $(LIB_OBJ)
+	$(CC) -shared $(LDSAN) -o $@ $^ $(LIBS)
+
+$(BUILD)/mlia: $(CLI_OBJ) $(BUILD)/libmlia.a
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/libmlia.a $(LIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/libmlia.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libmlia.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
+
+check: all $(TEST_BIN)
+	@BUILD=$(BUILD) bash tests/run.sh
+
+test-unit: all $(TEST_BIN)
+	@BUILD=$(BUILD) ONLY=unit bash tests/run.sh
+
+demo: all
+	@bash tools/demo.sh $(BUILD)
+
+asan:
+	$(MAKE) BUILD=build-asan SAN=1 check
+
+bench: all $(BENCH_BIN)
+	@BUILD=$(BUILD) bash bench/run.sh
+
+setup:
+	@bash tools/setup.sh
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

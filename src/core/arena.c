@@ -1,0 +1,118 @@
+/*
+ * arena.c - chunked bump allocator (see arena.h).
+ */
+#include "arena.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mlia_arena_chunk {
+    mlia_arena_chunk *next;
+    size_t cap;
+    size_t used;
+    _Alignas(16) unsigned char data[];
+};
+
+#define MLIA_ARENA_MIN_CHUNK ((size_t)64 * 1024)
+
+static void arena_oom(size_t size)
+{
+    fprintf(stderr, "mlia: error: out of memory (requested %zu bytes)\n", size);
+    exit(1);
+}
+
+void mlia_arena_init(mlia_arena *a)
+{
+    a->head = NULL;
+    a->total = 0;
+}
+
+void mlia_arena_free(mlia_arena *a)
+{
+    mlia_arena_chunk *c = a->head;
+    while (c) {
+        mlia_arena_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    a->head = NULL;
+    a->total = 0;
+}
+
+void *mlia_arena_alloc(mlia_arena *a, size_t size)
+{
+    size_t need = (size + 15u) & ~(size_t)15u;
+    if (need < size)
+        arena_oom(size);
+    mlia_arena_chunk *c = a->head;
+    if (!c || c->cap - c->used < need) {
+        size_t cap = need > MLIA_ARENA_MIN_CHUNK / 2 ? need : MLIA_ARENA_MIN_CHUNK;
+        if (cap > SIZE_MAX - sizeof(mlia_arena_chunk))
+            arena_oom(size);
+        mlia_arena_chunk *n = malloc(sizeof(mlia_arena_chunk) + cap);
+        if (!n)
+            arena_oom(size);
+        n->cap = cap;
+        n->used = 0;
+        if (c && need > MLIA_ARENA_MIN_CHUNK / 2) {
+            /* Large block: link behind the head so the head's free space stays usable. */
+            n->next = c->next;
+            c->next = n;
+        } else {
+            n->next = c;
+            a->head = n;
+        }
+        c = n;
+    }
+    void *p = c->data + c->used;
+    c->used += need;
+    a->total += need;
+    memset(p, 0, need ? need : 0);
+    return p;
+}
+
+void *mlia_arena_array(mlia_arena *a, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        arena_oom(SIZE_MAX);
+    return mlia_arena_alloc(a, n * size);
+}
+
+char *mlia_arena_strndup(mlia_arena *a, const char *s, size_t len)
+{
+    char *p = mlia_arena_alloc(a, len + 1);
+    if (len)
+        memcpy(p, s, len);
+    p[len] = 0;
+    return p;
+}
+
+char *mlia_arena_strdup(mlia_arena *a, const char *s)
+{
+    return mlia_arena_strndup(a, s, strlen(s));
+}
+
+char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    char *p = mlia_arena_alloc(a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size_t size)
+{
+    void *p = mlia_arena_array(a, new_n, size);
+    if (old && old_n)
+        memcpy(p, old, (old_n < new_n ? old_n : new_n) * size);
+    return p;
+}

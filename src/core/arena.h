@@ -1,0 +1,45 @@
+/*
+ * arena.h - bump allocator that owns every object of one analysis.
+ *
+ * Why: readers produce many small read-only objects (strings, node records,
+ * index arrays). Freeing them one by one is error-prone and slow, so every
+ * reader and analysis step allocates from an arena owned by the caller and
+ * everything is released at once with mlia_arena_free().
+ *
+ * Ownership: memory returned by mlia_arena_* belongs to the arena; never
+ * free() it. Allocation failure aborts the process with a message (the tool
+ * cannot continue without memory and every size is checked against the input
+ * before it reaches an allocation).
+ */
+#ifndef MLIA_CORE_ARENA_H
+#define MLIA_CORE_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mlia_arena_chunk mlia_arena_chunk;
+
+typedef struct mlia_arena {
+    mlia_arena_chunk *head;   /* newest chunk */
+    size_t total;             /* bytes handed out, for statistics */
+} mlia_arena;
+
+/* Initialise an empty arena (no allocation happens until first use). */
+void mlia_arena_init(mlia_arena *a);
+/* Release every chunk; the arena may be reused afterwards. */
+void mlia_arena_free(mlia_arena *a);
+/* Zero-filled allocation aligned to 16 bytes. size 0 returns a valid pointer. */
+void *mlia_arena_alloc(mlia_arena *a, size_t size);
+/* Zero-filled array of n elements of size each; aborts on overflow. */
+void *mlia_arena_array(mlia_arena *a, size_t n, size_t size);
+/* Copy len bytes and append a NUL. */
+char *mlia_arena_strndup(mlia_arena *a, const char *s, size_t len);
+char *mlia_arena_strdup(mlia_arena *a, const char *s);
+/* printf into the arena. */
+char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Grow an arena array: returns a new array of new_n elements holding the old_n
+ * old ones (old storage is simply abandoned inside the arena). */
+void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size_t size);
+
+#endif

@@ -1,0 +1,306 @@
+/*
+ * json_write.c - streaming JSON writer (see json_write.h).
+ */
+#include "json_write.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out(mlia_jw *w, const char *s, size_t n)
+{
+    if (w->buf) {
+        mlia_buf_append(w->buf, s, n);
+    } else if (w->fp && n) {
+        if (fwrite(s, 1, n, w->fp) != n)
+            w->failed = true;
+    }
+}
+
+static void outs(mlia_jw *w, const char *s)
+{
+    out(w, s, strlen(s));
+}
+
+static void init(mlia_jw *w, bool pretty)
+{
+    w->pretty = pretty;
+    w->html_safe = false;
+    w->depth = 0;
+    w->after_key = false;
+    w->failed = false;
+    w->need_comma[0] = false;
+    w->is_object[0] = false;
+}
+
+void mlia_jw_init_buf(mlia_jw *w, mlia_buf *buf, bool pretty)
+{
+    w->buf = buf;
+    w->fp = NULL;
+    init(w, pretty);
+}
+
+void mlia_jw_init_file(mlia_jw *w, FILE *fp, bool pretty)
+{
+    w->buf = NULL;
+    w->fp = fp;
+    init(w, pretty);
+}
+
+static void newline_indent(mlia_jw *w)
+{
+    if (!w->pretty)
+        return;
+    static const char spaces[] = "                                                                ";
+    out(w, "\n", 1);
+    int n = w->depth * 2;
+    while (n > 0) {
+        int k = n > 64 ? 64 : n;
+        out(w, spaces, (size_t)k);
+        n -= k;
+    }
+}
+
+/* Called before every value or key. */
+static void before_item(mlia_jw *w)
+{
+    if (w->after_key) {
+        w->after_key = false;
+        return;
+    }
+    if (w->depth > 0) {
+        if (w->need_comma[w->depth])
+            out(w, ",", 1);
+        w->need_comma[w->depth] = true;
+        newline_indent(w);
+    }
+}
+
+static void open_container(mlia_jw *w, char c, bool obj)
+{
+    before_item(w);
+    out(w, &c, 1);
+    if (w->depth + 1 >= MLIA_JW_MAX_DEPTH) {
+        fprintf(stderr, "mlia: internal error: JSON writer nesting too deep\n");
+        abort();
+    }
+    w->depth++;
+    w->need_comma[w->depth] = false;
+    w->is_object[w->depth] = obj;
+}
+
+static void close_container(mlia_jw *w, char c)
+{
+    bool had = w->need_comma[w->depth];
+    w->depth--;
+    if (had)
+        newline_indent(w);
+    out(w, &c, 1);
+}
+
+void mlia_jw_obj_begin(mlia_jw *w) { open_container(w, '{', true); }
+void mlia_jw_obj_end(mlia_jw *w) { close_container(w, '}'); }
+void mlia_jw_arr_begin(mlia_jw *w) { open_container(w, '[', false); }
+void mlia_jw_arr_end(mlia_jw *w) { close_container(w, ']'); }
+
+static size_t utf8_seq(const unsigned char *s, size_t len, uint32_t *cp)
+{
+    unsigned char c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t n;
+    uint32_t v, min;
+    if ((c & 0xE0) == 0xC0) { n = 2; v = c & 0x1F; min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { n = 3; v = c & 0x0F; min = 0x800; }
+    else if ((c & 0xF8) == 0xF0) { n = 4; v = c & 0x07; min = 0x10000; }
+    else return 0;
+    if (n > len)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (s[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return n;
+}
+
+void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe)
+{
+    mlia_buf_reserve(b, len + 2);
+    mlia_buf_putc(b, '"');
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        size_t run = i;
+        while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\' &&
+               !(html_safe && (p[run] == '<' || p[run] == '>' || p[run] == '&')))
+            run++;
+        if (run > i) {
+            mlia_buf_append(b, s + i, run - i);
+            i = run;
+            continue;
+        }
+        unsigned char c = p[i];
+        char tmp[16];
+        if (c == '"') { mlia_buf_puts(b, "\\\""); i++; }
+        else if (c == '\\') { mlia_buf_puts(b, "\\\\"); i++; }
+        else if (c == '\n') { mlia_buf_puts(b, "\\n"); i++; }
+        else if (c == '\r') { mlia_buf_puts(b, "\\r"); i++; }
+        else if (c == '\t') { mlia_buf_puts(b, "\\t"); i++; }
+        else if (c == '\b') { mlia_buf_puts(b, "\\b"); i++; }
+        else if (c == '\f') { mlia_buf_puts(b, "\\f"); i++; }
+        else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            snprintf(tmp, sizeof tmp, "\\u%04x", c);
+            mlia_buf_puts(b, tmp);
+            i++;
+        } else {
+            uint32_t cp;
+            size_t n = utf8_seq(p + i, len - i, &cp);
+            if (n == 0) {
+                mlia_buf_puts(b, "\\ufffd");
+                i++;
+            } else if (html_safe && (cp == 0x2028 || cp == 0x2029)) {
+                snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)cp);
+                mlia_buf_puts(b, tmp);
+                i += n;
+            } else {
+                mlia_buf_append(b, s + i, n);
+                i += n;
+            }
+        }
+    }
+    mlia_buf_putc(b, '"');
+}
+
+static void write_string(mlia_jw *w, const char *s, size_t len)
+{
+    if (w->buf) {
+        mlia_json_escape(w->buf, s, len, w->html_safe);
+    } else {
+        mlia_buf tmp;
+        mlia_buf_init(&tmp);
+        mlia_json_escape(&tmp, s, len, w->html_safe);
+        out(w, tmp.data, tmp.len);
+        mlia_buf_free(&tmp);
+    }
+}
+
+void mlia_jw_keyn(mlia_jw *w, const char *key, size_t len)
+{
+    before_item(w);
+    write_string(w, key, len);
+    out(w, w->pretty ? ": " : ":", w->pretty ? 2 : 1);
+    w->after_key = true;
+}
+
+void mlia_jw_key(mlia_jw *w, const char *key) { mlia_jw_keyn(w, key, strlen(key)); }
+
+void mlia_jw_strn(mlia_jw *w, const char *s, size_t len)
+{
+    before_item(w);
+    if (!s)
+        outs(w, "null");
+    else
+        write_string(w, s, len);
+}
+
+void mlia_jw_str(mlia_jw *w, const char *s) { mlia_jw_strn(w, s, s ? strlen(s) : 0); }
+
+void mlia_jw_int(mlia_jw *w, int64_t v)
+{
+    char tmp[32];
+    before_item(w);
+    snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+    outs(w, tmp);
+}
+
+void mlia_jw_uint(mlia_jw *w, uint64_t v)
+{
+    char tmp[32];
+    before_item(w);
+    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
+    outs(w, tmp);
+}
+
+void mlia_format_double(char *buf, double v)
+{
+    if (!isfinite(v)) {
+        strcpy(buf, "null");
+        return;
+    }
+    if (v == 0) {
+        strcpy(buf, signbit(v) ? "-0.0" : "0.0");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    /* Python repr style: plain notation for 1e-4 <= |v| < 1e16. */
+    double a = fabs(v);
+    if (strchr(buf, 'e') && a >= 1e-4 && a < 1e16) {
+        char tmp[64];
+        for (int prec = 0; prec <= 20; prec++) {
+            snprintf(tmp, sizeof tmp, "%.*f", prec, v);
+            if (strtod(tmp, NULL) == v)
+                break;
+        }
+        tmp[31] = 0;
+        memcpy(buf, tmp, 32);
+    }
+    char *e = strchr(buf, 'e');
+    if (e) {
+        /* 1e-05 like Python: keep sign and at least two exponent digits */
+        return;
+    }
+    if (!strchr(buf, '.'))
+        strcat(buf, ".0");
+}
+
+void mlia_jw_double(mlia_jw *w, double v)
+{
+    char tmp[32];
+    before_item(w);
+    mlia_format_double(tmp, v);
+    outs(w, tmp);
+}
+
+void mlia_jw_bool(mlia_jw *w, bool v)
+{
+    before_item(w);
+    outs(w, v ? "true" : "false");
+}
+
+void mlia_jw_null(mlia_jw *w)
+{
+    before_item(w);
+    outs(w, "null");
+}
+
+void mlia_jw_raw(mlia_jw *w, const char *json, size_t len)
+{
+    before_item(w);
+    out(w, json, len);
+}
+
+void mlia_jw_finish(mlia_jw *w)
+{
+    if (w->pretty)
+        out(w, "\n", 1);
+    if (w->fp)
+        fflush(w->fp);
+}
+
+void mlia_jw_kstr(mlia_jw *w, const char *key, const char *s) { mlia_jw_key(w, key); mlia_jw_str(w, s); }
+void mlia_jw_kstrn(mlia_jw *w, const char *key, const char *s, size_t len) { mlia_jw_key(w, key); mlia_jw_strn(w, s, len); }
+void mlia_jw_kint(mlia_jw *w, const char *key, int64_t v) { mlia_jw_key(w, key); mlia_jw_int(w, v); }
+void mlia_jw_kuint(mlia_jw *w, const char *key, uint64_t v) { mlia_jw_key(w, key); mlia_jw_uint(w, v); }
+void mlia_jw_kdouble(mlia_jw *w, const char *key, double v) { mlia_jw_key(w, key); mlia_jw_double(w, v); }
+void mlia_jw_kbool(mlia_jw *w, const char *key, bool v) { mlia_jw_key(w, key); mlia_jw_bool(w, v); }
+void mlia_jw_knull(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_null(w); }

@@ -1,0 +1,73 @@
+/*
+ * json_write.h - streaming JSON writer.
+ *
+ * Output is produced as it is generated (no document tree), so result files
+ * of any size cost no memory beyond the destination buffer or FILE.
+ * Pretty mode indents with two spaces like Python's json.dumps(indent=2).
+ * Strings are escaped for JSON; invalid UTF-8 bytes become U+FFFD so the
+ * output is always valid JSON; with html_safe, '<', '>', '&' and U+2028/9 are
+ * escaped too so the text can sit inside an HTML <script> element.
+ * Doubles use the shortest text that reads back to the same value; NaN and
+ * infinities are never written (they become null; callers must not pass them).
+ *
+ * Ownership: the writer borrows the mlia_buf or FILE given at init.
+ */
+#ifndef MLIA_CORE_JSON_WRITE_H
+#define MLIA_CORE_JSON_WRITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "str.h"
+
+#define MLIA_JW_MAX_DEPTH 128
+
+typedef struct mlia_jw {
+    mlia_buf *buf;      /* destination when non-NULL */
+    FILE *fp;           /* destination otherwise */
+    bool pretty;
+    bool html_safe;
+    int depth;
+    bool need_comma[MLIA_JW_MAX_DEPTH];
+    bool is_object[MLIA_JW_MAX_DEPTH];
+    bool after_key;
+    bool failed;        /* write error on fp */
+} mlia_jw;
+
+void mlia_jw_init_buf(mlia_jw *w, mlia_buf *buf, bool pretty);
+void mlia_jw_init_file(mlia_jw *w, FILE *fp, bool pretty);
+void mlia_jw_obj_begin(mlia_jw *w);
+void mlia_jw_obj_end(mlia_jw *w);
+void mlia_jw_arr_begin(mlia_jw *w);
+void mlia_jw_arr_end(mlia_jw *w);
+void mlia_jw_key(mlia_jw *w, const char *key);
+void mlia_jw_keyn(mlia_jw *w, const char *key, size_t len);
+void mlia_jw_str(mlia_jw *w, const char *s);      /* NULL writes null */
+void mlia_jw_strn(mlia_jw *w, const char *s, size_t len);
+void mlia_jw_int(mlia_jw *w, int64_t v);
+void mlia_jw_uint(mlia_jw *w, uint64_t v);
+void mlia_jw_double(mlia_jw *w, double v);
+void mlia_jw_bool(mlia_jw *w, bool v);
+void mlia_jw_null(mlia_jw *w);
+/* Insert pre-encoded JSON text as one value. */
+void mlia_jw_raw(mlia_jw *w, const char *json, size_t len);
+/* Newline at the end of a pretty document. */
+void mlia_jw_finish(mlia_jw *w);
+
+/* Shortest round-trip text of a finite double ("100.0", "66.66666666666667",
+ * "1e-05" style as Python repr). buf must hold 32 bytes. */
+void mlia_format_double(char *buf, double v);
+/* Append s as an escaped JSON string (with quotes) to b. */
+void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe);
+
+/* Convenience: key + value in one call. */
+void mlia_jw_kstr(mlia_jw *w, const char *key, const char *s);
+void mlia_jw_kstrn(mlia_jw *w, const char *key, const char *s, size_t len);
+void mlia_jw_kint(mlia_jw *w, const char *key, int64_t v);
+void mlia_jw_kuint(mlia_jw *w, const char *key, uint64_t v);
+void mlia_jw_kdouble(mlia_jw *w, const char *key, double v);
+void mlia_jw_kbool(mlia_jw *w, const char *key, bool v);
+void mlia_jw_knull(mlia_jw *w, const char *key);
+
+#endif

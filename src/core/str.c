@@ -1,0 +1,97 @@
+/*
+ * str.c - string helpers and growable buffer (see str.h).
+ */
+#include "str.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool mlia_str_eq(mlia_str a, const char *c)
+{
+    size_t n = strlen(c);
+    return a.ptr && a.len == n && memcmp(a.ptr, c, n) == 0;
+}
+
+bool mlia_str_has_prefix(mlia_str a, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return a.ptr && a.len >= n && memcmp(a.ptr, prefix, n) == 0;
+}
+
+void mlia_buf_init(mlia_buf *b)
+{
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void mlia_buf_free(mlia_buf *b)
+{
+    free(b->data);
+    mlia_buf_init(b);
+}
+
+void mlia_buf_reserve(mlia_buf *b, size_t extra)
+{
+    if (b->cap - b->len > extra)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len <= extra) {
+        if (cap > SIZE_MAX / 2) {
+            fprintf(stderr, "mlia: error: out of memory\n");
+            exit(1);
+        }
+        cap *= 2;
+    }
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        fprintf(stderr, "mlia: error: out of memory\n");
+        exit(1);
+    }
+    b->data = p;
+    b->cap = cap;
+}
+
+void mlia_buf_append(mlia_buf *b, const void *p, size_t n)
+{
+    mlia_buf_reserve(b, n + 1);
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void mlia_buf_puts(mlia_buf *b, const char *s)
+{
+    mlia_buf_append(b, s, strlen(s));
+}
+
+void mlia_buf_putc(mlia_buf *b, char c)
+{
+    mlia_buf_append(b, &c, 1);
+}
+
+void mlia_buf_printf(mlia_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0)
+        return;
+    mlia_buf_reserve(b, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+char *mlia_buf_take(mlia_buf *b)
+{
+    if (!b->data)
+        mlia_buf_reserve(b, 1), b->data[0] = 0;
+    char *p = b->data;
+    mlia_buf_init(b);
+    return p;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test of the project and prints one closing "N passed, N failed"
+# line. C unit tests are the binaries under $BUILD/tests; Python tests (CLI,
+# end to end, fixture builder, Python API) live under tests/py.
+# ONLY=unit runs the C tests alone; ONLY=py the Python ones.
+set -u
+BUILD=${BUILD:-build}
+export MLIA_BIN="$PWD/$BUILD/mlia"
+export MLIA_LIB="$PWD/$BUILD/libmlia.so"
+export MLIA_FIXTURES=${MLIA_FIXTURES:-$PWD/../shared/fixtures}
+passed=0; failed=0; broken=()
+log=$(mktemp)
+if [ "${ONLY:-}" != py ]; then
+  for t in $(find "$BUILD/tests" -type f -perm -u+x | sort); do
+    "$t" >"$log" 2>&1; rc=$?
+    grep '^FAIL' "$log" || true
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    if [ -z "$line" ]; then
+      echo "BROKEN $t (exit $rc, no summary)"; tail -n 20 "$log"; failed=$((failed+1)); broken+=("$t"); continue
+    fi
+    p=${line%% passed*}; f=${line#*, }; f=${f%% failed}
+    passed=$((passed+p)); failed=$((failed+f))
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then echo "BROKEN $t (exit $rc)"; tail -n 20 "$log"; failed=$((failed+1)); fi
+    echo "$(basename "$t"): $line"
+  done
+fi
+if [ "${ONLY:-}" != unit ] && [ -d tests/py ]; then
+  python3 tests/py/run.py >"$log" 2>&1; rc=$?
+  grep -E '^(FAIL|ERROR)' "$log" || true
+  line=$(grep -E '^py: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+  if [ -z "$line" ]; then
+    echo "BROKEN python tests (exit $rc)"; tail -n 40 "$log"; failed=$((failed+1))
+  else
+    line=${line#py: }
+    p=${line%% passed*}; f=${line#*, }; f=${f%% failed}
+    passed=$((passed+p)); failed=$((failed+f))
+    echo "python: $line"
+    [ "$f" -eq 0 ] || sed -n '/^=\{10,\}/,$p' "$log" | head -n 200
+  fi
+fi
+rm -f "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
