@@ -37,7 +37,7 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: all check test-unit test-py demo asan bench clean viewer viewer-check setup
+.PHONY: all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup
 
 all: $(BUILD)/mlia $(BUILD)/libmlia.so
 
@@ -64,17 +64,27 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libmlia.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
 
-check: all $(TEST_BIN)
-	@BUILD=$(BUILD) bash tests/run.sh
+# `make check` and `make demo` do their own set-up (tools/setup.sh installs
+# missing Debian packages as root, or says what to install); MLIA_SKIP_SETUP=1
+# skips it.
+check:
+	@[ -n "$(MLIA_SKIP_SETUP)" ] || bash tools/setup.sh --page
+	@$(MAKE) --no-print-directory check-only
+
+check-only: all $(TEST_BIN)
+	@BUILD=$(BUILD) MLIA_SAN=$(SAN) CC=$(CC) bash tests/run.sh
 
 test-unit: all $(TEST_BIN)
 	@BUILD=$(BUILD) ONLY=unit bash tests/run.sh
 
-demo: all
+demo:
+	@[ -n "$(MLIA_SKIP_SETUP)" ] || bash tools/setup.sh
+	@$(MAKE) --no-print-directory all
 	@bash tools/demo.sh $(BUILD)
 
 asan:
-	$(MAKE) BUILD=build-asan SAN=1 check
+	@[ -n "$(MLIA_SKIP_SETUP)" ] || bash tools/setup.sh --page
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 check-only
 
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) bash bench/run.sh

@@ -25,7 +25,14 @@ if [ "${ONLY:-}" != py ]; then
   done
 fi
 if [ "${ONLY:-}" != unit ] && [ -d tests/py ]; then
-  python3 tests/py/run.py >"$log" 2>&1; rc=$?
+  if [ -n "${MLIA_SAN:-}" ]; then
+    # libmlia.so is instrumented: python3 needs the ASan runtime preloaded;
+    # CPython's own allocations are not ours, so leak checks are off here.
+    py_env=(env LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
+  else
+    py_env=(env)
+  fi
+  "${py_env[@]}" python3 tests/py/run.py >"$log" 2>&1; rc=$?
   grep -E '^(FAIL|ERROR)' "$log" || true
   line=$(grep -E '^py: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
   if [ -z "$line" ]; then
@@ -36,6 +43,18 @@ if [ "${ONLY:-}" != unit ] && [ -d tests/py ]; then
     passed=$((passed+p)); failed=$((failed+f))
     echo "python: $line"
     [ "$f" -eq 0 ] || sed -n '/^=\{10,\}/,$p' "$log" | head -n 200
+  fi
+fi
+if [ "${ONLY:-}" = "" ] && [ -z "${MLIA_SAN:-}" ] && [ -d viewer/node_modules ]; then
+  (cd viewer && npm test --silent) >"$log" 2>&1; rc=$?
+  vp=$(grep -E '^# pass [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
+  vf=$(grep -E '^# fail [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
+  if [ -z "$vp" ]; then
+    echo "BROKEN viewer tests (exit $rc)"; tail -n 40 "$log"; failed=$((failed+1))
+  else
+    passed=$((passed+vp)); failed=$((failed+${vf:-0}))
+    echo "viewer: $vp passed, ${vf:-0} failed"
+    { [ "${vf:-0}" -eq 0 ] && [ "$rc" -eq 0 ]; } || { grep -E '^not ok|# Subtest' "$log" | head -n 40; [ "$rc" -eq 0 ] || failed=$((failed+1)); }
   fi
 fi
 rm -f "$log"

@@ -1,0 +1,73 @@
+/*
+ * mlia.h - public API of libmlia: `mlia check` for ExecuTorch ETRecord
+ * profiling views (Neural Technology profiling data).
+ *
+ * One call runs the whole job: read the ETRecord, the ETDump and the optional
+ * companion PTE, analyse runtime timings and VGF neural statistics, and write
+ * DIR/mlia-output/ (result JSON, logs, and with model_explorer set the Model
+ * Explorer artifacts and the standalone page).
+ *
+ * Ownership: strings returned through out-parameters are malloc'ed and must be
+ * released with mlia_free(). Input strings are borrowed for the call only.
+ * The library keeps no global state; calls may run concurrently on different
+ * inputs.
+ */
+#ifndef MLIA_MLIA_H
+#define MLIA_MLIA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MLIA_VERSION "0.1.0"
+
+/* Progress stages reported through mlia_check_options.progress. */
+typedef void (*mlia_progress_fn)(void *ctx, const char *stage);
+
+typedef struct mlia_check_options {
+    const char *etrecord_path;   /* required */
+    const char *etdump_path;     /* required */
+    const char *companion_path;  /* optional companion PTE, NULL if none */
+    const char *output_dir;      /* NULL: write no files (API use); CLI passes "." by default */
+    const char *model_explorer;  /* NULL, "files" or "open" */
+    const char *method;          /* --neural-technology-profiling-data.etrecord-method or NULL */
+    const char *const *cli_args; /* recorded in context.cli_arguments (may be NULL) */
+    int n_cli_args;
+    mlia_progress_fn progress;   /* optional */
+    void *progress_ctx;
+} mlia_check_options;
+
+/* Result of one run. */
+typedef struct mlia_check_output {
+    char *result_json;   /* the standardized result, pretty-printed, trailing newline */
+    char *console;       /* the console summary text (tables, warnings) */
+    char *output_path;   /* DIR/mlia-output or NULL when no output_dir */
+    char *page_path;     /* absolute path of bundle/index.html or NULL */
+} mlia_check_output;
+
+/* Run the job. Returns 0 on success; on failure returns 1 and sets *error to
+ * the one-line message "<file>: <what>" (without the "mlia: error: " prefix).
+ * `out` fields are set only on success; release them with
+ * mlia_check_output_free(). */
+int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error);
+void mlia_check_output_free(mlia_check_output *out);
+
+/* `mlia inspect FILE`: decoded structure as pretty JSON (trailing newline).
+ * Returns 0 or 1 with *error set. */
+int mlia_inspect(const char *path, char **json, char **error);
+
+/* Python binding entry point: request is a JSON object {"model": ...,
+ * "profiling_data": [...], "companion_model": ..., "output_dir": ...,
+ * "model_explorer": ..., "etrecord_method": ...}; on success *result is the
+ * result JSON text. Returns 0 or 1 (with *error) or 2 (usage error). */
+int mlia_run_advisor_json(const char *request_json, char **result, char **error);
+
+void mlia_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

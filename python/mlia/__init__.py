@@ -1,0 +1,116 @@
+"""Python API of mlia (ETRecord profiling views), standard library only.
+
+    from mlia import run_advisor
+    result = run_advisor(model="model.etrecord", profiling_data=["run.etdump"])
+
+The package loads the project's shared library (libmlia.so) with ctypes. It
+looks in $MLIA_LIB, then next to this package (../build/libmlia.so from the
+repository root), then the system library path.
+"""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+__all__ = ["run_advisor", "MliaError", "MliaUsageError"]
+
+
+class MliaError(Exception):
+    """An analysis or input error; the message is the CLI's error text."""
+
+
+class MliaUsageError(MliaError):
+    """A usage error (what the CLI reports with exit status 2)."""
+
+
+_lib = None
+
+
+def _load():
+    global _lib
+    if _lib is not None:
+        return _lib
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = []
+    if os.environ.get("MLIA_LIB"):
+        candidates.append(os.environ["MLIA_LIB"])
+    candidates.append(os.path.join(here, "..", "..", "build", "libmlia.so"))
+    candidates.append("libmlia.so")
+    last = None
+    for path in candidates:
+        try:
+            lib = ctypes.CDLL(path)
+            break
+        except OSError as exc:  # try the next one
+            last = exc
+    else:
+        raise MliaError(f"cannot load libmlia.so: {last}")
+    lib.mlia_run_advisor_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                          ctypes.POINTER(ctypes.c_void_p)]
+    lib.mlia_run_advisor_json.restype = ctypes.c_int
+    lib.mlia_free.argtypes = [ctypes.c_void_p]
+    lib.mlia_free.restype = None
+    _lib = lib
+    return lib
+
+
+def _take(lib, ptr: ctypes.c_void_p) -> Optional[str]:
+    if not ptr.value:
+        return None
+    text = ctypes.string_at(ptr.value).decode("utf-8", "replace")
+    lib.mlia_free(ptr)
+    return text
+
+
+def run_advisor(advice_category: str = "performance",
+                target_profile: str = "neural-technology",
+                model: Optional[Union[str, os.PathLike]] = None,
+                profiling_data: Optional[Sequence[Union[str, os.PathLike]]] = None,
+                companion_model: Optional[Union[str, os.PathLike]] = None,
+                output_dir: Optional[Union[str, os.PathLike]] = None,
+                backend_options: Optional[Dict[str, Dict[str, Any]]] = None,
+                model_explorer: Optional[str] = None) -> Dict[str, Any]:
+    """Run `mlia check` and return the standardized result as a dict.
+
+    backend_options={"neural-technology-profiling-data": {"etrecord_method": "decode"}}
+    selects a method of a multi-method ETRecord. Errors raise MliaError (or
+    MliaUsageError) carrying the CLI's message.
+    """
+    if model is None:
+        raise MliaUsageError("model is required")
+    if isinstance(profiling_data, (str, os.PathLike)):
+        profiling_data = [profiling_data]
+    request: Dict[str, Any] = {
+        "advice_category": advice_category,
+        "target_profile": target_profile,
+        "model": os.fspath(model),
+        "profiling_data": [os.fspath(p) for p in (profiling_data or [])],
+    }
+    if companion_model is not None:
+        request["companion_model"] = os.fspath(companion_model)
+    if output_dir is not None:
+        request["output_dir"] = os.fspath(output_dir)
+    if model_explorer is not None:
+        request["model_explorer"] = model_explorer
+    opts = (backend_options or {}).get("neural-technology-profiling-data", {})
+    for key in opts:
+        if key != "etrecord_method":
+            raise MliaUsageError(f"unknown backend option '{key}'")
+    if opts.get("etrecord_method") is not None:
+        request["etrecord_method"] = str(opts["etrecord_method"])
+    if not request["profiling_data"]:
+        raise MliaUsageError("profiling_data is required")
+    lib = _load()
+    result = ctypes.c_void_p()
+    error = ctypes.c_void_p()
+    rc = lib.mlia_run_advisor_json(json.dumps(request).encode("utf-8"), ctypes.byref(result),
+                                   ctypes.byref(error))
+    text = _take(lib, result)
+    message = _take(lib, error)
+    if rc == 2:
+        raise MliaUsageError(message or "usage error")
+    if rc != 0:
+        raise MliaError(message or "analysis failed")
+    return json.loads(text)

@@ -1,0 +1,163 @@
+/*
+ * result.h - the in-memory form of the MLIA standardized result (schema 1.2.0).
+ *
+ * The analysis steps (runtime timings, NX statistics, companion checks) add
+ * entities, metrics and warnings to one mlia_result; the writers (result JSON,
+ * console summary, Model Explorer views, trace) only read it. Keeping one
+ * neutral model means every writer shows the same numbers.
+ *
+ * Metric values are either an unsigned integer (cycles, counts) or a double
+ * (milliseconds, percentages); an unavailable metric has a reason instead of a
+ * value, never both. Qualifiers are an ordered list of key/value pairs
+ * (e.g. statistic=p50, attribution=shared).
+ *
+ * Ownership: every string and array hangs off the arena given to
+ * mlia_result_init(); the result never frees anything itself. Strings passed
+ * to the add functions are NOT copied unless the function says so: pass
+ * arena-owned or static strings.
+ *
+ * Lookups by entity id use an open-addressing hash index so that attaching
+ * metrics to 100,000 entities stays linear.
+ */
+#ifndef MLIA_ANALYSIS_RESULT_H
+#define MLIA_ANALYSIS_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+
+typedef enum mlia_value_type {
+    MLIA_VALUE_UNAVAILABLE = 0,
+    MLIA_VALUE_UINT,
+    MLIA_VALUE_DOUBLE
+} mlia_value_type;
+
+typedef struct mlia_qualifier {
+    const char *key;
+    const char *value;
+} mlia_qualifier;
+
+#define MLIA_MAX_QUALIFIERS 4
+
+typedef struct mlia_metric {
+    const char *name;
+    const char *unit;
+    mlia_value_type type;
+    uint64_t u;            /* MLIA_VALUE_UINT */
+    double d;              /* MLIA_VALUE_DOUBLE (always finite) */
+    const char *aggregation; /* "sum", "p50", "min", "max" or NULL */
+    uint32_t samples;      /* 0 = not emitted */
+    uint8_t n_qualifiers;
+    mlia_qualifier qualifiers[MLIA_MAX_QUALIFIERS];
+    const char *reason;    /* unavailable only */
+} mlia_metric;
+
+typedef enum mlia_attr_type {
+    MLIA_ATTR_STRING = 0,
+    MLIA_ATTR_INT,
+    MLIA_ATTR_DOUBLE,
+    MLIA_ATTR_BOOL,
+    MLIA_ATTR_STRING_LIST,
+    MLIA_ATTR_INT_LIST
+} mlia_attr_type;
+
+typedef struct mlia_attr {
+    const char *key;
+    mlia_attr_type type;
+    const char *s;
+    int64_t i;
+    double d;
+    bool b;
+    uint32_t n;            /* list length */
+    const char **list_s;
+    int64_t *list_i;
+} mlia_attr;
+
+typedef struct mlia_entity {
+    const char *id;
+    const char *kind;
+    const char *name;
+    const char *parent;          /* parent entity id or NULL */
+    uint32_t n_attrs, cap_attrs;
+    mlia_attr *attrs;
+    uint32_t n_assoc, cap_assoc; /* associated entity ids (links that are not parent/child) */
+    const char **assoc;
+    /* Breakdown metrics of this entity, in emission order. */
+    uint32_t n_metrics, cap_metrics;
+    mlia_metric *metrics;
+} mlia_entity;
+
+typedef struct mlia_entity_kind {
+    const char *kind;
+    const char *description;
+    const char *parent_kinds;    /* comma-separated, may be NULL */
+    const char *child_kinds;     /* comma-separated, may be NULL */
+} mlia_entity_kind;
+
+typedef struct mlia_result {
+    mlia_arena *arena;
+    const char *status;          /* "ok" or "partial" */
+    /* Warnings in emission order, deduplicated by text. */
+    uint32_t n_warnings, cap_warnings;
+    const char **warnings;
+    uint32_t n_errors, cap_errors;
+    const char **errors;
+    /* Model-level metrics in order. */
+    uint32_t n_metrics, cap_metrics;
+    mlia_metric *metrics;
+    /* Entities in deterministic emission order. */
+    uint32_t n_entities, cap_entities;
+    mlia_entity **entities;
+    uint32_t n_kinds, cap_kinds;
+    mlia_entity_kind *kinds;
+    /* id -> entity hash index (private). */
+    uint32_t index_cap;
+    mlia_entity **index;
+} mlia_result;
+
+void mlia_result_init(mlia_result *r, mlia_arena *arena);
+
+/* Warnings: identical texts are kept once. The text is copied. */
+void mlia_result_warn(mlia_result *r, const char *text);
+void mlia_result_warnf(mlia_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool mlia_result_has_warning(const mlia_result *r, const char *text);
+
+/* Entities. mlia_result_entity() returns the existing entity with that id or
+ * creates it (id, kind, name copied into the arena). */
+mlia_entity *mlia_result_entity(mlia_result *r, const char *id, const char *kind, const char *name);
+mlia_entity *mlia_result_find(const mlia_result *r, const char *id);
+void mlia_result_kind(mlia_result *r, const char *kind, const char *description,
+                      const char *parent_kinds, const char *child_kinds);
+
+/* Attributes (key and string values copied). Setting an existing key replaces it. */
+void mlia_entity_set_str(mlia_result *r, mlia_entity *e, const char *key, const char *value);
+void mlia_entity_set_int(mlia_result *r, mlia_entity *e, const char *key, int64_t value);
+void mlia_entity_set_double(mlia_result *r, mlia_entity *e, const char *key, double value);
+void mlia_entity_set_bool(mlia_result *r, mlia_entity *e, const char *key, bool value);
+void mlia_entity_set_str_list(mlia_result *r, mlia_entity *e, const char *key,
+                              const char *const *values, uint32_t n);
+void mlia_entity_set_int_list(mlia_result *r, mlia_entity *e, const char *key,
+                              const int64_t *values, uint32_t n);
+const mlia_attr *mlia_entity_attr(const mlia_entity *e, const char *key);
+/* Association (deduplicated, id copied). */
+void mlia_entity_associate(mlia_result *r, mlia_entity *e, const char *other_id);
+
+/* Metric constructors (name/unit/aggregation must outlive the result: use
+ * literals or arena strings). */
+mlia_metric mlia_metric_uint(const char *name, const char *unit, uint64_t v, const char *aggregation,
+                             uint32_t samples);
+mlia_metric mlia_metric_double(const char *name, const char *unit, double v, const char *aggregation,
+                               uint32_t samples);
+mlia_metric mlia_metric_unavailable(const char *name, const char *unit, const char *reason);
+void mlia_metric_qualify(mlia_metric *m, const char *key, const char *value);
+const char *mlia_metric_qualifier(const mlia_metric *m, const char *key);
+
+void mlia_result_add_metric(mlia_result *r, mlia_metric m);
+void mlia_entity_add_metric(mlia_result *r, mlia_entity *e, mlia_metric m);
+/* First metric of the entity with this name and (optional) qualifier statistic. */
+const mlia_metric *mlia_entity_metric(const mlia_entity *e, const char *name, const char *statistic);
+const mlia_metric *mlia_result_metric(const mlia_result *r, const char *name);
+
+#endif

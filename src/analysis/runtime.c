@@ -1,0 +1,1143 @@
+/*
+ * runtime.c - runtime timing analysis (see runtime.h for the contract).
+ *
+ * Design
+ * ------
+ * 1. Instruction sites (chain, instruction) seen in the selected executions
+ *    are interned into dense "slots" (open-addressing hash, sized from the
+ *    event count). Everything per site is then an array index.
+ * 2. Each execution is scanned once, in file order. ExecuTorch appends an
+ *    event when it ends, so children precede their wrapper: native_call_*
+ *    precedes its OPERATOR_CALL, backend events precede their DELEGATE_CALL.
+ *    Children are parked on a per-slot pending list (indexes into one array
+ *    sized by the run's event count) and consumed by the wrapper, which
+ *    computes its unattributed time (duration minus the union of its direct
+ *    children) and, for delegate calls, the containment tree of the backend
+ *    events.
+ * 3. Per execution, each measured quantity is summed per entity ("samples of
+ *    the same entity are summed first"); the per-execution sums are stored in
+ *    [entity][execution] tables of uint64 ticks with UINT64_MAX = "not
+ *    measured". Summaries (nearest-rank P50, min, max) are taken at the end.
+ * 4. Source operators: an instruction's handles select the call_function
+ *    nodes with those debug handles. A node reached only by instructions
+ *    whose node group has one member gets an exclusive timing; otherwise the
+ *    timing is shared and `shared_with` lists the other group members.
+ */
+#include "runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/provenance.h"
+#include "formats/etdump.h"
+#include "formats/etrecord.h"
+#include "formats/exported_program.h"
+#include "formats/pte.h"
+
+#define NOT_MEASURED UINT64_MAX
+#define TRACE_EVENT_LIMIT 2000000u
+
+/* ------------------------------------------------------------------ */
+/* helpers                                                              */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+uint64_t runtime_p50_u64(uint64_t *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, cmp_u64);
+    return v[(n + 1) / 2 - 1];
+}
+
+static bool str_is(mlia_str s, const char *c)
+{
+    return mlia_str_eq(s, c);
+}
+
+static bool is_framework(mlia_str name)
+{
+    return str_is(name, "Method::execute") || str_is(name, "Method::init") ||
+           str_is(name, "Program::load_method");
+}
+
+static bool is_delegate_event(const etdump_event *e)
+{
+    return !e->name.ptr && (e->delegate_debug_id_str.ptr || e->delegate_debug_id_int >= 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* method selection                                                     */
+
+static bool map_has(const etrecord_method *m, int64_t instr, bool delegate)
+{
+    if (instr < 0 || (uint64_t)instr >= m->n_instr)
+        return false;
+    if (delegate)
+        return m->delegates[instr].present || m->debug_handles[instr].present;
+    return m->debug_handles[instr].present && !m->delegates[instr].present;
+}
+
+static bool plan_has(const pte_plan *p, int64_t chain, int64_t instr, int kind)
+{
+    if (chain < 0 || (uint64_t)chain >= p->n_chains)
+        return false;
+    const pte_chain *c = &p->chains[chain];
+    if (instr < 0 || (uint64_t)instr >= c->n_instructions)
+        return false;
+    return c->instructions[instr].kind == kind;
+}
+
+/* Does run `r` fit method m (and plan p when given)? */
+static bool run_fits(const etdump_run *run, const etrecord_method *m, const pte_plan *p)
+{
+    for (uint32_t k = 0; k < run->n_events; k++) {
+        const etdump_event *e = &run->events[k];
+        if (e->kind != ETDUMP_EVENT_PROFILE)
+            continue;
+        bool op = str_is(e->name, "OPERATOR_CALL") || mlia_str_has_prefix(e->name, "native_call_");
+        bool del = str_is(e->name, "DELEGATE_CALL");
+        if (!op && !del)
+            continue;
+        if (p && !plan_has(p, e->chain_index, e->instruction_id, del ? 2 : 1))
+            return false;
+        if (!p && m && e->chain_index == 0 && !map_has(m, e->instruction_id, del))
+            return false;
+    }
+    return true;
+}
+
+static void append_list(mlia_buf *b, const uint32_t *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == 10) {
+            mlia_buf_printf(b, ", ... (%u more omitted)", n - 10);
+            break;
+        }
+        mlia_buf_printf(b, "%s%u", i ? ", " : "", v[i]);
+    }
+}
+
+int runtime_select_method(const etrecord *etr, const char *etrecord_path, const char *requested,
+                          const etdump *dump, const pte_program *companion, mlia_arena *arena,
+                          mlia_result *result, method_selection *out, mlia_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (etr->n_methods == 0)
+        return mlia_error_setf(err, etrecord_path, "the ETRecord records no method");
+    const etrecord_method *sel = NULL;
+    if (requested) {
+        for (uint32_t i = 0; i < etr->n_methods; i++)
+            if (strcmp(etr->methods[i].name, requested) == 0)
+                sel = &etr->methods[i];
+        if (!sel) {
+            mlia_buf b;
+            mlia_buf_init(&b);
+            for (uint32_t i = 0; i < etr->n_methods; i++)
+                mlia_buf_printf(&b, "%s%s", i ? ", " : "", etr->methods[i].name);
+            mlia_error_setf(err, etrecord_path, "method '%s' is not recorded in the ETRecord; recorded methods: %s",
+                            requested, b.data);
+            mlia_buf_free(&b);
+            return -1;
+        }
+    } else if (etr->n_methods == 1) {
+        sel = &etr->methods[0];
+    } else {
+        mlia_buf b;
+        mlia_buf_init(&b);
+        for (uint32_t i = 0; i < etr->n_methods; i++)
+            mlia_buf_printf(&b, "%s%s", i ? ", " : "", etr->methods[i].name);
+        mlia_error_setf(err, etrecord_path,
+                        "the ETRecord records several methods (%s); select one with "
+                        "--neural-technology-profiling-data.etrecord-method",
+                        b.data);
+        mlia_buf_free(&b);
+        return -1;
+    }
+    out->method = sel;
+    out->name = sel->name;
+
+    const pte_plan *sel_plan = NULL;
+    if (companion) {
+        for (uint32_t i = 0; i < companion->n_plans; i++)
+            if (mlia_str_eq(companion->plans[i].name, sel->name))
+                sel_plan = &companion->plans[i];
+        if (!sel_plan && companion->n_plans == 1 && etr->n_methods == 1)
+            sel_plan = &companion->plans[0];
+    }
+
+    uint32_t n_exec_blocks = 0;
+    for (uint32_t r = 0; r < dump->n_runs; r++)
+        if (str_is(dump->runs[r].name, "Execute"))
+            n_exec_blocks++;
+    out->execution_runs = mlia_arena_array(arena, n_exec_blocks ? n_exec_blocks : 1, sizeof(uint32_t));
+    uint32_t *unmatched = mlia_arena_array(arena, n_exec_blocks ? n_exec_blocks : 1, sizeof(uint32_t));
+    uint32_t *ambiguous = mlia_arena_array(arena, n_exec_blocks ? n_exec_blocks : 1, sizeof(uint32_t));
+    uint32_t n_unmatched = 0, n_ambiguous = 0;
+    for (uint32_t r = 0; r < dump->n_runs; r++) {
+        const etdump_run *run = &dump->runs[r];
+        if (!str_is(run->name, "Execute"))
+            continue;
+        if (etr->n_methods == 1) {
+            out->execution_runs[out->n_executions++] = r;
+            continue;
+        }
+        bool fits_sel = run_fits(run, sel, sel_plan);
+        uint32_t others = 0;
+        for (uint32_t i = 0; i < etr->n_methods; i++) {
+            if (&etr->methods[i] == sel)
+                continue;
+            const pte_plan *pl = NULL;
+            if (companion)
+                for (uint32_t j = 0; j < companion->n_plans; j++)
+                    if (mlia_str_eq(companion->plans[j].name, etr->methods[i].name))
+                        pl = &companion->plans[j];
+            if (run_fits(run, &etr->methods[i], pl))
+                others++;
+        }
+        if (fits_sel) {
+            out->execution_runs[out->n_executions++] = r;
+            if (others)
+                ambiguous[n_ambiguous++] = r;
+        } else if (!others) {
+            unmatched[n_unmatched++] = r;
+        }
+    }
+    if (n_unmatched) {
+        mlia_buf b;
+        mlia_buf_init(&b);
+        mlia_buf_printf(&b, "%u execution(s) of the ETDump fit no recorded method and were ignored (runs ",
+                        n_unmatched);
+        append_list(&b, unmatched, n_unmatched);
+        mlia_buf_puts(&b, ").");
+        mlia_result_warn(result, b.data);
+        mlia_buf_free(&b);
+    }
+    if (n_ambiguous) {
+        mlia_buf b;
+        mlia_buf_init(&b);
+        mlia_buf_printf(&b,
+                        "%u execution(s) fit method '%s' and another recorded method; they were attributed "
+                        "to the selected method '%s' (runs ",
+                        n_ambiguous, sel->name, sel->name);
+        append_list(&b, ambiguous, n_ambiguous);
+        mlia_buf_puts(&b, ").");
+        mlia_result_warn(result, b.data);
+        mlia_buf_free(&b);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* slots: interned (chain, instruction) sites                           */
+
+typedef struct slot_map {
+    uint32_t cap;
+    uint64_t *keys;     /* key+1, 0 = empty */
+    uint32_t *vals;
+    uint32_t n;
+    int64_t *chain;     /* [n] */
+    int64_t *instr;     /* [n] */
+    uint32_t cap_n;
+} slot_map;
+
+static uint64_t site_key(int64_t chain, int64_t instr)
+{
+    return ((uint64_t)(uint32_t)chain << 32) | (uint32_t)instr;
+}
+
+static uint32_t slot_get(slot_map *m, mlia_arena *arena, int64_t chain, int64_t instr)
+{
+    uint64_t key = site_key(chain, instr) + 1;
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    uint32_t i = (uint32_t)(h >> 32) & (m->cap - 1);
+    while (m->keys[i]) {
+        if (m->keys[i] == key)
+            return m->vals[i];
+        i = (i + 1) & (m->cap - 1);
+    }
+    if (m->n == m->cap_n) {
+        uint32_t nc = m->cap_n ? m->cap_n * 2 : 64;
+        m->chain = mlia_arena_grow(arena, m->chain, m->n, nc, sizeof *m->chain);
+        m->instr = mlia_arena_grow(arena, m->instr, m->n, nc, sizeof *m->instr);
+        m->cap_n = nc;
+    }
+    m->keys[i] = key;
+    m->vals[i] = m->n;
+    m->chain[m->n] = chain;
+    m->instr[m->n] = instr;
+    return m->n++;
+}
+
+/* ------------------------------------------------------------------ */
+/* metric tables: [entity][execution] tick sums                         */
+
+typedef struct tick_table {
+    uint32_t n_exec;
+    uint32_t rows, cap_rows;
+    uint64_t *v;        /* rows * n_exec, NOT_MEASURED = absent */
+} tick_table;
+
+static uint32_t table_add_row(tick_table *t, mlia_arena *arena)
+{
+    if (t->rows == t->cap_rows) {
+        uint32_t nc = t->cap_rows ? t->cap_rows * 2 : 16;
+        uint64_t *nv = mlia_arena_array(arena, (size_t)nc * (t->n_exec ? t->n_exec : 1), sizeof *nv);
+        if (t->v)
+            memcpy(nv, t->v, (size_t)t->rows * t->n_exec * sizeof *nv);
+        t->v = nv;
+        t->cap_rows = nc;
+    }
+    uint64_t *row = t->v + (size_t)t->rows * t->n_exec;
+    for (uint32_t e = 0; e < t->n_exec; e++)
+        row[e] = NOT_MEASURED;
+    return t->rows++;
+}
+
+static void table_add(tick_table *t, uint32_t row, uint32_t exec, uint64_t ticks)
+{
+    uint64_t *p = &t->v[(size_t)row * t->n_exec + exec];
+    *p = (*p == NOT_MEASURED) ? ticks : *p + ticks;
+}
+
+/* ------------------------------------------------------------------ */
+/* interval union                                                       */
+
+typedef struct interval {
+    uint64_t s, e;
+} interval;
+
+static int cmp_interval(const void *a, const void *b)
+{
+    const interval *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return x->e < y->e ? -1 : x->e > y->e;
+}
+
+/* Length of the union of `iv` clipped to [s, e]; sorts iv in place. */
+static uint64_t union_within(interval *iv, uint32_t n, uint64_t s, uint64_t e)
+{
+    if (!n)
+        return 0;
+    qsort(iv, n, sizeof *iv, cmp_interval);
+    uint64_t total = 0, cs = 0, ce = 0;
+    bool open = false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = iv[i].s < s ? s : iv[i].s;
+        uint64_t b = iv[i].e > e ? e : iv[i].e;
+        if (b <= a)
+            continue;
+        if (open && a <= ce) {
+            if (b > ce)
+                ce = b;
+        } else {
+            if (open)
+                total += ce - cs;
+            cs = a;
+            ce = b;
+            open = true;
+        }
+    }
+    if (open)
+        total += ce - cs;
+    return total;
+}
+
+/* ------------------------------------------------------------------ */
+/* analysis state                                                       */
+
+typedef struct rt_event_entity {
+    const char *id;
+    const char *name;
+    const char *parent_id;
+    const char *path;         /* parent path + "/" + name, identity of the position */
+    uint32_t exec_row, unattr_row;
+    bool has_children;
+} rt_event_entity;
+
+typedef struct rt_call {
+    uint32_t slot;
+    const char *id;
+    const char *backend;
+    uint32_t exec_row, unattr_row;
+    uint32_t n_events, cap_events;
+    rt_event_entity *events;
+} rt_call;
+
+typedef struct rt_state {
+    const runtime_inputs *in;
+    mlia_arena *arena;
+    mlia_result *result;
+    slot_map slots;
+    /* per slot */
+    uint32_t *op_row, *kernel_row, *unattr_row;   /* rows in tables, UINT32_MAX when none */
+    int32_t *call_of_slot;                         /* index into calls or -1 */
+    tick_table exec_t, kernel_t, unattr_t;         /* per slot (operator instructions) */
+    tick_table call_t;                             /* delegate calls and runtime events */
+    uint32_t n_calls, cap_calls;
+    rt_call *calls;
+    uint64_t *execute_ticks;                       /* [n_exec], NOT_MEASURED when absent */
+    uint64_t dropped;
+} rt_state;
+
+static uint32_t ensure_slot_rows(rt_state *st, uint32_t slot)
+{
+    if (st->op_row[slot] == UINT32_MAX) {
+        st->op_row[slot] = table_add_row(&st->exec_t, st->arena);
+        st->kernel_row[slot] = table_add_row(&st->kernel_t, st->arena);
+        st->unattr_row[slot] = table_add_row(&st->unattr_t, st->arena);
+    }
+    return st->op_row[slot];
+}
+
+static const char *delegate_backend(const rt_state *st, int64_t chain, int64_t instr)
+{
+    const etrecord_method *m = st->in->maps;
+    if (m && chain == 0 && instr >= 0 && (uint64_t)instr < m->n_instr && m->delegates[instr].present &&
+        m->delegates[instr].backend)
+        return m->delegates[instr].backend;
+    return "unknown";
+}
+
+static rt_call *call_for_slot(rt_state *st, uint32_t slot)
+{
+    if (st->call_of_slot[slot] >= 0)
+        return &st->calls[st->call_of_slot[slot]];
+    if (st->n_calls == st->cap_calls) {
+        uint32_t nc = st->cap_calls ? st->cap_calls * 2 : 8;
+        st->calls = mlia_arena_grow(st->arena, st->calls, st->n_calls, nc, sizeof *st->calls);
+        st->cap_calls = nc;
+    }
+    rt_call *c = &st->calls[st->n_calls];
+    memset(c, 0, sizeof *c);
+    c->slot = slot;
+    c->id = mlia_arena_printf(st->arena, "delegate_call/%s/%lld/%lld", st->in->method,
+                              (long long)st->slots.chain[slot], (long long)st->slots.instr[slot]);
+    c->backend = delegate_backend(st, st->slots.chain[slot], st->slots.instr[slot]);
+    c->exec_row = table_add_row(&st->call_t, st->arena);
+    c->unattr_row = table_add_row(&st->call_t, st->arena);
+    st->call_of_slot[slot] = (int32_t)st->n_calls;
+    return &st->calls[st->n_calls++];
+}
+
+static const char *event_name(const rt_state *st, const etdump_event *e)
+{
+    if (e->delegate_debug_id_str.ptr)
+        return mlia_arena_strndup(st->arena, e->delegate_debug_id_str.ptr, e->delegate_debug_id_str.len);
+    return mlia_arena_printf(st->arena, "%d", e->delegate_debug_id_int);
+}
+
+/* Runtime event entity for (call, parent path, name): same position = same entity. */
+static rt_event_entity *event_entity(rt_state *st, rt_call *c, const char *parent_id, const char *parent_path,
+                                     const char *name)
+{
+    char *path = mlia_arena_printf(st->arena, "%s/%s", parent_path, name);
+    uint32_t same_name = 0;
+    for (uint32_t i = 0; i < c->n_events; i++) {
+        if (strcmp(c->events[i].path, path) == 0)
+            return &c->events[i];
+        if (strcmp(c->events[i].name, name) == 0)
+            same_name++;
+    }
+    if (c->n_events == c->cap_events) {
+        uint32_t nc = c->cap_events ? c->cap_events * 2 : 8;
+        c->events = mlia_arena_grow(st->arena, c->events, c->n_events, nc, sizeof *c->events);
+        c->cap_events = nc;
+    }
+    rt_event_entity *ev = &c->events[c->n_events++];
+    memset(ev, 0, sizeof *ev);
+    ev->name = name;
+    ev->path = path;
+    ev->parent_id = parent_id;
+    const char *base = c->id + strlen("delegate_call/");
+    if (same_name)
+        ev->id = mlia_arena_printf(st->arena, "runtime_event/%s/%s#%u", base, name, same_name + 1);
+    else
+        ev->id = mlia_arena_printf(st->arena, "runtime_event/%s/%s", base, name);
+    ev->exec_row = table_add_row(&st->call_t, st->arena);
+    ev->unattr_row = UINT32_MAX;
+    return ev;
+}
+
+/* Builds the containment tree of the backend events of one delegate call
+ * invocation (or of leftover backend events without a DELEGATE_CALL) and
+ * books their durations. `idx` are event indexes in the run. */
+typedef struct tree_item {
+    uint64_t s, e;
+    uint32_t order;
+    const char *name;
+    int32_t parent;             /* index into items or -1 */
+    rt_event_entity *ent;
+} tree_item;
+
+static int cmp_tree_item(const void *a, const void *b)
+{
+    const tree_item *x = a, *y = b;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->e != y->e)
+        return x->e > y->e ? -1 : 1;   /* longer first: parents before children */
+    return x->order > y->order ? -1 : (x->order < y->order); /* later-written (outer) first */
+}
+
+static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const etdump_run *run,
+                               const uint32_t *idx, uint32_t n, bool has_wrapper, uint64_t ws, uint64_t we,
+                               tree_item *items, interval *scratch)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        const etdump_event *e = &run->events[idx[k]];
+        items[k].s = e->start_time;
+        items[k].e = e->end_time;
+        items[k].order = idx[k];
+        items[k].name = event_name(st, e);
+        items[k].parent = -1;
+        items[k].ent = NULL;
+    }
+    qsort(items, n, sizeof *items, cmp_tree_item);
+    /* stack-based containment */
+    int32_t *stack = (int32_t *)scratch; /* reuse scratch memory: n entries of int32 fit in n intervals */
+    uint32_t sp = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        while (sp && !(items[stack[sp - 1]].s <= items[k].s && items[k].e <= items[stack[sp - 1]].e))
+            sp--;
+        items[k].parent = sp ? stack[sp - 1] : -1;
+        stack[sp++] = (int32_t)k;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        tree_item *it = &items[k];
+        const char *pid = it->parent >= 0 ? items[it->parent].ent->id : c->id;
+        const char *ppath = it->parent >= 0 ? items[it->parent].ent->path : "";
+        it->ent = event_entity(st, c, pid, ppath, it->name);
+        table_add(&st->call_t, it->ent->exec_row, exec, it->e - it->s);
+    }
+    /* unattributed time of wrappers among the events: duration - union(direct children) */
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t m = 0;
+        for (uint32_t j = k + 1; j < n; j++)
+            if (items[j].parent == (int32_t)k)
+                scratch[m++] = (interval){items[j].s, items[j].e};
+        if (!m)
+            continue;
+        rt_event_entity *ent = items[k].ent;
+        if (ent->unattr_row == UINT32_MAX)
+            ent->unattr_row = table_add_row(&st->call_t, st->arena);
+        ent->has_children = true;
+        uint64_t covered = union_within(scratch, m, items[k].s, items[k].e);
+        table_add(&st->call_t, ent->unattr_row, exec, (items[k].e - items[k].s) - covered);
+    }
+    if (has_wrapper) {
+        uint32_t m = 0;
+        for (uint32_t k = 0; k < n; k++)
+            if (items[k].parent < 0)
+                scratch[m++] = (interval){items[k].s, items[k].e};
+        uint64_t covered = union_within(scratch, m, ws, we);
+        table_add(&st->call_t, c->unattr_row, exec, (we - ws) - covered);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* per-execution scan                                                   */
+
+static void scan_execution(rt_state *st, uint32_t exec, const etdump_run *run, uint32_t *pending_next,
+                           uint32_t *pending_head, uint32_t *touched, uint32_t *idx_buf, tree_item *items,
+                           interval *scratch, runtime_execution *rex)
+{
+    uint32_t n_touched = 0;
+    const uint32_t NONE = UINT32_MAX;
+    rex->n_trace = 0;
+    for (uint32_t k = 0; k < run->n_events; k++) {
+        const etdump_event *e = &run->events[k];
+        if (e->kind != ETDUMP_EVENT_PROFILE)
+            continue;
+        if (e->end_time < e->start_time) {
+            st->dropped++;
+            continue;
+        }
+        uint64_t dur = e->end_time - e->start_time;
+        if (is_framework(e->name)) {
+            if (str_is(e->name, "Method::execute")) {
+                uint64_t *p = &st->execute_ticks[exec];
+                *p = (*p == NOT_MEASURED) ? dur : *p + dur;
+                rex->has_execute = true;
+                rex->execute_start = e->start_time;
+                rex->execute_end = e->end_time;
+            }
+            continue;
+        }
+        bool delegate_ev = is_delegate_event(e);
+        bool opcall = str_is(e->name, "OPERATOR_CALL");
+        bool native = mlia_str_has_prefix(e->name, "native_call_");
+        bool delcall = str_is(e->name, "DELEGATE_CALL");
+        if (!delegate_ev && !opcall && !native && !delcall)
+            continue; /* JF/MOVE/FREE and unknown runtime events: not operators */
+        if (e->chain_index < 0)
+            continue; /* backend init events etc. */
+        uint32_t slot = slot_get(&st->slots, st->arena, e->chain_index, e->instruction_id);
+        if (pending_head[slot] == NONE && !(opcall || delcall)) {
+            touched[n_touched++] = slot;
+        }
+        if (native) {
+            ensure_slot_rows(st, slot);
+            table_add(&st->kernel_t, st->kernel_row[slot], exec, dur);
+            pending_next[k] = pending_head[slot];
+            pending_head[slot] = k;
+        } else if (delegate_ev) {
+            pending_next[k] = pending_head[slot];
+            pending_head[slot] = k;
+        } else if (opcall) {
+            ensure_slot_rows(st, slot);
+            table_add(&st->exec_t, st->op_row[slot], exec, dur);
+            uint32_t m = 0;
+            for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
+                if (mlia_str_has_prefix(run->events[p].name, "native_call_"))
+                    scratch[m++] = (interval){run->events[p].start_time, run->events[p].end_time};
+            uint64_t covered = union_within(scratch, m, e->start_time, e->end_time);
+            table_add(&st->unattr_t, st->unattr_row[slot], exec, dur - covered);
+            pending_head[slot] = NONE;
+        } else { /* DELEGATE_CALL */
+            rt_call *c = call_for_slot(st, slot);
+            table_add(&st->call_t, c->exec_row, exec, dur);
+            uint32_t m = 0;
+            for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
+                if (is_delegate_event(&run->events[p]))
+                    idx_buf[m++] = p;
+            book_delegate_tree(st, c, exec, run, idx_buf, m, true, e->start_time, e->end_time, items, scratch);
+            pending_head[slot] = NONE;
+        }
+    }
+    /* leftovers: backend events without a DELEGATE_CALL wrapper */
+    for (uint32_t t = 0; t < n_touched; t++) {
+        uint32_t slot = touched[t];
+        if (pending_head[slot] == NONE)
+            continue;
+        uint32_t m = 0;
+        for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
+            if (is_delegate_event(&run->events[p]))
+                idx_buf[m++] = p;
+        if (m) {
+            rt_call *c = call_for_slot(st, slot);
+            book_delegate_tree(st, c, exec, run, idx_buf, m, false, 0, 0, items, scratch);
+        }
+        pending_head[slot] = NONE;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* summaries                                                            */
+
+typedef struct summary {
+    uint32_t n;
+    uint64_t p50, min, max;
+} summary;
+
+static summary summarise(const uint64_t *row, uint32_t n_exec, uint64_t *tmp)
+{
+    summary s = {0, 0, 0, 0};
+    for (uint32_t e = 0; e < n_exec; e++)
+        if (row[e] != NOT_MEASURED)
+            tmp[s.n++] = row[e];
+    if (!s.n)
+        return s;
+    s.p50 = runtime_p50_u64(tmp, s.n);
+    s.min = tmp[0];
+    s.max = tmp[s.n - 1];
+    return s;
+}
+
+static void add_timing(rt_state *st, mlia_entity *ent, const char *name, summary s, const char *attribution)
+{
+    const char *stats[3] = {"p50", "min", "max"};
+    uint64_t vals[3] = {s.p50, s.min, s.max};
+    for (int i = 0; i < 3; i++) {
+        mlia_metric m = mlia_metric_double(name, "ms", (double)vals[i] / st->in->ticks_per_ms, stats[i], s.n);
+        mlia_metric_qualify(&m, "statistic", stats[i]);
+        if (attribution)
+            mlia_metric_qualify(&m, "attribution", attribution);
+        mlia_entity_add_metric(st->result, ent, m);
+    }
+}
+
+static void add_coverage(rt_state *st, mlia_entity *ent, uint32_t samples)
+{
+    if (!st->in->n_executions)
+        return;
+    double cov = 100.0 * (double)samples / (double)st->in->n_executions;
+    mlia_entity_add_metric(st->result, ent, mlia_metric_double("execution_coverage", "%", cov, NULL, samples));
+}
+
+/* ------------------------------------------------------------------ */
+/* source operators                                                     */
+
+typedef struct handle_node {
+    int64_t handle;
+    uint32_t node;
+} handle_node;
+
+static int cmp_handle_node(const void *a, const void *b)
+{
+    const handle_node *x = a, *y = b;
+    if (x->handle != y->handle)
+        return x->handle < y->handle ? -1 : 1;
+    return x->node < y->node ? -1 : (x->node > y->node);
+}
+
+static const char *short_target(mlia_arena *arena, const char *target)
+{
+    if (!target)
+        return "";
+    /* last three dot components: <ns>.<op>.<overload> for op targets */
+    if (strncmp(target, "torch.ops.", 10) == 0 || strstr(target, ".ops.")) {
+        const char *p = target + strlen(target);
+        int dots = 0;
+        while (p > target) {
+            p--;
+            if (*p == '.' && ++dots == 3)
+                return mlia_arena_strdup(arena, p + 1);
+        }
+    }
+    return target;
+}
+
+/* nn_module entities for a node; returns the innermost module entity or NULL. */
+static mlia_entity *module_entities(rt_state *st, const ep_node *node)
+{
+    mlia_entity *parent = NULL;
+    mlia_buf path;
+    mlia_buf_init(&path);
+    for (uint32_t j = 0; j < node->n_modules; j++) {
+        const ep_module_entry *me = &node->modules[j];
+        const char *p = me->path && *me->path ? me->path : "<root>";
+        char *id = mlia_arena_printf(st->arena, "nn_module/%s/%s", st->in->method, p);
+        mlia_entity *ent = mlia_result_find(st->result, id);
+        if (!ent) {
+            ent = mlia_result_entity(st->result, id, "nn_module", p);
+            if (me->type && *me->type)
+                mlia_entity_set_str(st->result, ent, "module_type", me->type);
+            if (me->key && *me->key)
+                mlia_entity_set_str(st->result, ent, "tracer_key", me->key);
+            if (parent && strcmp(parent->id, ent->id) != 0)
+                ent->parent = parent->id;
+        }
+        parent = ent;
+    }
+    mlia_buf_free(&path);
+    return parent;
+}
+
+static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
+{
+    const ep_program *prog = st->in->program;
+    const etrecord_method *maps = st->in->maps;
+    if (!prog)
+        return;
+    const ep_graph *g = &prog->graph;
+    ra->n_nodes = g->n_nodes;
+    ra->node_entities = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof(mlia_entity *));
+
+    /* entities for every call_function node, in graph order */
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        const ep_node *nd = &g->nodes[i];
+        char *id = mlia_arena_printf(st->arena, "source_operator/%s/%s", st->in->method, nd->name);
+        mlia_entity *ent = mlia_result_entity(st->result, id, "source_operator", short_target(st->arena, nd->target));
+        mlia_entity_set_str(st->result, ent, "node_name", nd->name);
+        mlia_entity_set_str(st->result, ent, "target", nd->target ? nd->target : "");
+        if (nd->debug_handle)
+            mlia_entity_set_int(st->result, ent, "debug_handle", nd->debug_handle);
+        if (nd->delegate_backend)
+            mlia_entity_set_str(st->result, ent, "delegate_backend", nd->delegate_backend);
+        mlia_entity *mod = module_entities(st, nd);
+        if (mod) {
+            ent->parent = mod->id;
+            mlia_entity_set_str(st->result, ent, "nn_module", mod->id);
+        }
+        if (nd->stack_trace) {
+            code_frame *frames;
+            uint32_t nf = provenance_parse_stack(nd->stack_trace, st->arena, &frames);
+            uint32_t uf = provenance_user_frame(frames, nf);
+            if (uf != UINT32_MAX) {
+                const char *disp;
+                const char *cid = provenance_code_stack_id(frames, uf, st->arena, &disp);
+                mlia_entity *cs = mlia_result_find(st->result, cid);
+                if (!cs) {
+                    cs = mlia_result_entity(st->result, cid, "code_stack", disp);
+                    mlia_entity_set_str(st->result, cs, "file", frames[uf].file);
+                    mlia_entity_set_int(st->result, cs, "line", frames[uf].line);
+                    if (frames[uf].function)
+                        mlia_entity_set_str(st->result, cs, "function", frames[uf].function);
+                }
+                mlia_entity_set_str(st->result, ent, "code_stack", cid);
+                mlia_entity_associate(st->result, ent, cid);
+                mlia_entity_associate(st->result, cs, ent->id);
+            }
+        }
+        ra->node_entities[i] = ent;
+    }
+    if (!maps)
+        return;
+
+    /* handle -> nodes */
+    uint32_t nh = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i].debug_handle)
+            nh++;
+    handle_node *hn = mlia_arena_array(st->arena, nh ? nh : 1, sizeof *hn);
+    nh = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i].debug_handle)
+            hn[nh++] = (handle_node){g->nodes[i].debug_handle, i};
+    qsort(hn, nh, sizeof *hn, cmp_handle_node);
+
+    /* group of each slot = union of nodes of its handles (chain 0 only) */
+    uint32_t ns = st->slots.n;
+    uint32_t **group = mlia_arena_array(st->arena, ns ? ns : 1, sizeof *group);
+    uint32_t *group_n = mlia_arena_array(st->arena, ns ? ns : 1, sizeof *group_n);
+    uint32_t *node_slot_count = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof(uint32_t));
+    bool *node_shared = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof(bool));
+    for (uint32_t s = 0; s < ns; s++) {
+        int64_t chain = st->slots.chain[s], instr = st->slots.instr[s];
+        if (chain != 0 || instr < 0 || (uint64_t)instr >= maps->n_instr)
+            continue;
+        const etrecord_handles *h = &maps->debug_handles[instr];
+        const etrecord_delegate_entry *de = &maps->delegates[instr];
+        uint32_t cap = 0;
+        uint32_t *nodes = NULL;
+        uint32_t n = 0;
+        /* delegated region: inner delegate map handles when present, else instruction handles */
+        uint32_t nsrc = 0;
+        const etrecord_handles *srcs[1024];
+        if (de->present && de->n_keys) {
+            for (uint32_t k = 0; k < de->n_keys && nsrc < 1024; k++)
+                srcs[nsrc++] = &de->handles[k];
+        } else if (h->present) {
+            srcs[nsrc++] = h;
+        }
+        for (uint32_t q = 0; q < nsrc; q++) {
+            for (uint32_t j = 0; j < srcs[q]->n; j++) {
+                handle_node key = {srcs[q]->v[j], 0};
+                handle_node *lo = hn, *hi = hn + nh;
+                while (lo < hi) {
+                    handle_node *mid = lo + (hi - lo) / 2;
+                    if (cmp_handle_node(mid, &key) < 0)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                for (; lo < hn + nh && lo->handle == key.handle; lo++) {
+                    bool dup = false;
+                    for (uint32_t t = 0; t < n; t++)
+                        if (nodes[t] == lo->node)
+                            dup = true;
+                    if (dup)
+                        continue;
+                    if (n == cap) {
+                        uint32_t nc = cap ? cap * 2 : 4;
+                        nodes = mlia_arena_grow(st->arena, nodes, n, nc, sizeof *nodes);
+                        cap = nc;
+                    }
+                    nodes[n++] = lo->node;
+                }
+            }
+        }
+        group[s] = nodes;
+        group_n[s] = n;
+        for (uint32_t t = 0; t < n; t++) {
+            node_slot_count[nodes[t]]++;
+            if (n > 1)
+                node_shared[nodes[t]] = true;
+        }
+    }
+
+    /* per node per execution sums over the slots reaching it */
+    uint32_t n_exec = st->in->n_executions;
+    uint64_t *row_exec = mlia_arena_array(st->arena, n_exec ? n_exec : 1, sizeof(uint64_t));
+    uint64_t *row_kern = mlia_arena_array(st->arena, n_exec ? n_exec : 1, sizeof(uint64_t));
+    uint64_t *row_unat = mlia_arena_array(st->arena, n_exec ? n_exec : 1, sizeof(uint64_t));
+    /* node -> slots (reverse index) */
+    uint32_t **node_slots = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof *node_slots);
+    uint32_t *fill = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        node_slots[i] = mlia_arena_array(st->arena, node_slot_count[i] ? node_slot_count[i] : 1, sizeof(uint32_t));
+    for (uint32_t s = 0; s < ns; s++)
+        for (uint32_t t = 0; t < group_n[s]; t++) {
+            uint32_t nd = group[s][t];
+            node_slots[nd][fill[nd]++] = s;
+        }
+
+    for (uint32_t i = 0; i < g->n_nodes; i++) {
+        if (!node_slot_count[i])
+            continue;
+        mlia_entity *ent = ra->node_entities[i];
+        for (uint32_t e = 0; e < n_exec; e++)
+            row_exec[e] = row_kern[e] = row_unat[e] = NOT_MEASURED;
+        bool any_kernel = false, any_unattr = false;
+        for (uint32_t q = 0; q < node_slot_count[i]; q++) {
+            uint32_t s = node_slots[i][q];
+            const uint64_t *src_exec = NULL, *src_kern = NULL, *src_unat = NULL;
+            if (st->call_of_slot[s] >= 0) {
+                rt_call *c = &st->calls[st->call_of_slot[s]];
+                src_exec = st->call_t.v + (size_t)c->exec_row * n_exec;
+            } else if (st->op_row[s] != UINT32_MAX) {
+                src_exec = st->exec_t.v + (size_t)st->op_row[s] * n_exec;
+                src_kern = st->kernel_t.v + (size_t)st->kernel_row[s] * n_exec;
+                src_unat = st->unattr_t.v + (size_t)st->unattr_row[s] * n_exec;
+            }
+            for (uint32_t e = 0; e < n_exec; e++) {
+                if (src_exec && src_exec[e] != NOT_MEASURED)
+                    row_exec[e] = (row_exec[e] == NOT_MEASURED ? 0 : row_exec[e]) + src_exec[e];
+                if (src_kern && src_kern[e] != NOT_MEASURED) {
+                    row_kern[e] = (row_kern[e] == NOT_MEASURED ? 0 : row_kern[e]) + src_kern[e];
+                    any_kernel = true;
+                }
+                if (src_unat && src_unat[e] != NOT_MEASURED && src_kern && src_kern[e] != NOT_MEASURED) {
+                    row_unat[e] = (row_unat[e] == NOT_MEASURED ? 0 : row_unat[e]) + src_unat[e];
+                    any_unattr = true;
+                }
+            }
+        }
+        summary se = summarise(row_exec, n_exec, tmp);
+        if (!se.n)
+            continue;
+        const char *attr = node_shared[i] ? "shared" : "exclusive";
+        add_timing(st, ent, "execution_time", se, attr);
+        if (any_kernel) {
+            summary sk = summarise(row_kern, n_exec, tmp);
+            if (sk.n)
+                add_timing(st, ent, "kernel_time", sk, attr);
+        }
+        if (any_unattr) {
+            summary su = summarise(row_unat, n_exec, tmp);
+            if (su.n)
+                add_timing(st, ent, "unattributed_time", su, attr);
+        }
+        add_coverage(st, ent, se.n);
+        mlia_entity_set_str(st->result, ent, "attribution", attr);
+        ra->n_timed_nodes++;
+        if (node_shared[i]) {
+            const char *others[4096];
+            uint32_t no = 0;
+            for (uint32_t q = 0; q < node_slot_count[i]; q++) {
+                uint32_t s = node_slots[i][q];
+                for (uint32_t t = 0; t < group_n[s] && no < 4096; t++) {
+                    uint32_t o = group[s][t];
+                    if (o == i)
+                        continue;
+                    bool dup = false;
+                    for (uint32_t z = 0; z < no; z++)
+                        if (others[z] == ra->node_entities[o]->id)
+                            dup = true;
+                    if (!dup)
+                        others[no++] = ra->node_entities[o]->id;
+                }
+            }
+            mlia_entity_set_str_list(st->result, ent, "shared_with", others, no);
+        }
+        /* delegated nodes are children of their delegate call */
+        for (uint32_t q = 0; q < node_slot_count[i]; q++) {
+            uint32_t s = node_slots[i][q];
+            if (st->call_of_slot[s] >= 0) {
+                rt_call *c = &st->calls[st->call_of_slot[s]];
+                if (ent->parent)
+                    mlia_entity_associate(st->result, ent, ent->parent);
+                ent->parent = c->id;
+                mlia_entity_set_str(st->result, ent, "delegate_call", c->id);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+
+int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *arena, runtime_analysis **out,
+                    mlia_error *err)
+{
+    (void)err;
+    runtime_analysis *ra = mlia_arena_alloc(arena, sizeof *ra);
+    *out = ra;
+    rt_state st;
+    memset(&st, 0, sizeof st);
+    st.in = in;
+    st.arena = arena;
+    st.result = result;
+    uint32_t n_exec = in->n_executions;
+
+    /* size the slot map from the number of events */
+    uint64_t total_events = 0, max_run = 0;
+    for (uint32_t x = 0; x < n_exec; x++) {
+        const etdump_run *run = &in->dump->runs[in->execution_runs[x]];
+        total_events += run->n_events;
+        if (run->n_events > max_run)
+            max_run = run->n_events;
+    }
+    uint32_t cap = 64;
+    uint64_t want = total_events < 4096 ? total_events * 2 : 8192;
+    /* sites are bounded by instructions, not events; grow if needed */
+    while (cap < want)
+        cap *= 2;
+    uint32_t distinct_bound = 0;
+    {
+        /* count distinct sites with a first pass bounded by cap growth */
+        st.slots.cap = cap;
+        st.slots.keys = mlia_arena_array(arena, cap, sizeof(uint64_t));
+        st.slots.vals = mlia_arena_array(arena, cap, sizeof(uint32_t));
+        for (uint32_t x = 0; x < n_exec; x++) {
+            const etdump_run *run = &in->dump->runs[in->execution_runs[x]];
+            for (uint32_t k = 0; k < run->n_events; k++) {
+                const etdump_event *e = &run->events[k];
+                if (e->kind != ETDUMP_EVENT_PROFILE || e->chain_index < 0 || is_framework(e->name))
+                    continue;
+                if (st.slots.n * 2 >= st.slots.cap) {
+                    /* rehash into a bigger table */
+                    uint32_t nc = st.slots.cap * 2;
+                    uint64_t *nk = mlia_arena_array(arena, nc, sizeof(uint64_t));
+                    uint32_t *nv = mlia_arena_array(arena, nc, sizeof(uint32_t));
+                    for (uint32_t i = 0; i < st.slots.cap; i++) {
+                        if (!st.slots.keys[i])
+                            continue;
+                        uint64_t h = st.slots.keys[i] * 0x9E3779B97F4A7C15ull;
+                        uint32_t j = (uint32_t)(h >> 32) & (nc - 1);
+                        while (nk[j])
+                            j = (j + 1) & (nc - 1);
+                        nk[j] = st.slots.keys[i];
+                        nv[j] = st.slots.vals[i];
+                    }
+                    st.slots.keys = nk;
+                    st.slots.vals = nv;
+                    st.slots.cap = nc;
+                }
+                slot_get(&st.slots, arena, e->chain_index, e->instruction_id);
+            }
+        }
+        distinct_bound = st.slots.n;
+    }
+    uint32_t ns = distinct_bound;
+    st.op_row = mlia_arena_array(arena, ns ? ns : 1, sizeof(uint32_t));
+    st.kernel_row = mlia_arena_array(arena, ns ? ns : 1, sizeof(uint32_t));
+    st.unattr_row = mlia_arena_array(arena, ns ? ns : 1, sizeof(uint32_t));
+    st.call_of_slot = mlia_arena_array(arena, ns ? ns : 1, sizeof(int32_t));
+    for (uint32_t s = 0; s < ns; s++) {
+        st.op_row[s] = st.kernel_row[s] = st.unattr_row[s] = UINT32_MAX;
+        st.call_of_slot[s] = -1;
+    }
+    st.exec_t.n_exec = st.kernel_t.n_exec = st.unattr_t.n_exec = st.call_t.n_exec = n_exec;
+    st.execute_ticks = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(uint64_t));
+    for (uint32_t x = 0; x < n_exec; x++)
+        st.execute_ticks[x] = NOT_MEASURED;
+
+    /* scratch buffers sized by the largest run (checked against the file by the reader) */
+    size_t mr = max_run ? (size_t)max_run : 1;
+    uint32_t *pending_next = malloc(mr * sizeof(uint32_t));
+    uint32_t *pending_head = malloc((ns ? ns : 1) * sizeof(uint32_t));
+    uint32_t *touched = malloc(mr * sizeof(uint32_t));
+    uint32_t *idx_buf = malloc(mr * sizeof(uint32_t));
+    tree_item *items = malloc(mr * sizeof(tree_item));
+    interval *scratch = malloc(mr * sizeof(interval));
+    if (!pending_next || !pending_head || !touched || !idx_buf || !items || !scratch) {
+        fprintf(stderr, "mlia: error: out of memory\n");
+        exit(1);
+    }
+    for (uint32_t s = 0; s < ns; s++)
+        pending_head[s] = UINT32_MAX;
+
+    ra->n_executions = n_exec;
+    ra->executions = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(runtime_execution));
+    for (uint32_t x = 0; x < n_exec; x++) {
+        const etdump_run *run = &in->dump->runs[in->execution_runs[x]];
+        ra->executions[x].run_index = in->execution_runs[x];
+        scan_execution(&st, x, run, pending_next, pending_head, touched, idx_buf, items, scratch,
+                       &ra->executions[x]);
+    }
+    free(pending_next);
+    free(pending_head);
+    free(touched);
+    free(idx_buf);
+    free(items);
+    free(scratch);
+
+    uint64_t *tmp = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(uint64_t));
+
+    /* source operators (and their nn_module / code_stack entities) */
+    source_operators(&st, ra, tmp);
+
+    /* delegate calls and runtime events */
+    ra->n_calls = st.n_calls;
+    ra->calls = mlia_arena_array(arena, st.n_calls ? st.n_calls : 1, sizeof(runtime_delegate_call));
+    for (uint32_t ci = 0; ci < st.n_calls; ci++) {
+        rt_call *c = &st.calls[ci];
+        runtime_delegate_call *rc = &ra->calls[ci];
+        rc->entity_id = c->id;
+        rc->backend = c->backend;
+        rc->chain = st.slots.chain[c->slot];
+        rc->instruction = st.slots.instr[c->slot];
+        mlia_entity *ent = mlia_result_entity(result, c->id, "delegate_call", c->backend);
+        mlia_entity_set_str(result, ent, "backend", c->backend);
+        mlia_entity_set_int(result, ent, "chain", rc->chain);
+        mlia_entity_set_int(result, ent, "instruction", rc->instruction);
+        summary s = summarise(st.call_t.v + (size_t)c->exec_row * n_exec, n_exec, tmp);
+        if (s.n) {
+            add_timing(&st, ent, "execution_time", s, "exclusive");
+            summary su = summarise(st.call_t.v + (size_t)c->unattr_row * n_exec, n_exec, tmp);
+            if (su.n)
+                add_timing(&st, ent, "unattributed_time", su, "exclusive");
+            add_coverage(&st, ent, s.n);
+        }
+        rc->n_events = c->n_events;
+        rc->events = mlia_arena_array(arena, c->n_events ? c->n_events : 1, sizeof(runtime_event_node));
+        for (uint32_t k = 0; k < c->n_events; k++) {
+            rt_event_entity *ev = &c->events[k];
+            rc->events[k] = (runtime_event_node){ev->id, ev->name, ev->parent_id};
+            mlia_entity *ee = mlia_result_entity(result, ev->id, "runtime_event", ev->name);
+            ee->parent = ev->parent_id;
+            summary es = summarise(st.call_t.v + (size_t)ev->exec_row * n_exec, n_exec, tmp);
+            if (es.n) {
+                add_timing(&st, ee, "execution_time", es, "exclusive");
+                if (ev->unattr_row != UINT32_MAX) {
+                    summary eu = summarise(st.call_t.v + (size_t)ev->unattr_row * n_exec, n_exec, tmp);
+                    if (eu.n)
+                        add_timing(&st, ee, "unattributed_time", eu, "exclusive");
+                }
+                add_coverage(&st, ee, es.n);
+            }
+        }
+    }
+
+    /* inference time */
+    summary si = summarise(st.execute_ticks, n_exec, tmp);
+    if (si.n) {
+        ra->has_inference = true;
+        ra->inference_p50 = (double)si.p50 / in->ticks_per_ms;
+        ra->inference_min = (double)si.min / in->ticks_per_ms;
+        ra->inference_max = (double)si.max / in->ticks_per_ms;
+        ra->inference_samples = si.n;
+    }
+    ra->dropped_events = st.dropped;
+    if (st.dropped)
+        mlia_result_warnf(result, "Dropped %llu runtime event(s) whose end time precedes their start time.",
+                          (unsigned long long)st.dropped);
+
+    /* coverage warnings per entity kind */
+    const char *kinds[3] = {"source_operator", "delegate_call", "runtime_event"};
+    for (int k = 0; k < 3; k++) {
+        uint32_t below = 0, measured = 0;
+        for (uint32_t i = 0; i < result->n_entities; i++) {
+            const mlia_entity *e = result->entities[i];
+            if (strcmp(e->kind, kinds[k]) != 0)
+                continue;
+            const mlia_metric *m = mlia_entity_metric(e, "execution_coverage", NULL);
+            if (!m)
+                continue;
+            measured++;
+            if (m->d < 100.0)
+                below++;
+        }
+        if (below)
+            mlia_result_warnf(result,
+                              "%u of %u measured %s entities were measured in fewer than all %u executions "
+                              "(execution coverage below 100%%).",
+                              below, measured, kinds[k], n_exec);
+    }
+    return 0;
+}

@@ -1,0 +1,116 @@
+/*
+ * runtime.h - runtime timing analysis (product.md sections 3 and 4).
+ *
+ * Input: the ETDump's "Execute" blocks that belong to the selected method,
+ * the method's ETRecord maps and its edge program. Output: entities and
+ * breakdown metrics in an mlia_result (source operators, nn.Module and code
+ * stack entities, delegate calls, runtime events), the model's
+ * inference_time, plus a runtime_analysis record that the view and trace
+ * writers use (node -> entity, event tree per delegate call, per-execution
+ * Method::execute intervals).
+ *
+ * The event loop is linear in the number of events and allocates nothing per
+ * event: instruction sites are interned once into dense slots, per-execution
+ * sums live in slot-indexed arrays, and children-first ordering (children are
+ * appended before their wrapper) lets each wrapper consume its pending
+ * children when it arrives.
+ *
+ * Ownership: everything is allocated from the arena passed in.
+ */
+#ifndef MLIA_ANALYSIS_RUNTIME_H
+#define MLIA_ANALYSIS_RUNTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/result.h"
+#include "core/arena.h"
+#include "core/error.h"
+
+struct etdump;
+struct etrecord;
+struct etrecord_method;
+struct ep_program;
+struct pte_program;
+
+/* Method selection and execution attribution (product.md section 3). */
+typedef struct method_selection {
+    const struct etrecord_method *method;
+    const char *name;
+    uint32_t n_executions;
+    uint32_t *execution_runs;   /* ascending run indexes */
+} method_selection;
+
+/* Select the method (requested may be NULL) and the executions that belong
+ * to it. Warnings (unmatched / ambiguous executions) go to `result`. Errors:
+ * unknown method (lists the recorded ones), several methods without a
+ * selection, no method at all. `etrecord_path` names the file in errors. */
+int runtime_select_method(const struct etrecord *etr, const char *etrecord_path, const char *requested,
+                          const struct etdump *dump, const struct pte_program *companion,
+                          mlia_arena *arena, mlia_result *result, method_selection *out,
+                          mlia_error *err);
+
+/* One runtime event entity under a delegate call (for the views and trace). */
+typedef struct runtime_event_node {
+    const char *entity_id;
+    const char *name;            /* event name, e.g. VGF_EXECUTE */
+    const char *parent_id;       /* parent runtime event or delegate call entity id */
+} runtime_event_node;
+
+typedef struct runtime_delegate_call {
+    const char *entity_id;       /* delegate_call/<method>/<chain>/<instr> */
+    const char *backend;
+    int64_t chain, instruction;
+    uint32_t n_events;
+    runtime_event_node *events;  /* first-seen order */
+} runtime_delegate_call;
+
+/* One profile event of an execution, kept for the trace writer. */
+typedef struct runtime_trace_event {
+    const char *name;
+    const char *entity_id;       /* entity the event is reported on, may be NULL */
+    uint64_t start, end;         /* ticks */
+} runtime_trace_event;
+
+typedef struct runtime_execution {
+    uint32_t run_index;
+    bool has_execute;            /* Method::execute present */
+    uint64_t execute_start, execute_end;
+    uint32_t n_trace;
+    runtime_trace_event *trace;  /* events in start order (bounded: see runtime.c) */
+} runtime_execution;
+
+typedef struct runtime_inputs {
+    const char *method;                      /* selected method name */
+    const struct etdump *dump;
+    const uint32_t *execution_runs;
+    uint32_t n_executions;
+    const struct etrecord_method *maps;      /* may be NULL */
+    const struct ep_program *program;        /* may be NULL */
+    const char *time_unit;                   /* "ns" */
+    double ticks_per_ms;                     /* 1e6 for ns */
+    bool keep_trace;                         /* record per-execution events for trace.json */
+} runtime_inputs;
+
+typedef struct runtime_analysis {
+    uint32_t n_nodes;
+    mlia_entity **node_entities;             /* [n_nodes], graph node order */
+    uint32_t n_calls;
+    runtime_delegate_call *calls;
+    uint32_t n_executions;
+    runtime_execution *executions;
+    uint64_t dropped_events;                 /* end < start */
+    uint32_t n_timed_nodes;                  /* nodes with execution_time */
+    /* inference time summary (ms) */
+    bool has_inference;
+    double inference_p50, inference_min, inference_max;
+    uint32_t inference_samples;
+} runtime_analysis;
+
+int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *arena,
+                    runtime_analysis **out, mlia_error *err);
+
+/* Nearest-rank P50 (lower median) of n values, sorts `v` in place. */
+uint64_t runtime_p50_u64(uint64_t *v, uint32_t n);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * advisor.c - JSON request entry point used by the Python binding
+ * (python/mlia, through ctypes). Validates the request like the CLI does for
+ * the same options, then runs mlia_check().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "core/json_read.h"
+#include "mlia/mlia.h"
+
+static int usage(char **error, const char *msg)
+{
+    if (error)
+        *error = strdup(msg);
+    return 2;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+int mlia_run_advisor_json(const char *request_json, char **result, char **error)
+{
+    if (result)
+        *result = NULL;
+    if (error)
+        *error = NULL;
+    mlia_arena arena;
+    mlia_arena_init(&arena);
+    mlia_error err;
+    mlia_error_clear(&err);
+    mlia_json *req = NULL;
+    mlia_json_opts jo = {false, 64};
+    int rc;
+    if (!request_json || mlia_json_parse(request_json, strlen(request_json), &jo, &arena, &req, NULL, &err) ||
+        req->type != MLIA_JSON_OBJECT) {
+        rc = usage(error, "invalid request");
+        goto out;
+    }
+    const char *model = mlia_json_get_str(req, "model");
+    const mlia_json *pd = mlia_json_get(req, "profiling_data");
+    const char *etdump = NULL;
+    if (pd && pd->type == MLIA_JSON_STRING)
+        etdump = pd->u.string.s;
+    else if (pd && pd->type == MLIA_JSON_ARRAY) {
+        if (pd->u.array.n != 1) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "Exactly one ETDump is supported by --profiling-data; got %zu.", pd->u.array.n);
+            rc = usage(error, msg);
+            goto out;
+        }
+        if (pd->u.array.items[0]->type == MLIA_JSON_STRING)
+            etdump = pd->u.array.items[0]->u.string.s;
+    }
+    const char *category = mlia_json_get_str(req, "advice_category");
+    const char *profile = mlia_json_get_str(req, "target_profile");
+    if (category && strcmp(category, "performance") != 0) {
+        if (strcmp(category, "compatibility") == 0)
+            rc = usage(error, "Backend does not support --compatibility with --profiling-data. Use --performance instead.");
+        else
+            rc = usage(error, "Neural Technology profiling data currently supports performance analysis only.");
+        goto out;
+    }
+    if (profile && strcmp(profile, "neural-technology") != 0) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "Target profile '%s' is not supported; supported: neural-technology.", profile);
+        rc = usage(error, msg);
+        goto out;
+    }
+    if (!model || !etdump) {
+        rc = usage(error, !model ? "model is required" : "profiling_data is required");
+        goto out;
+    }
+    if (!has_suffix(model, ".etrecord") && !has_suffix(model, ".bin")) {
+        char msg[4200];
+        snprintf(msg, sizeof msg, "%s: unsupported model file; expected an ETRecord (.etrecord or .bin).", model);
+        rc = usage(error, msg);
+        goto out;
+    }
+    mlia_check_options o;
+    memset(&o, 0, sizeof o);
+    o.etrecord_path = model;
+    o.etdump_path = etdump;
+    o.companion_path = mlia_json_get_str(req, "companion_model");
+    o.output_dir = mlia_json_get_str(req, "output_dir");
+    o.model_explorer = mlia_json_get_str(req, "model_explorer");
+    o.method = mlia_json_get_str(req, "etrecord_method");
+    if (o.model_explorer && strcmp(o.model_explorer, "files") != 0 && strcmp(o.model_explorer, "open") != 0) {
+        rc = usage(error, "model_explorer must be 'files' or 'open'");
+        goto out;
+    }
+    if (!o.output_dir && o.model_explorer)
+        o.output_dir = "."; /* visualization needs files: same default as the CLI */
+    mlia_check_output co;
+    char *msg = NULL;
+    if (mlia_check(&o, &co, &msg)) {
+        if (error)
+            *error = msg;
+        else
+            free(msg);
+        rc = 1;
+        goto out;
+    }
+    if (result)
+        *result = co.result_json;
+    else
+        free(co.result_json);
+    co.result_json = NULL;
+    mlia_check_output_free(&co);
+    rc = 0;
+out:
+    mlia_arena_free(&arena);
+    return rc;
+}

@@ -1,0 +1,393 @@
+/*
+ * check.c - the `mlia check` pipeline: files -> readers -> analysis -> writers.
+ *
+ * Stages (each timed into the log):
+ *   1. open and digest the inputs (mmap, SHA-256);
+ *   2. read the ETRecord, the ETDump and the optional companion PTE;
+ *   3. select the method and its executions, load its edge program;
+ *   4. runtime timing analysis, NX statistics analysis, companion checks;
+ *   5. model metrics and status;
+ *   6. write DIR/mlia-output/ through a temporary sibling tree that replaces
+ *      the old one only when everything was written.
+ *
+ * All memory of a run belongs to the session arena; the mapped files stay
+ * open until the end of the run.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "analysis/nx_analysis.h"
+#include "analysis/runtime.h"
+#include "api/glue.h"
+#include "api/session.h"
+#include "core/json_write.h"
+#include "core/sha256.h"
+#include "formats/etdump.h"
+#include "formats/etrecord.h"
+#include "formats/exported_program.h"
+#include "formats/pte.h"
+#include "report/console.h"
+#include "report/outdir.h"
+#include "report/result_json.h"
+#include "report/views.h"
+
+void mlia_log_add(mlia_session *s, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (s->log.n == s->log.cap) {
+        uint32_t nc = s->log.cap ? s->log.cap * 2 : 64;
+        s->log.lines = mlia_arena_grow(&s->arena, s->log.lines, s->log.n, nc, sizeof *s->log.lines);
+        s->log.cap = nc;
+    }
+    s->log.lines[s->log.n++] = mlia_arena_strdup(&s->arena, buf);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static void progress(mlia_session *s, const char *stage)
+{
+    if (s->opts->progress)
+        s->opts->progress(s->opts->progress_ctx, stage);
+}
+
+static const char *basename_of(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+static int open_input(mlia_session *s, mlia_file *f, mlia_input_digest *d, const char *path, mlia_error *err)
+{
+    if (mlia_file_open(f, path, err))
+        return -1;
+    d->path = path;
+    d->name = basename_of(path);
+    d->size = f->size;
+    mlia_sha256_hex(f->data, f->size, d->sha256);
+    mlia_log_add(s, "input %s: %llu bytes, sha256 %s", path, (unsigned long long)f->size, d->sha256);
+    return 0;
+}
+
+/* run_id (UUID4) and timestamp; both fixed by SOURCE_DATE_EPOCH. */
+static void identify_run(mlia_session *s)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    uint8_t b[16];
+    time_t t;
+    if (sde && *sde) {
+        t = (time_t)strtoll(sde, NULL, 10);
+        uint8_t d[32];
+        char seed[256];
+        snprintf(seed, sizeof seed, "%s:%s:%s", sde, s->etrecord_digest.sha256, s->etdump_digest.sha256);
+        mlia_sha256(seed, strlen(seed), d);
+        memcpy(b, d, 16);
+    } else {
+        t = time(NULL);
+        if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+            uint8_t d[32];
+            char seed[64];
+            snprintf(seed, sizeof seed, "%lld:%d", (long long)t, (int)clock());
+            mlia_sha256(seed, strlen(seed), d);
+            memcpy(b, d, 16);
+        }
+    }
+    b[6] = (uint8_t)((b[6] & 0x0F) | 0x40);
+    b[8] = (uint8_t)((b[8] & 0x3F) | 0x80);
+    s->run_id = mlia_arena_printf(&s->arena,
+                                  "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                                  b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                                  b[15]);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char ts[64];
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    s->timestamp = mlia_arena_strdup(&s->arena, ts);
+}
+
+static const char *const OTHER_METRICS[] = {"cache_cycles", "dram_cycles", "dram_read_bytes", "dram_write_bytes",
+                                            "cache_read_bytes", "cache_write_bytes"};
+
+static void model_metrics(mlia_session *s)
+{
+    mlia_result *r = &s->result;
+    const runtime_analysis *ra = s->runtime;
+    if (ra && ra->has_inference) {
+        mlia_result_add_metric(r, mlia_metric_double("inference_time", "ms", ra->inference_p50, "p50",
+                                                     ra->inference_samples));
+        double ips = ra->inference_p50 > 0 ? 1000.0 / ra->inference_p50 : 0.0;
+        if (ra->inference_p50 > 0)
+            mlia_result_add_metric(r, mlia_metric_double("inferences_per_second", "1/s", ips, "p50",
+                                                         ra->inference_samples));
+        else
+            mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "1/s",
+                                                              "The measured inference time is zero."));
+    } else {
+        const char *why = "No Method::execute event was recorded for the selected method.";
+        mlia_result_add_metric(r, mlia_metric_unavailable("inference_time", "ms", why));
+        mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "1/s", why));
+    }
+    nx_model_metrics(s->nx, r);
+    for (size_t i = 0; i < sizeof OTHER_METRICS / sizeof *OTHER_METRICS; i++) {
+        const char *unit = strstr(OTHER_METRICS[i], "bytes") ? "bytes" : "cycles";
+        mlia_result_add_metric(r, mlia_metric_unavailable(OTHER_METRICS[i], unit,
+                                                          "Backend output did not provide a numeric value for "
+                                                          "this metric."));
+    }
+}
+
+static void declare_kinds(mlia_result *r)
+{
+    mlia_result_kind(r, "source_operator", "ETRecord edge-program node (PyTorch operator)",
+                     "nn_module,delegate_call,chain", NULL);
+    mlia_result_kind(r, "nn_module", "nn.Module from the node's nn_module_stack", "nn_module",
+                     "nn_module,source_operator");
+    mlia_result_kind(r, "code_stack", "innermost user frame of the node's stack trace", NULL, NULL);
+    mlia_result_kind(r, "delegate_call", "DELEGATE_CALL instruction of the method", NULL,
+                     "runtime_event,source_operator");
+    mlia_result_kind(r, "runtime_event", "backend event inside a delegate call", "delegate_call,runtime_event",
+                     "runtime_event");
+}
+
+static void compute_status(mlia_session *s)
+{
+    mlia_result *r = &s->result;
+    bool partial = false;
+    for (uint32_t i = 0; i < r->n_entities && !partial; i++) {
+        const mlia_metric *m = mlia_entity_metric(r->entities[i], "execution_coverage", NULL);
+        if (m && m->type == MLIA_VALUE_DOUBLE && m->d < 100.0)
+            partial = true;
+    }
+    if (nx_associations_incomplete(s->nx))
+        partial = true;
+    r->status = partial ? "partial" : "ok";
+}
+
+static int write_text(mlia_outdir *od, const char *rel, const char *text, size_t len, mlia_error *err)
+{
+    const char *p = mlia_outdir_path(od, rel, err);
+    if (!p)
+        return -1;
+    FILE *fp = fopen(p, "wb");
+    if (!fp)
+        return mlia_error_setf(err, p, "cannot write: %s", strerror(errno));
+    size_t n = fwrite(text, 1, len, fp);
+    int bad = (n != len) | (fclose(fp) != 0);
+    if (bad)
+        return mlia_error_setf(err, p, "write failed");
+    return 0;
+}
+
+static int write_outputs(mlia_session *s, const char *result_json, size_t result_len, char **page_path,
+                         char **output_path, mlia_error *err)
+{
+    mlia_outdir od;
+    if (mlia_outdir_begin(s->opts->output_dir, &od, err))
+        return -1;
+    double t0 = now_ms();
+    if (write_text(&od, "mlia-output.json", result_json, result_len, err))
+        goto fail;
+    if (s->opts->model_explorer) {
+        progress(s, "writing views");
+        if (s->has_companion && companion_recheck_digest(s, err))
+            goto fail;
+        if (views_write(s, &od, err))
+            goto fail;
+    }
+    s->stage_ms[5] = now_ms() - t0;
+    mlia_log_add(s, "stage write outputs: %.3f ms", s->stage_ms[5]);
+    {
+        mlia_buf log;
+        mlia_buf_init(&log);
+        for (uint32_t i = 0; i < s->log.n; i++)
+            mlia_buf_printf(&log, "%s\n", s->log.lines[i]);
+        for (uint32_t i = 0; i < s->result.n_warnings; i++)
+            mlia_buf_printf(&log, "warning: %s\n", s->result.warnings[i]);
+        int rc = write_text(&od, "logs/mlia.log", log.data ? log.data : "", log.len, err);
+        mlia_buf_free(&log);
+        if (rc)
+            goto fail;
+    }
+    if (mlia_outdir_commit(&od, err))
+        goto fail;
+    {
+        char *final = realpath(mlia_outdir_final_path(&od), NULL);
+        const char *fp = final ? final : mlia_outdir_final_path(&od);
+        *output_path = strdup(fp);
+        if (s->opts->model_explorer) {
+            size_t n = strlen(fp) + 64;
+            *page_path = malloc(n);
+            snprintf(*page_path, n, "%s/model-explorer/bundle/index.html", fp);
+        }
+        free(final);
+    }
+    mlia_outdir_abort(&od);
+    return 0;
+fail:
+    mlia_outdir_abort(&od);
+    return -1;
+}
+
+static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
+{
+    const mlia_check_options *o = s->opts;
+    double t0 = now_ms();
+    if (o->output_dir && mlia_outdir_check(o->output_dir, err))
+        return -1;
+
+    progress(s, "reading ETRecord");
+    if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, err))
+        return -1;
+    if (open_input(s, &s->etdump_file, &s->etdump_digest, o->etdump_path, err))
+        return -1;
+    if (o->companion_path) {
+        if (open_input(s, &s->companion_file, &s->companion_digest, o->companion_path, err))
+            return -1;
+        s->has_companion = true;
+    }
+    identify_run(s);
+    if (etrecord_read(s->etrecord_file.data, s->etrecord_file.size, o->etrecord_path, &s->arena, &s->etrecord,
+                      err))
+        return -1;
+    s->stage_ms[0] = now_ms() - t0;
+    mlia_log_add(s, "stage read ETRecord: %.3f ms (%u method(s), %s layout)", s->stage_ms[0],
+                 s->etrecord->n_methods, s->etrecord->legacy ? "legacy" : "current");
+
+    progress(s, "reading ETDump");
+    t0 = now_ms();
+    if (etdump_read(s->etdump_file.data, s->etdump_file.size, o->etdump_path, &s->arena, &s->dump, err))
+        return -1;
+    s->stage_ms[1] = now_ms() - t0;
+    mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
+
+    if (s->has_companion && companion_read(s, err))
+        return -1;
+
+    t0 = now_ms();
+    mlia_result_init(&s->result, &s->arena);
+    method_selection sel;
+    if (runtime_select_method(s->etrecord, o->etrecord_path, o->method, s->dump, s->companion, &s->arena,
+                              &s->result, &sel, err))
+        return -1;
+    s->method = sel.method;
+    s->method_name = sel.name;
+    s->n_executions = sel.n_executions;
+    s->execution_runs = sel.execution_runs;
+    s->time_unit = "ns";
+    mlia_log_add(s, "method: %s (%s), %u execution(s)", sel.name, o->method ? "selected" : "only method",
+                 sel.n_executions);
+    if (!sel.n_executions)
+        mlia_result_warn(&s->result, "The ETDump holds no execution of the selected method (no \"Execute\" "
+                                     "event block); no runtime timing is available.");
+    if (etrecord_load_method_program(s->etrecord, s->method, &s->arena, &s->program, err))
+        return -1;
+    if (!s->program)
+        mlia_result_warnf(&s->result, "The ETRecord holds no edge program for method '%s'; source operators "
+                                      "cannot be listed.", sel.name);
+    declare_kinds(&s->result);
+
+    runtime_inputs rin;
+    memset(&rin, 0, sizeof rin);
+    rin.method = sel.name;
+    rin.dump = s->dump;
+    rin.execution_runs = sel.execution_runs;
+    rin.n_executions = sel.n_executions;
+    rin.maps = s->method;
+    rin.program = s->program;
+    rin.time_unit = "ns";
+    rin.ticks_per_ms = 1e6;
+    if (runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err))
+        return -1;
+    s->stage_ms[2] = now_ms() - t0;
+    mlia_log_add(s, "stage runtime analysis: %.3f ms (%u timed source operator(s), %u delegate call(s))",
+                 s->stage_ms[2], s->runtime->n_timed_nodes, s->runtime->n_calls);
+
+    progress(s, "decoding statistics");
+    t0 = now_ms();
+    if (s->has_companion && companion_locate(s, err))
+        return -1;
+    if (nx_run(s, err))
+        return -1;
+    if (s->has_companion && companion_check(s, err))
+        return -1;
+    s->stage_ms[3] = now_ms() - t0;
+    mlia_log_add(s, "stage NX statistics: %.3f ms", s->stage_ms[3]);
+
+    model_metrics(s);
+    compute_status(s);
+
+    mlia_buf json;
+    mlia_buf_init(&json);
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &json, true);
+    result_json_write(s, &w);
+    size_t json_len = json.len;
+    char *json_text = mlia_buf_take(&json);
+
+    char *page = NULL, *outp = NULL;
+    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, err)) {
+        free(json_text);
+        return -1;
+    }
+    out->result_json = json_text;
+    out->page_path = page;
+    out->output_path = outp;
+    out->console = mlia_console_summary(s);
+    return 0;
+}
+
+int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error)
+{
+    memset(out, 0, sizeof *out);
+    if (error)
+        *error = NULL;
+    mlia_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        if (error)
+            *error = strdup("out of memory");
+        return 1;
+    }
+    mlia_arena_init(&s->arena);
+    s->opts = opts;
+    mlia_error err;
+    mlia_error_clear(&err);
+    int rc = run(s, out, &err);
+    if (rc) {
+        mlia_check_output_free(out);
+        if (error)
+            *error = strdup(err.set ? err.text : "unknown error");
+    }
+    mlia_file_close(&s->etrecord_file);
+    mlia_file_close(&s->etdump_file);
+    mlia_file_close(&s->companion_file);
+    mlia_arena_free(&s->arena);
+    free(s);
+    return rc ? 1 : 0;
+}
+
+void mlia_check_output_free(mlia_check_output *out)
+{
+    free(out->result_json);
+    free(out->console);
+    free(out->output_path);
+    free(out->page_path);
+    memset(out, 0, sizeof *out);
+}
+
+void mlia_free(void *p)
+{
+    free(p);
+}

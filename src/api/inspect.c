@@ -1,0 +1,111 @@
+/*
+ * inspect.c - `mlia inspect FILE`: the decoded structure of any supported
+ * artifact as JSON (docs/inspect.md). The file kind is detected from its
+ * bytes (executorch-formats.md section 0, vgf.md section 2), not its name.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/json_write.h"
+#include "formats/etdump.h"
+#include "formats/etrecord.h"
+#include "formats/pte.h"
+#include "formats/vgf.h"
+#include "mlia/mlia.h"
+#include "report/inspect_et.h"
+#include "report/inspect_etrecord.h"
+#include "report/inspect_nx.h"
+#include "report/inspect_vgf.h"
+
+typedef struct blob_ctx {
+    const char *file;
+} blob_ctx;
+
+/* VGF delegates of a PTE are decoded inline. */
+static void inspect_delegate_blob(void *ctx, const pte_delegate *d, mlia_jw *w)
+{
+    const blob_ctx *bc = ctx;
+    if (!mlia_str_eq(d->id, "VgfBackend") || !d->blob) {
+        mlia_jw_null(w);
+        return;
+    }
+    inspect_vgf_value(d->blob, (size_t)d->size, bc->file, w);
+}
+
+static int inspect_file(const char *path, mlia_buf *out, mlia_error *err)
+{
+    mlia_file f;
+    if (mlia_file_open(&f, path, err))
+        return -1;
+    mlia_arena arena;
+    mlia_arena_init(&arena);
+    mlia_jw w;
+    mlia_jw_init_buf(&w, out, true);
+    int rc = 0;
+    const char *kind = pte_file_kind(f.data, f.size);
+    blob_ctx bc = {path};
+    if (!kind) {
+        rc = mlia_error_setf(err, path,
+                             "unrecognised file: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
+    } else if (strcmp(kind, "etdump") == 0) {
+        etdump *d;
+        rc = etdump_read(f.data, f.size, path, &arena, &d, err);
+        if (!rc) {
+            mlia_jw_obj_begin(&w);
+            inspect_etdump_members(d, &w);
+            mlia_jw_key(&w, "neural_statistics");
+            inspect_nx_records(d, &w, &arena);
+            mlia_jw_obj_end(&w);
+        }
+    } else if (strcmp(kind, "pte") == 0) {
+        pte_program *p;
+        rc = pte_read(f.data, f.size, path, &arena, &p, err);
+        if (!rc)
+            inspect_pte(p, &w, inspect_delegate_blob, &bc);
+    } else if (strcmp(kind, "bundled_program") == 0) {
+        bundled_program *bp;
+        rc = bundled_program_read(f.data, f.size, path, &arena, &bp, err);
+        if (!rc)
+            inspect_bundled_program(bp, &w, inspect_delegate_blob, &bc);
+    } else if (strcmp(kind, "etrecord") == 0) {
+        etrecord *r;
+        rc = etrecord_read(f.data, f.size, path, &arena, &r, err);
+        if (!rc)
+            inspect_etrecord(r, &w, &arena);
+    } else if (strcmp(kind, "vgf") == 0) {
+        vgf_file *v;
+        rc = vgf_read(f.data, f.size, path, &arena, &v, err);
+        if (!rc)
+            inspect_vgf(v, &w);
+    } else {
+        rc = mlia_error_setf(err, path, "unsupported file kind '%s'", kind);
+    }
+    if (!rc)
+        mlia_jw_finish(&w);
+    mlia_arena_free(&arena);
+    mlia_file_close(&f);
+    return rc;
+}
+
+int mlia_inspect(const char *path, char **json, char **error)
+{
+    *json = NULL;
+    if (error)
+        *error = NULL;
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_error err;
+    mlia_error_clear(&err);
+    if (inspect_file(path, &b, &err)) {
+        mlia_buf_free(&b);
+        if (error)
+            *error = strdup(err.text);
+        return 1;
+    }
+    *json = mlia_buf_take(&b);
+    return 0;
+}

@@ -1,0 +1,248 @@
+/*
+ * nx_glue.c - NX statistics stage of the pipeline.
+ *
+ * nx_analyse() (src/analysis/nx_analysis.c) decodes and aggregates; this
+ * file maps its hierarchy onto result entities (product.md section 5):
+ * segment > cascade > chain > stripe, compiler operations under chains, and
+ * associations between compiler operations and ETRecord source operators.
+ * Metric shapes follow nx-statistics.md 8.6 / 9.4: one value with
+ * aggregation "sum" for a single execution, else p50/min/max triples.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/nx_analysis.h"
+#include "analysis/runtime.h"
+#include "api/glue.h"
+#include "formats/exported_program.h"
+#include "formats/vgf.h"
+
+static void stat_metrics(mlia_result *r, mlia_entity *e, const char *name, nx_stat st)
+{
+    if (!st.available || !st.samples)
+        return;
+    if (st.samples == 1) {
+        mlia_entity_add_metric(r, e, mlia_metric_uint(name, "cycles", st.p50, "sum", 1));
+        return;
+    }
+    const char *stats[3] = {"p50", "min", "max"};
+    uint64_t v[3] = {st.p50, st.min, st.max};
+    for (int i = 0; i < 3; i++) {
+        mlia_metric m = mlia_metric_uint(name, "cycles", v[i], stats[i], st.samples);
+        mlia_metric_qualify(&m, "statistic", stats[i]);
+        mlia_entity_add_metric(r, e, m);
+    }
+}
+
+static void cycle_metrics(mlia_session *s, mlia_entity *e, const nx_metrics *m, double coverage, uint32_t recorded)
+{
+    const nx_result *nx = s->nx;
+    mlia_result *r = &s->result;
+    stat_metrics(r, e, "total_cycles", m->total);
+    stat_metrics(r, e, "op_cycles", m->op);
+    if (m->has_counters && m->counter_stats)
+        for (uint32_t c = 0; c < nx->n_counters; c++) {
+            const char *name = mlia_arena_printf(&s->arena, "%s_cycles", nx->counter_labels[c]);
+            stat_metrics(r, e, name, m->counter_stats[c]);
+        }
+    if (m->total.available)
+        mlia_entity_add_metric(r, e, mlia_metric_double("execution_coverage", "%", coverage, NULL, recorded));
+}
+
+static void stripe_list(mlia_session *s, mlia_entity *e, const uint32_t *ids, uint32_t n)
+{
+    const char **v = mlia_arena_array(&s->arena, n ? n : 1, sizeof *v);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = mlia_arena_printf(&s->arena, "%u", ids[i]);
+    mlia_entity_set_str_list(&s->result, e, "stripe_ids", v, n);
+}
+
+static void declare_nx_kinds(mlia_result *r)
+{
+    mlia_result_kind(r, "segment", "VGF model-sequence segment measured by NX statistics", NULL,
+                     "cascade,compiler_operation");
+    mlia_result_kind(r, "cascade", "NX cascade (compiler scheduling group)", "segment", "chain");
+    mlia_result_kind(r, "chain", "NX chain (compiler scheduling group of stripes)", "cascade",
+                     "stripe,compiler_operation");
+    mlia_result_kind(r, "stripe", "NX stripe: one statistics block", "chain", NULL);
+    mlia_result_kind(r, "compiler_operation", "TOSA / fused operation from the debug database", "chain", NULL);
+}
+
+int nx_run(mlia_session *s, mlia_error *err)
+{
+    nx_inputs in;
+    memset(&in, 0, sizeof in);
+    in.etdump_path = s->opts->etdump_path;
+    in.dump = s->dump;
+    in.execution_runs = s->execution_runs;
+    in.n_executions = s->n_executions;
+    const ep_graph *g = s->program ? &s->program->graph : NULL;
+    const char **names = NULL;
+    if (g && g->n_nodes) {
+        names = mlia_arena_array(&s->arena, g->n_nodes, sizeof *names);
+        for (uint32_t i = 0; i < g->n_nodes; i++)
+            names[i] = g->nodes[i].name;
+        in.source_node_names = names;
+        in.n_source_nodes = g->n_nodes;
+    }
+    nx_segment_vgf *vs = NULL;
+    if (s->vgf) {
+        const vgf_file *f = s->vgf;
+        vs = mlia_arena_array(&s->arena, f->n_segments ? f->n_segments : 1, sizeof *vs);
+        for (uint32_t i = 0; i < f->n_segments; i++) {
+            const vgf_segment *seg = &f->segments[i];
+            vs[i].name = seg->name.ptr ? mlia_arena_strndup(&s->arena, seg->name.ptr, seg->name.len) : "";
+            if (seg->type == 1 && seg->spirv) {
+                vgf_name_map vm;
+                vgf_segment_name_map(f, i, &vm);
+                vs[i].has_name_map = true;
+                vs[i].name_map.n_ids = vm.n;
+                vs[i].name_map.ids = vm.ids;
+                vs[i].name_map.names = (const char *const *)vm.names;
+            }
+        }
+        in.vgf_segments = vs;
+        in.n_vgf_segments = f->n_segments;
+    }
+    if (nx_analyse(&in, &s->arena, &s->nx, err))
+        return -1;
+    const nx_result *nx = s->nx;
+    mlia_result *r = &s->result;
+    for (uint32_t i = 0; i < nx->n_warnings; i++)
+        mlia_result_warn(r, nx->warnings[i]);
+    if (nx->resolved)
+        mlia_log_add(s, "statistics: mode %d%s, device %s%s, %u record(s)", nx->mode,
+                     nx->mode_assumed ? " (assumed)" : "", nx->device, nx->device_assumed ? " (assumed)" : "",
+                     nx->n_records);
+    else
+        mlia_log_add(s, "statistics: %u record(s), none with a measurement", nx->n_records);
+    if (!nx->n_segments)
+        return 0;
+    declare_nx_kinds(r);
+
+    for (uint32_t si = 0; si < nx->n_segments; si++) {
+        const nx_segment *seg = &nx->segments[si];
+        if (!seg->is_graph || !seg->analysed)
+            continue;
+        mlia_entity *se = mlia_result_entity(r, seg->id, "segment", seg->display_name);
+        mlia_entity_set_int(r, se, "segment_id", (int64_t)seg->segment_id);
+        mlia_entity_set_int(r, se, "chain_index", seg->chain_index);
+        mlia_entity_set_int(r, se, "instruction_id", seg->instruction_id);
+        if (seg->name && *seg->name)
+            mlia_entity_set_str(r, se, "segment_name", seg->name);
+        int64_t *rec = mlia_arena_array(&s->arena, seg->n_recorded ? seg->n_recorded : 1, sizeof *rec);
+        for (uint32_t k = 0; k < seg->n_recorded; k++)
+            rec[k] = seg->recorded_runs[k];
+        mlia_entity_set_int_list(r, se, "recorded_executions", rec, seg->n_recorded);
+        cycle_metrics(s, se, &seg->m, seg->coverage, seg->n_recorded);
+
+        for (uint32_t k = 0; k < seg->n_cascades; k++) {
+            const nx_cascade *c = &nx->cascades[seg->first_cascade + k];
+            mlia_entity *ce = mlia_result_entity(r, c->id, "cascade", c->name);
+            ce->parent = se->id;
+            mlia_entity_set_str(r, ce, "placement", "NX");
+            stripe_list(s, ce, c->stripe_ids, c->n_stripes);
+            cycle_metrics(s, ce, &c->m, seg->coverage, seg->n_recorded);
+        }
+        for (uint32_t k = 0; k < seg->n_chains; k++) {
+            const nx_chain *ch = &nx->chains[seg->first_chain + k];
+            mlia_entity *he = mlia_result_entity(r, ch->id, "chain", ch->name);
+            if (ch->parent_cascade != UINT32_MAX && ch->parent_cascade < nx->n_cascades)
+                he->parent = nx->cascades[ch->parent_cascade].id;
+            else
+                he->parent = se->id;
+            mlia_entity_set_str(r, he, "placement", "NX");
+            mlia_entity_set_str(r, he, "segment", seg->id);
+            stripe_list(s, he, ch->stripe_ids, ch->n_stripes);
+            cycle_metrics(s, he, &ch->m, seg->coverage, seg->n_recorded);
+        }
+        for (uint32_t k = 0; k < seg->n_stripes; k++) {
+            const nx_stripe *st = &nx->stripes[seg->first_stripe + k];
+            mlia_entity *te = mlia_result_entity(r, st->id, "stripe", st->name);
+            if (st->chain < nx->n_chains)
+                te->parent = nx->chains[st->chain].id;
+            mlia_entity_set_int(r, te, "stripe", st->stripe);
+            cycle_metrics(s, te, &st->m, seg->coverage, seg->n_recorded);
+        }
+        for (uint32_t k = 0; k < seg->n_ops; k++) {
+            const nx_compiler_op *op = &nx->ops[seg->first_op + k];
+            mlia_entity *oe = mlia_result_entity(r, op->id, "compiler_operation", op->name);
+            if (op->n_parents)
+                oe->parent = nx->chains[op->parents[0]].id;
+            const char **pc = mlia_arena_array(&s->arena, op->n_parents ? op->n_parents : 1, sizeof *pc);
+            for (uint32_t q = 0; q < op->n_parents; q++)
+                pc[q] = nx->chains[op->parents[q]].id;
+            mlia_entity_set_str_list(r, oe, "chains", pc, op->n_parents);
+            mlia_entity_set_str(r, oe, "tosa_id", op->tosa_id);
+            mlia_entity_set_str_list(r, oe, "operator_types", op->types, op->n_types);
+            mlia_entity_set_str_list(r, oe, "api_labels", op->labels, op->n_labels);
+            if (op->display_label && *op->display_label)
+                mlia_entity_set_str(r, oe, "display_label", op->display_label);
+            if (op->operator_name)
+                mlia_entity_set_str(r, oe, "operator_name", op->operator_name);
+            if (op->has_spirv_id) {
+                long long v = 0;
+                sscanf(op->spirv_id, "%lld", &v);
+                mlia_entity_set_int(r, oe, "spirv_id", v);
+            }
+            if (op->n_vgf_ids)
+                mlia_entity_set_str_list(r, oe, "vgf_operations", op->vgf_ids, op->n_vgf_ids);
+            mlia_entity_set_str(r, oe, "placement", "NX");
+            for (uint32_t q = 0; q < op->n_sources; q++) {
+                char *sid = mlia_arena_printf(&s->arena, "source_operator/%s/%s", s->method_name, op->sources[q]);
+                mlia_entity *src = mlia_result_find(r, sid);
+                if (!src)
+                    continue;
+                mlia_entity_associate(r, oe, sid);
+                mlia_entity_associate(r, src, oe->id);
+                for (uint32_t p = 0; p < op->n_parents; p++) {
+                    mlia_entity_associate(r, src, nx->chains[op->parents[p]].id);
+                    mlia_entity *ch = mlia_result_find(r, nx->chains[op->parents[p]].id);
+                    if (ch)
+                        mlia_entity_associate(r, ch, sid);
+                }
+            }
+        }
+    }
+    if (nx->n_ops) {
+        uint32_t n_src = in.n_source_nodes;
+        mlia_log_add(s, "associations: %u of %u compiler operation(s), %u of %u source operator(s)",
+                     nx->n_ops_associated, nx->n_ops, nx->n_sources_associated, n_src);
+        if (nx->n_ops_associated < nx->n_ops)
+            mlia_result_warnf(r,
+                              "Associations are incomplete: %u of %u compiler operation(s) and %u of %u source "
+                              "operator(s) were associated; the others have no association recorded.",
+                              nx->n_ops_associated, nx->n_ops, nx->n_sources_associated, n_src);
+    }
+    return 0;
+}
+
+void nx_model_metrics(const nx_result *nx, mlia_result *r)
+{
+    static const char *const names[3] = {"total_cycles", "compute_cycles", "target_utilization"};
+    if (!nx || !nx->model.available) {
+        const char *why = nx && nx->model.reason ? nx->model.reason : "No VGF neural statistics were found in the ETDump.";
+        for (int i = 0; i < 3; i++)
+            mlia_result_add_metric(r, mlia_metric_unavailable(names[i], i == 2 ? "%" : "cycles", why));
+        return;
+    }
+    const nx_model *m = &nx->model;
+    bool multi = m->n_exec > 1;
+    mlia_metric t = mlia_metric_uint("total_cycles", "cycles", m->total.p50, multi ? "p50" : "sum", m->n_exec);
+    mlia_metric c = mlia_metric_uint("compute_cycles", "cycles", m->compute.p50, multi ? "p50" : "sum", m->n_exec);
+    mlia_metric u = mlia_metric_double("target_utilization", "%", m->utilization_stat.p50, multi ? "p50" : NULL,
+                                       m->n_exec);
+    if (multi) {
+        mlia_metric_qualify(&t, "statistic", "p50");
+        mlia_metric_qualify(&c, "statistic", "p50");
+        mlia_metric_qualify(&u, "statistic", "p50");
+    }
+    mlia_result_add_metric(r, t);
+    mlia_result_add_metric(r, c);
+    mlia_result_add_metric(r, u);
+}
+
+bool nx_associations_incomplete(const nx_result *nx)
+{
+    return nx && nx->n_ops && nx->n_ops_associated < nx->n_ops;
+}

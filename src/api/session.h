@@ -1,0 +1,76 @@
+/*
+ * session.h - everything one `mlia check` run reads, derives and writes.
+ *
+ * Data flows one way: files -> readers -> analysis -> writers. The session is
+ * the context object that owns the memory of a run (one arena, the mapped
+ * input files) and carries the typed views from stage to stage. Writers get
+ * a const session.
+ */
+#ifndef MLIA_API_SESSION_H
+#define MLIA_API_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/result.h"
+#include "core/arena.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/str.h"
+#include "mlia/mlia.h"
+
+struct etrecord;
+struct etrecord_method;
+struct etdump;
+struct pte_program;
+struct vgf_file;
+struct ep_program;
+struct nx_result;
+struct runtime_analysis;
+
+/* Log of decisions, written to logs/mlia.log. Lines are arena strings. */
+typedef struct mlia_log {
+    uint32_t n, cap;
+    const char **lines;
+} mlia_log;
+
+typedef struct mlia_input_digest {
+    const char *path;
+    const char *name;        /* basename */
+    uint64_t size;
+    char sha256[65];
+} mlia_input_digest;
+
+typedef struct mlia_session {
+    mlia_arena arena;
+    const mlia_check_options *opts;
+    mlia_file etrecord_file, etdump_file, companion_file;
+    mlia_input_digest etrecord_digest, etdump_digest, companion_digest;
+    bool has_companion;
+
+    struct etrecord *etrecord;
+    const struct etrecord_method *method;   /* selected method */
+    const char *method_name;
+    struct ep_program *program;             /* edge program of the method, may be NULL */
+    struct etdump *dump;
+    struct pte_program *companion;          /* parsed companion PTE or NULL */
+    struct vgf_file *vgf;                   /* companion VGF delegate or NULL */
+    uint32_t vgf_delegate_index;
+
+    uint32_t n_executions;
+    uint32_t *execution_runs;               /* run indexes of the selected method's executions */
+    const char *time_unit;                  /* "ns" */
+
+    struct runtime_analysis *runtime;
+    struct nx_result *nx;
+    mlia_result result;
+    mlia_log log;
+
+    double stage_ms[8];                     /* timings per stage for the log */
+    const char *run_id;
+    const char *timestamp;
+} mlia_session;
+
+void mlia_log_add(mlia_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

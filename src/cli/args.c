@@ -1,0 +1,395 @@
+/*
+ * args.c - parsing and validation of the `mlia` command line (see args.h).
+ *
+ * The grammar follows the reference tool (Python argparse) so that the same
+ * command lines work and errors read alike:
+ *   - long options take their value as "--opt value" or "--opt=value";
+ *     short options as "-t value" or "-tvalue"; no abbreviations, no
+ *     clustering of short flags;
+ *   - a value may not start with '-' unless given with '=' (or attached to a
+ *     short option), as in argparse; "--" ends the options;
+ *   - repeated single-value options: the last one wins; --profiling-data and
+ *     --backend accumulate (the rules then count them);
+ *   - -h/--help and -v/--version win over every other error except a
+ *     malformed option value met before them.
+ * Option tables are static const data; nothing here allocates.
+ */
+#include "cli/args.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+enum opt_id {
+    OPT_TARGET, OPT_PERFORMANCE, OPT_COMPATIBILITY, OPT_PROFILING, OPT_BACKEND, OPT_COMPANION,
+    OPT_OUTPUT_DIR, OPT_MODEL_EXPLORER, OPT_METHOD, OPT_JSON, OPT_QUIET, OPT_DEBUG, OPT_HELP,
+    OPT_VERSION
+};
+
+typedef struct opt_def {
+    enum opt_id id;
+    const char *long_name;
+    char short_name;    /* 0: none */
+    bool takes_value;
+    bool check_only;    /* only valid after `check` */
+} opt_def;
+
+static const opt_def OPTS[] = {
+    {OPT_TARGET, "--target-profile", 't', true, true},
+    {OPT_PERFORMANCE, "--performance", 0, false, true},
+    {OPT_COMPATIBILITY, "--compatibility", 0, false, true},
+    {OPT_PROFILING, "--profiling-data", 0, true, true},
+    {OPT_BACKEND, "--backend", 'b', true, true},
+    {OPT_COMPANION, "--companion-model", 0, true, true},
+    {OPT_OUTPUT_DIR, "--output-dir", 0, true, true},
+    {OPT_MODEL_EXPLORER, "--model-explorer", 0, true, true},
+    {OPT_METHOD, "--neural-technology-profiling-data.etrecord-method", 0, true, true},
+    {OPT_JSON, "--json", 0, false, true},
+    {OPT_QUIET, "--quiet", 'q', false, false},
+    {OPT_DEBUG, "--debug", 'd', false, false},
+    {OPT_HELP, "--help", 'h', false, false},
+    {OPT_VERSION, "--version", 'v', false, false},
+};
+
+static int usage_error(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int usage_error(char *msg, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, n, fmt, ap);
+    va_end(ap);
+    return 2;
+}
+
+/* "-t/--target-profile" or "--performance", as argparse names options. */
+static void display_name(const opt_def *o, char *out, size_t n)
+{
+    if (o->short_name)
+        snprintf(out, n, "-%c/%s", o->short_name, o->long_name);
+    else
+        snprintf(out, n, "%s", o->long_name);
+}
+
+static void push(const char **list, uint32_t *count, const char *v)
+{
+    if (*count < MLIA_CLI_MAX_VALUES)
+        list[*count] = v;
+    if (*count < UINT32_MAX)
+        (*count)++;
+}
+
+static const opt_def *find_long(const char *arg, size_t name_len)
+{
+    for (size_t i = 0; i < sizeof OPTS / sizeof OPTS[0]; i++)
+        if (strlen(OPTS[i].long_name) == name_len && strncmp(OPTS[i].long_name, arg, name_len) == 0)
+            return &OPTS[i];
+    return NULL;
+}
+
+static const opt_def *find_short(char c)
+{
+    for (size_t i = 0; i < sizeof OPTS / sizeof OPTS[0]; i++)
+        if (OPTS[i].short_name == c)
+            return &OPTS[i];
+    return NULL;
+}
+
+static void apply(mlia_cli_args *a, const opt_def *o, const char *value)
+{
+    switch (o->id) {
+    case OPT_TARGET: a->target_profile = value; break;
+    case OPT_PERFORMANCE: a->performance = true; break;
+    case OPT_COMPATIBILITY: a->compatibility = true; break;
+    case OPT_PROFILING: push(a->profiling_data, &a->n_profiling_data, value); break;
+    case OPT_BACKEND: push(a->backends, &a->n_backends, value); break;
+    case OPT_COMPANION: a->companion = value; break;
+    case OPT_OUTPUT_DIR: a->output_dir = value; break;
+    case OPT_MODEL_EXPLORER: a->model_explorer = value; break;
+    case OPT_METHOD: a->method = value; break;
+    case OPT_JSON: a->json = true; break;
+    case OPT_QUIET: a->quiet = true; break;
+    case OPT_DEBUG: a->debug = true; break;
+    case OPT_HELP: a->help = true; break;
+    case OPT_VERSION: a->version = true; break;
+    }
+}
+
+/* Checks an option value as soon as it is read (argparse does the same for
+ * choices), so the message names the option. */
+static int check_value(const opt_def *o, const char *value, char *msg, size_t n)
+{
+    char name[96];
+    display_name(o, name, sizeof name);
+    if (!*value)
+        return usage_error(msg, n, "argument %s: expected a non-empty value", name);
+    if (o->id == OPT_MODEL_EXPLORER && strcmp(value, "files") != 0 && strcmp(value, "open") != 0)
+        return usage_error(msg, n, "argument %s: invalid choice: '%s' (choose from 'files', 'open')",
+                           name, value);
+    return 0;
+}
+
+int mlia_cli_parse(int argc, char **argv, mlia_cli_args *a, char *msg, size_t msg_size)
+{
+    memset(a, 0, sizeof *a);
+    msg[0] = 0;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool is_option = !options_done && arg[0] == '-' && arg[1] != 0;
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        if (!is_option) {
+            if (a->command == MLIA_CLI_NONE) {
+                if (strcmp(arg, "check") == 0)
+                    a->command = MLIA_CLI_CHECK;
+                else if (strcmp(arg, "inspect") == 0)
+                    a->command = MLIA_CLI_INSPECT;
+                else if (!a->help && !a->version)
+                    return usage_error(msg, msg_size,
+                                       "argument command: invalid choice: '%s' (choose from 'check', "
+                                       "'inspect')",
+                                       arg);
+            } else if (!a->model) {
+                a->model = arg;
+            } else {
+                push(a->unrecognized, &a->n_unrecognized, arg);
+            }
+            continue;
+        }
+        const opt_def *o = NULL;
+        const char *value = NULL;
+        bool attached = false;
+        if (arg[1] == '-') {
+            const char *eq = strchr(arg, '=');
+            size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+            o = find_long(arg, name_len);
+            if (o && eq) {
+                value = eq + 1;
+                attached = true;
+            }
+        } else {
+            o = find_short(arg[1]);
+            if (o && arg[2]) {
+                if (!o->takes_value)
+                    o = NULL; /* "-qd" style clusters are not supported */
+                else {
+                    value = arg + 2;
+                    attached = true;
+                }
+            }
+        }
+        if (!o || (o->check_only && a->command != MLIA_CLI_CHECK)) {
+            push(a->unrecognized, &a->n_unrecognized, arg);
+            continue;
+        }
+        char name[96];
+        display_name(o, name, sizeof name);
+        if (!o->takes_value) {
+            if (attached)
+                return usage_error(msg, msg_size, "argument %s: ignored explicit argument '%s'", name,
+                                   value);
+            apply(a, o, NULL);
+            continue;
+        }
+        if (!attached) {
+            if (i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] != 0))
+                return usage_error(msg, msg_size, "argument %s: expected one argument", name);
+            value = argv[++i];
+        }
+        if (check_value(o, value, msg, msg_size) != 0)
+            return 2;
+        apply(a, o, value);
+    }
+    return 0;
+}
+
+static bool has_suffix_ci(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n > m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+bool mlia_cli_is_profiling_backend(const char *name)
+{
+    const char *want = MLIA_CLI_PROFILING_BACKEND;
+    const char *p = name, *q = want;
+    for (;;) {
+        while (*p == '-')
+            p++;
+        while (*q == '-')
+            q++;
+        if (!*p || !*q)
+            return !*p && !*q;
+        char cp = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
+        if (cp != *q)
+            return false;
+        p++;
+        q++;
+    }
+}
+
+static int unrecognized_error(const mlia_cli_args *a, char *msg, size_t n)
+{
+    size_t off = (size_t)snprintf(msg, n, "unrecognized arguments:");
+    for (uint32_t i = 0; i < a->n_unrecognized && i < MLIA_CLI_MAX_VALUES && off < n; i++)
+        off += (size_t)snprintf(msg + off, n - off, " %s", a->unrecognized[i]);
+    return 2;
+}
+
+static int validate_inspect(const mlia_cli_args *a, char *msg, size_t n)
+{
+    if (a->n_unrecognized)
+        return unrecognized_error(a, msg, n);
+    if (!a->model)
+        return usage_error(msg, n, "the following arguments are required: FILE");
+    return 0;
+}
+
+int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t n)
+{
+    msg[0] = 0;
+    if (a->command == MLIA_CLI_NONE) {
+        if (a->n_unrecognized)
+            return unrecognized_error(a, msg, n);
+        return usage_error(msg, n, "the following arguments are required: command");
+    }
+    if (a->command == MLIA_CLI_INSPECT)
+        return validate_inspect(a, msg, n);
+
+    /* 1. Unknown options and extra positionals: usually a typo of one of the
+     *    options below, so they are reported first. */
+    if (a->n_unrecognized)
+        return unrecognized_error(a, msg, n);
+    /* 2. Required arguments, all named at once. */
+    const char *missing[3];
+    int n_missing = 0;
+    if (!a->model)
+        missing[n_missing++] = "MODEL";
+    if (!a->target_profile)
+        missing[n_missing++] = "-t/--target-profile";
+    if (!a->n_profiling_data)
+        missing[n_missing++] = "--profiling-data";
+    if (n_missing) {
+        size_t off = (size_t)snprintf(msg, n, "the following arguments are required: ");
+        for (int i = 0; i < n_missing && off < n; i++)
+            off += (size_t)snprintf(msg + off, n - off, "%s%s", i ? ", " : "", missing[i]);
+        return 2;
+    }
+    /* 3. Target profile. */
+    if (strcmp(a->target_profile, MLIA_CLI_TARGET_PROFILE) != 0)
+        return usage_error(msg, n, "Target profile '%s' is not supported; supported: %s.",
+                           a->target_profile, MLIA_CLI_TARGET_PROFILE);
+    /* 4. Advice category. */
+    if (a->compatibility)
+        return usage_error(msg, n,
+                           "Backend does not support --compatibility with --profiling-data. "
+                           "Use --performance instead.");
+    if (!a->performance)
+        return usage_error(msg, n,
+                           "Neural Technology profiling data currently supports performance "
+                           "analysis only.");
+    /* 5. Exactly one ETDump. */
+    if (a->n_profiling_data > 1)
+        return usage_error(msg, n, "Exactly one ETDump is supported by --profiling-data; got %u.",
+                           a->n_profiling_data);
+    /* 6. Backend selection. */
+    if (a->n_backends > 1)
+        return usage_error(msg, n, "--profiling-data requires exactly one --backend value.");
+    if (a->n_backends == 1 && !mlia_cli_is_profiling_backend(a->backends[0]))
+        return usage_error(msg, n, "Backend '%s' does not support profiling data.", a->backends[0]);
+    /* 7. File kinds by suffix. */
+    if (!has_suffix_ci(a->model, ".etrecord") && !has_suffix_ci(a->model, ".bin"))
+        return usage_error(msg, n,
+                           "%s: unsupported model file; expected an ETRecord (.etrecord or .bin).",
+                           a->model);
+    const char *dump = a->profiling_data[0];
+    if (!has_suffix_ci(dump, ".etdump") && !has_suffix_ci(dump, ".etdp"))
+        return usage_error(msg, n,
+                           "%s: unsupported profiling data file; expected an ETDump (.etdump or .etdp).",
+                           dump);
+    if (a->companion && !has_suffix_ci(a->companion, ".pte"))
+        return usage_error(msg, n, "%s: unsupported companion model file; expected a PTE (.pte).",
+                           a->companion);
+    return 0;
+}
+
+const char *mlia_cli_usage(mlia_cli_command command)
+{
+    switch (command) {
+    case MLIA_CLI_CHECK:
+        return "usage: mlia check MODEL -t neural-technology --performance --profiling-data ETDUMP "
+               "[options] (see 'mlia check --help')";
+    case MLIA_CLI_INSPECT:
+        return "usage: mlia inspect FILE";
+    default:
+        return "usage: mlia {check,inspect} ... (see 'mlia --help')";
+    }
+}
+
+const char *mlia_cli_help(mlia_cli_command command)
+{
+    if (command == MLIA_CLI_CHECK)
+        return "usage: mlia check MODEL -t PROFILE --performance --profiling-data ETDUMP\n"
+               "                  [--companion-model PTE] [--output-dir DIR]\n"
+               "                  [--model-explorer {files,open}]\n"
+               "                  [--neural-technology-profiling-data.etrecord-method NAME]\n"
+               "                  [-b BACKEND] [--json] [-q] [-d]\n"
+               "\n"
+               "Analyse an ExecuTorch ETDump (runtime timings and VGF neural statistics)\n"
+               "against its ETRecord and write DIR/mlia-output/.\n"
+               "\n"
+               "positional arguments:\n"
+               "  MODEL                         the ETRecord (.etrecord or .bin)\n"
+               "\n"
+               "options:\n"
+               "  -t, --target-profile PROFILE  target profile; only neural-technology\n"
+               "  --performance                 performance analysis (required)\n"
+               "  --compatibility               not supported with --profiling-data\n"
+               "  --profiling-data ETDUMP       the ETDump (.etdump or .etdp); exactly one\n"
+               "  -b, --backend BACKEND         optional; only neural-technology-profiling-data\n"
+               "  --companion-model PTE         the deployed .pte with a VGF delegate\n"
+               "  --output-dir DIR              where mlia-output/ is written (default: .)\n"
+               "  --model-explorer {files,open} write the Model Explorer views and the page;\n"
+               "                                'open' also opens the page in a browser\n"
+               "  --neural-technology-profiling-data.etrecord-method NAME\n"
+               "                                method to analyse when the ETRecord has several\n"
+               "  --json                        print the result JSON on standard output\n"
+               "                                instead of the summary\n"
+               "  -q, --quiet                   print nothing on success\n"
+               "  -d, --debug                   print each stage with its timing on stderr\n"
+               "  -h, --help                    show this help and exit\n"
+               "  -v, --version                 show the version and exit\n"
+               "\n"
+               "Exit status: 0 success, 1 analysis or input error, 2 usage error.\n";
+    if (command == MLIA_CLI_INSPECT)
+        return "usage: mlia inspect FILE\n"
+               "\n"
+               "Print the decoded structure of an ETDump, ETRecord, PTE, BundledProgram or VGF\n"
+               "file as JSON on standard output.\n"
+               "\n"
+               "options:\n"
+               "  -h, --help     show this help and exit\n"
+               "  -v, --version  show the version and exit\n"
+               "\n"
+               "Exit status: 0 success, 1 input error, 2 usage error.\n";
+    return "usage: mlia [-h] [-v] {check,inspect} ...\n"
+           "\n"
+           "ML Inference Advisor: ExecuTorch ETRecord profiling views for Arm GPUs with\n"
+           "neural accelerators (Neural Technology profiling data).\n"
+           "\n"
+           "commands:\n"
+           "  check     analyse an ETRecord with its ETDump; write DIR/mlia-output/\n"
+           "  inspect   print the decoded structure of an ExecuTorch or VGF file as JSON\n"
+           "\n"
+           "options:\n"
+           "  -h, --help     show this help and exit ('mlia check --help' for check)\n"
+           "  -v, --version  show the version and exit\n"
+           "  -q, --quiet    print nothing on success\n"
+           "  -d, --debug    print each stage with its timing on stderr\n"
+           "\n"
+           "Exit status: 0 success, 1 analysis or input error, 2 usage error.\n";
+}

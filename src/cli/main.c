@@ -1,0 +1,261 @@
+/*
+ * main.c - the `mlia` executable: `mlia check ...`, `mlia inspect FILE`.
+ *
+ * The executable only does what a library caller would not want: argument
+ * handling (cli/args.c), exit statuses, checks that inputs exist before any
+ * work, progress on a terminal, printing the summary or the JSON, and opening
+ * the browser. The job itself is mlia_check() / mlia_inspect() of libmlia.
+ *
+ * Exit statuses: 0 success; 1 analysis or input error ("mlia: error:
+ * <file>: <what>" on stderr); 2 usage error ("mlia: error: <message>" and
+ * one usage line on stderr). See docs/cli.md.
+ *
+ * Progress: mlia_check() reports stage names through a callback. When stderr
+ * is a terminal and --quiet is off, a helper thread waits ~0.5 s after the
+ * start and then prints the current stage and each later one, so fast runs
+ * print nothing. With --debug every stage is printed at once with the
+ * elapsed time, terminal or not. All progress state lives in a struct on
+ * main's stack.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "core/error.h"
+#include "mlia/mlia.h"
+#include "report/browser.h"
+#include "report/outdir.h"
+
+#define PROGRESS_DELAY_MS 500
+
+typedef struct progress {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct timespec start;       /* CLOCK_MONOTONIC */
+    const char *stage;           /* latest stage (static string of the library) */
+    unsigned seq, shown_seq;
+    bool done;
+    bool tty;                    /* helper thread prints delayed stages */
+    bool debug;                  /* print every stage at once with timing */
+    bool thread_started;
+    pthread_t thread;
+} progress;
+
+static double elapsed_s(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void on_progress(void *ctx, const char *stage)
+{
+    progress *p = ctx;
+    pthread_mutex_lock(&p->mu);
+    p->stage = stage;
+    p->seq++;
+    if (p->debug) {
+        fprintf(stderr, "mlia: [%.3f s] %s\n", elapsed_s(&p->start), stage);
+        p->shown_seq = p->seq;
+    }
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *progress_thread(void *arg)
+{
+    progress *p = arg;
+    struct timespec deadline = p->start;
+    deadline.tv_nsec += (long)PROGRESS_DELAY_MS * 1000000L;
+    deadline.tv_sec += deadline.tv_nsec / 1000000000L;
+    deadline.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&p->mu);
+    /* Quiet period: fast runs show nothing. */
+    while (!p->done) {
+        int rc = pthread_cond_timedwait(&p->cv, &p->mu, &deadline);
+        if (rc == ETIMEDOUT)
+            break;
+    }
+    while (!p->done) {
+        if (p->stage && p->seq != p->shown_seq) {
+            fprintf(stderr, "mlia: %s...\n", p->stage);
+            p->shown_seq = p->seq;
+        }
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void progress_start(progress *p, bool tty, bool debug)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->cv, &attr);
+    pthread_condattr_destroy(&attr);
+    clock_gettime(CLOCK_MONOTONIC, &p->start);
+    p->debug = debug;
+    p->tty = tty && !debug;
+    if (p->tty && pthread_create(&p->thread, NULL, progress_thread, p) == 0)
+        p->thread_started = true;
+}
+
+static void progress_stop(progress *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->done = true;
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    if (p->thread_started)
+        pthread_join(p->thread, NULL);
+    if (p->debug)
+        fprintf(stderr, "mlia: [%.3f s] done\n", elapsed_s(&p->start));
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
+}
+
+static int usage_fail(mlia_cli_command command, const char *msg)
+{
+    fprintf(stderr, "mlia: error: %s\n%s\n", msg, mlia_cli_usage(command));
+    return 2;
+}
+
+static int input_fail(const char *msg)
+{
+    fprintf(stderr, "mlia: error: %s\n", msg);
+    return 1;
+}
+
+/* An input must exist and be a regular file (or anything readable that is
+ * not a directory); reported before any work. */
+static int check_input(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "mlia: error: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mlia: error: %s: is a directory\n", path);
+        return 1;
+    }
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr, "mlia: error: %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+/* Flushes stdout; a write error (disk full, closed pipe) is an error too. */
+static int finish_stdout(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mlia: error: standard output: %s\n", strerror(errno ? errno : EIO));
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+static int run_inspect(const mlia_cli_args *a)
+{
+    if (check_input(a->model) != 0)
+        return 1;
+    char *json = NULL, *error = NULL;
+    if (mlia_inspect(a->model, &json, &error) != 0) {
+        int rc = input_fail(error ? error : "inspect failed");
+        mlia_free(error);
+        mlia_free(json);
+        return rc;
+    }
+    fputs(json, stdout);
+    mlia_free(json);
+    return finish_stdout(0);
+}
+
+static int run_check(const mlia_cli_args *a, int argc, char **argv)
+{
+    /* Inputs exist, and the output folder is usable, before any work. */
+    if (check_input(a->model) != 0 || check_input(a->profiling_data[0]) != 0 ||
+        (a->companion && check_input(a->companion) != 0))
+        return 1;
+    const char *output_dir = a->output_dir ? a->output_dir : ".";
+    mlia_error err;
+    mlia_error_clear(&err);
+    if (mlia_outdir_check(output_dir, &err) != 0)
+        return input_fail(err.text);
+
+    mlia_check_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.etrecord_path = a->model;
+    opts.etdump_path = a->profiling_data[0];
+    opts.companion_path = a->companion;
+    opts.output_dir = output_dir;
+    opts.model_explorer = a->model_explorer;
+    opts.method = a->method;
+    opts.cli_args = (const char *const *)(argv + 1);
+    opts.n_cli_args = argc - 1;
+
+    progress prog;
+    progress_start(&prog, !a->quiet && isatty(STDERR_FILENO), a->debug);
+    opts.progress = on_progress;
+    opts.progress_ctx = &prog;
+
+    mlia_check_output out;
+    memset(&out, 0, sizeof out);
+    char *error = NULL;
+    int rc = mlia_check(&opts, &out, &error);
+    progress_stop(&prog);
+    if (rc != 0) {
+        input_fail(error ? error : "analysis failed");
+        mlia_free(error);
+        return 1;
+    }
+    if (a->json) {
+        if (out.result_json)
+            fputs(out.result_json, stdout);
+    } else if (!a->quiet) {
+        if (out.console)
+            fputs(out.console, stdout);
+        if (out.output_path)
+            printf("\nOutput: %s\n", out.output_path);
+        if (out.page_path)
+            printf("Page: %s\n", out.page_path);
+    }
+    if (a->model_explorer && strcmp(a->model_explorer, "open") == 0 && out.page_path) {
+        fflush(stdout);
+        /* Keep stdout pure JSON with --json, and silent with --quiet. */
+        mlia_browser_open(out.page_path, a->json || a->quiet ? stderr : stdout);
+    }
+    mlia_check_output_free(&out);
+    return finish_stdout(0);
+}
+
+int main(int argc, char **argv)
+{
+    mlia_cli_args a;
+    char msg[1024];
+    if (mlia_cli_parse(argc, argv, &a, msg, sizeof msg) != 0)
+        return usage_fail(a.command, msg);
+    if (a.help) {
+        fputs(mlia_cli_help(a.command), stdout);
+        return finish_stdout(0);
+    }
+    if (a.version) {
+        puts("mlia " MLIA_VERSION);
+        return finish_stdout(0);
+    }
+    if (mlia_cli_validate(&a, msg, sizeof msg) != 0)
+        return usage_fail(a.command, msg);
+    if (a.command == MLIA_CLI_INSPECT)
+        return run_inspect(&a);
+    return run_check(&a, argc, argv);
+}

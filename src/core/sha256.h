@@ -1,0 +1,15 @@
+/*
+ * sha256.h - SHA-256 digests (OpenSSL libcrypto underneath).
+ * Used for input digests in the result and for code_stack identities.
+ */
+#ifndef MLIA_CORE_SHA256_H
+#define MLIA_CORE_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void mlia_sha256(const void *data, size_t len, uint8_t out[32]);
+/* Lower-case hex, NUL-terminated (65 bytes). */
+void mlia_sha256_hex(const void *data, size_t len, char out[65]);
+
+#endif

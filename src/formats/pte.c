@@ -1,0 +1,903 @@
+/*
+ * pte.c - PTE and BundledProgram decoding (see pte.h).
+ *
+ * Reading order matters for validation: the program-level tables (segments,
+ * constant segment, constant buffers, inline delegate data, mutable data
+ * segments, named data) are decoded first so that each execution plan can
+ * resolve delegate blobs and constant tensor bytes and check its indexes as
+ * it is read. Inside a plan, the non-constant buffer sizes, operators and
+ * delegates are read before values and chains for the same reason.
+ *
+ * PTE sizes are small (hundreds of values), so the decoded form allocates
+ * freely from the arena; every count has been bounded by the buffer length
+ * by fb_get_vector before it reaches an allocation.
+ */
+#include "pte.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fb.h"
+
+/* ---------------------------------------------------------------- scalar types */
+
+const char *et_scalar_type_name(int st)
+{
+    switch (st) {
+    case 0: return "BYTE";
+    case 1: return "CHAR";
+    case 2: return "SHORT";
+    case 3: return "INT";
+    case 4: return "LONG";
+    case 5: return "HALF";
+    case 6: return "FLOAT";
+    case 7: return "DOUBLE";
+    case 11: return "BOOL";
+    case 12: return "QINT8";
+    case 13: return "QUINT8";
+    case 14: return "QINT32";
+    case 15: return "BFLOAT16";
+    case 16: return "QUINT4X2";
+    case 17: return "QUINT2X4";
+    case 22: return "BITS16";
+    case 23: return "FLOAT8E5M2";
+    case 24: return "FLOAT8E4M3FN";
+    case 25: return "FLOAT8E5M2FNUZ";
+    case 26: return "FLOAT8E4M3FNUZ";
+    case 27: return "UINT16";
+    case 28: return "UINT32";
+    case 29: return "UINT64";
+    default: return NULL;
+    }
+}
+
+unsigned et_scalar_type_size(int st)
+{
+    switch (st) {
+    case 0: case 1: case 11: case 12: case 13: case 16: case 17: case 23: case 24: case 25: case 26:
+        return 1;
+    case 2: case 5: case 15: case 22: case 27:
+        return 2;
+    case 3: case 6: case 14: case 28:
+        return 4;
+    case 4: case 7: case 29:
+        return 8;
+    default:
+        return 0;
+    }
+}
+
+const char *pte_value_kind_name(int kind)
+{
+    static const char *const names[PTE_VALUE_KIND_COUNT] = {
+        "NONE", "Null", "Int", "Bool", "Double", "Tensor", "String", "IntList", "DoubleList", "BoolList",
+        "TensorList", "OptionalTensorList"};
+    if (kind < 0 || kind >= PTE_VALUE_KIND_COUNT)
+        return NULL;
+    return names[kind];
+}
+
+const char *pte_instr_kind_name(int kind)
+{
+    static const char *const names[] = {"none", "kernel", "delegate", "move", "jump_false", "free"};
+    if (kind < 0 || kind > 5)
+        return NULL;
+    return names[kind];
+}
+
+char *pte_operator_display(const pte_operator *op, mlia_arena *arena)
+{
+    const char *n = op->name.ptr ? op->name.ptr : "";
+    int nl = (int)op->name.len;
+    if (op->overload.ptr && op->overload.len)
+        return mlia_arena_printf(arena, "%.*s.%.*s", nl, n, (int)op->overload.len, op->overload.ptr);
+    return mlia_arena_printf(arena, "%.*s", nl, n);
+}
+
+const char *pte_file_kind(const uint8_t *data, size_t size)
+{
+    if (!data || size < 4)
+        return NULL;
+    if (memcmp(data, "PK\x03\x04", 4) == 0)
+        return "etrecord";
+    if (memcmp(data, "VGF1", 4) == 0 || memcmp(data, "\xC3\xD2\xE1\xF0", 4) == 0)
+        return "vgf";
+    if (size >= 12 && memcmp(data + 8, "ED00", 4) == 0 && fb_le32(data) <= size - 4)
+        return "etdump";
+    if (size < 8)
+        return NULL;
+    if (memcmp(data + 4, "ED00", 4) == 0)
+        return "etdump";
+    if (memcmp(data + 4, "BP08", 4) == 0)
+        return "bundled_program";
+    if (data[4] == 'E' && data[5] == 'T' && data[6] >= '0' && data[6] <= '9' && data[7] >= '0' && data[7] <= '9')
+        return "pte";
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+typedef struct pte_ctx {
+    fb_buf b;
+    const uint8_t *data;     /* PTE bytes */
+    uint64_t size;
+    uint64_t file_offset;    /* of data[0] in the outer file */
+    const char *file;
+    mlia_arena *arena;
+    mlia_error *err;
+    pte_program *p;
+} pte_ctx;
+
+/* Check that `value` indexes a table of `limit` entries. */
+static const char *plural(const char *what)
+{
+    if (!strcmp(what, "value index"))
+        return "values";
+    if (!strcmp(what, "operator index"))
+        return "operators";
+    if (!strcmp(what, "delegate index"))
+        return "delegates";
+    return "instructions";
+}
+
+static int check_index(const fb_table *t, const char *leaf, int64_t leaf_index, uint64_t pos, int64_t value,
+                       uint32_t limit, const char *what, mlia_error *err)
+{
+    if (value < 0 || (uint64_t)value >= limit)
+        return fb_fail(t, leaf, leaf_index, pos, err, "%s %" PRId64 " out of range (%" PRIu32 " %s)", what, value,
+                       limit, plural(what));
+    return 0;
+}
+
+/* Read an [int] field into an arena array; every element must index a table
+ * of `limit` entries unless limit is UINT32_MAX (-1 allowed when
+ * allow_minus1). */
+static int read_index_vec(pte_ctx *c, const fb_table *t, unsigned slot, const char *name, uint32_t limit,
+                          bool allow_minus1, const char *what, uint32_t *n, int32_t **out)
+{
+    fb_vec v;
+    if (fb_get_vector(t, slot, name, 4, &v, c->err) < 0)
+        return -1;
+    *n = v.n;
+    *out = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof **out);
+    for (uint32_t i = 0; i < v.n; i++) {
+        int32_t x = fb_vec_i32(&v, i);
+        (*out)[i] = x;
+        if (limit != UINT32_MAX && !(allow_minus1 && x == -1) &&
+            check_index(t, name, i, v.pos + 4 * (uint64_t)i, x, limit, what, c->err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_blob(pte_ctx *c, const fb_table *t, unsigned slot, const char *name, pte_blob *out)
+{
+    fb_vec v;
+    if (fb_get_vector(t, slot, name, 1, &v, c->err) < 0)
+        return -1;
+    out->data = v.n ? c->data + v.pos : NULL;
+    out->size = v.n;
+    out->file_offset = c->file_offset + v.pos;
+    return 0;
+}
+
+static int read_subsegment(pte_ctx *c, const fb_table *t, pte_subsegment *s)
+{
+    fb_vec v;
+    if (fb_get_u32(t, 0, "segment_index", 0, &s->segment_index, c->err) < 0 ||
+        fb_get_vector(t, 1, "offsets", 8, &v, c->err) < 0)
+        return -1;
+    s->n_offsets = v.n;
+    s->offsets = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *s->offsets);
+    for (uint32_t i = 0; i < v.n; i++)
+        s->offsets[i] = fb_vec_u64(&v, i);
+    if (v.n > 0 && s->segment_index >= c->p->n_segments)
+        return fb_fail(t, "segment_index", -1, t->pos, c->err, "segment index %" PRIu32 " out of range (%" PRIu32 " segments)",
+                       s->segment_index, c->p->n_segments);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- program tables */
+
+static int read_program_tables(pte_ctx *c, const fb_table *root)
+{
+    pte_program *p = c->p;
+    fb_vec v;
+    /* segments first: everything else may index them */
+    if (fb_get_vector(root, 4, "segments", 4, &v, c->err) < 0)
+        return -1;
+    p->segments_present = v.present;
+    p->n_segments = v.n;
+    p->segments = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->segments);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table s;
+        pte_segment *seg = &p->segments[i];
+        if (fb_vec_table(&v, i, &s, c->err) < 0 || fb_get_u64(&s, 0, "offset", 0, &seg->offset, c->err) < 0 ||
+            fb_get_u64(&s, 1, "size", 0, &seg->size, c->err) < 0)
+            return -1;
+        if (p->segment_base_offset != 0) {
+            uint64_t base = p->segment_base_offset;
+            if (seg->offset > c->size - base || seg->size > c->size - base - seg->offset)
+                return fb_fail(&s, NULL, -1, s.pos, c->err,
+                               "segment (offset %" PRIu64 ", size %" PRIu64 ") extends past the end of the file (%" PRIu64
+                               " bytes from segment_base_offset %" PRIu64 ")",
+                               seg->offset, seg->size, c->size, base);
+            seg->in_file = true;
+            seg->file_offset = c->file_offset + base + seg->offset;
+        }
+    }
+
+    fb_table cs;
+    int r = fb_get_table(root, 5, "constant_segment", &cs, c->err);
+    if (r < 0 || (r > 0 && read_subsegment(c, &cs, &p->constant_segment) < 0))
+        return -1;
+    p->has_constant_segment = r > 0;
+
+    if (fb_get_vector(root, 2, "constant_buffer", 4, &v, c->err) < 0)
+        return -1;
+    p->constant_buffer_present = v.present;
+    p->n_constant_buffers = v.n;
+    p->constant_buffers = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->constant_buffers);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table t;
+        if (fb_vec_table(&v, i, &t, c->err) < 0 || read_blob(c, &t, 0, "storage", &p->constant_buffers[i]) < 0)
+            return -1;
+    }
+    if (p->constant_segment.n_offsets > 1 && p->n_constant_buffers > 0)
+        return fb_fail(root, "constant_buffer", -1, root->pos, c->err,
+                       "constants in both constant_segment and the deprecated constant_buffer");
+
+    if (fb_get_vector(root, 3, "backend_delegate_data", 4, &v, c->err) < 0)
+        return -1;
+    p->n_inline_delegates = v.n;
+    p->inline_delegates = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->inline_delegates);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table t;
+        if (fb_vec_table(&v, i, &t, c->err) < 0 || read_blob(c, &t, 0, "data", &p->inline_delegates[i]) < 0)
+            return -1;
+    }
+
+    if (fb_get_vector(root, 6, "mutable_data_segments", 4, &v, c->err) < 0)
+        return -1;
+    p->n_mutable_data_segments = v.n;
+    p->mutable_data_segments = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->mutable_data_segments);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table t;
+        if (fb_vec_table(&v, i, &t, c->err) < 0 || read_subsegment(c, &t, &p->mutable_data_segments[i]) < 0)
+            return -1;
+    }
+
+    if (fb_get_vector(root, 7, "named_data", 4, &v, c->err) < 0)
+        return -1;
+    p->n_named_data = v.n;
+    p->named_data = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->named_data);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table t;
+        pte_named_data *nd = &p->named_data[i];
+        if (fb_vec_table(&v, i, &t, c->err) < 0 || fb_get_string(&t, 0, "key", &nd->key, c->err) < 0 ||
+            fb_get_u32(&t, 1, "segment_index", 0, &nd->segment_index, c->err) < 0)
+            return -1;
+        if (nd->segment_index >= p->n_segments)
+            return fb_fail(&t, "segment_index", -1, t.pos, c->err,
+                           "segment index %" PRIu32 " out of range (%" PRIu32 " segments)", nd->segment_index,
+                           p->n_segments);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static int read_tensor(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_tensor *x)
+{
+    int8_t st, layout, dyn;
+    fb_vec sizes, dim_order;
+    uint32_t idx;
+    if (fb_get_i8(t, 0, "scalar_type", 0, &st, c->err) < 0 ||
+        fb_get_i32(t, 1, "storage_offset", 0, &x->storage_offset, c->err) < 0 ||
+        fb_get_vector(t, 2, "sizes", 4, &sizes, c->err) < 0 || fb_get_vector(t, 3, "dim_order", 1, &dim_order, c->err) < 0 ||
+        fb_get_bool(t, 4, "requires_grad", false, &x->requires_grad, c->err) < 0 ||
+        fb_get_u32(t, 5, "data_buffer_idx", 0, &idx, c->err) < 0 || fb_get_i8(t, 7, "layout", 0, &layout, c->err) < 0 ||
+        fb_get_i8(t, 8, "shape_dynamism", 0, &dyn, c->err) < 0)
+        return -1;
+    x->scalar_type = (uint8_t)st;
+    x->layout = layout;
+    x->shape_dynamism = (uint8_t)dyn;
+    x->data_buffer_idx = idx;
+    x->n_sizes = sizes.n;
+    x->sizes = mlia_arena_array(c->arena, sizes.n ? sizes.n : 1, sizeof *x->sizes);
+    unsigned esize = et_scalar_type_size(x->scalar_type);
+    uint64_t nbytes = esize;
+    for (uint32_t i = 0; i < sizes.n; i++) {
+        int32_t d = fb_vec_i32(&sizes, i);
+        x->sizes[i] = d;
+        if (d < 0)
+            return fb_fail(t, "sizes", i, sizes.pos + 4 * (uint64_t)i, c->err, "negative tensor size %" PRId32, d);
+        if (d != 0 && nbytes > UINT64_MAX / (uint64_t)d)
+            return fb_fail(t, "sizes", i, sizes.pos + 4 * (uint64_t)i, c->err, "tensor byte size overflows");
+        nbytes *= (uint64_t)d;
+    }
+    x->nbytes = nbytes;
+    x->n_dim_order = dim_order.n;
+    x->dim_order = dim_order.n ? c->data + dim_order.pos : NULL;
+
+    fb_table a;
+    int r = fb_get_table(t, 6, "allocation_info", &a, c->err);
+    if (r < 0)
+        return -1;
+    if (r > 0) {
+        uint32_t lo, hi;
+        x->has_allocation = true;
+        if (fb_get_u32(&a, 0, "memory_id", 0, &x->memory_id, c->err) < 0 ||
+            fb_get_u32(&a, 1, "memory_offset_low", 0, &lo, c->err) < 0 ||
+            fb_get_u32(&a, 2, "memory_offset_high", 0, &hi, c->err) < 0)
+            return -1;
+        x->memory_offset = ((uint64_t)hi << 32) | lo;
+        if (x->memory_id >= plan->n_non_const_buffer_sizes)
+            return fb_fail(&a, "memory_id", -1, a.pos, c->err,
+                           "memory_id %" PRIu32 " out of range (%" PRIu32 " non-constant buffers)", x->memory_id,
+                           plan->n_non_const_buffer_sizes);
+    }
+    fb_table e;
+    r = fb_get_table(t, 9, "extra_tensor_info", &e, c->err);
+    if (r < 0)
+        return -1;
+    if (r > 0) {
+        x->has_extra = true;
+        if (fb_get_u64(&e, 0, "mutable_data_segments_idx", 0, &x->mutable_data_segments_idx, c->err) < 0 ||
+            fb_get_string(&e, 1, "fully_qualified_name", &x->fully_qualified_name, c->err) < 0 ||
+            fb_get_u8(&e, 2, "location", 0, &x->extra_location, c->err) < 0)
+            return -1;
+    }
+
+    /* constant data (§4.3) */
+    if (idx == 0 || x->has_allocation)
+        return 0;
+    x->is_constant = true;
+    const pte_program *p = c->p;
+    if (p->constant_segment.n_offsets > 1) {
+        const pte_subsegment *cs = &p->constant_segment;
+        if (idx >= cs->n_offsets)
+            return fb_fail(t, "data_buffer_idx", -1, t->pos, c->err,
+                           "data_buffer_idx %" PRIu32 " out of range (%" PRIu32 " constant offsets)", idx, cs->n_offsets);
+        const pte_segment *seg = &p->segments[cs->segment_index];
+        if (!seg->in_file)
+            return fb_fail(t, "data_buffer_idx", -1, t->pos, c->err,
+                           "constant data in segment %" PRIu32 " but the file has no segment data", cs->segment_index);
+        uint64_t off = cs->offsets[idx];
+        if (off > seg->size || (esize && nbytes > seg->size - off))
+            return fb_fail(t, "data_buffer_idx", -1, t->pos, c->err,
+                           "constant data (offset %" PRIu64 ", %" PRIu64 " bytes) extends past segment %" PRIu32
+                           " (%" PRIu64 " bytes)",
+                           off, nbytes, cs->segment_index, seg->size);
+        x->data_offset = seg->file_offset + off;
+        x->data = c->data + (seg->file_offset - c->file_offset) + off;
+        x->data_size = esize ? nbytes : seg->size - off;
+    } else if (p->n_constant_buffers > 0) {
+        if (idx >= p->n_constant_buffers)
+            return fb_fail(t, "data_buffer_idx", -1, t->pos, c->err,
+                           "data_buffer_idx %" PRIu32 " out of range (%" PRIu32 " constant buffers)", idx,
+                           p->n_constant_buffers);
+        const pte_blob *buf = &p->constant_buffers[idx];
+        if (esize && nbytes > buf->size)
+            return fb_fail(t, "data_buffer_idx", -1, t->pos, c->err,
+                           "constant buffer %" PRIu32 " holds %" PRIu64 " bytes, tensor needs %" PRIu64, idx, buf->size,
+                           nbytes);
+        x->data = buf->data;
+        x->data_offset = buf->file_offset;
+        x->data_size = buf->size;
+    } else {
+        return fb_fail(t, "data_buffer_idx", -1, t->pos, c->err,
+                       "data_buffer_idx %" PRIu32 " but the program has no constant data", idx);
+    }
+    return 0;
+}
+
+static int read_value(pte_ctx *c, const pte_plan *plan, const fb_table *ev, pte_value *v)
+{
+    fb_table m;
+    uint8_t kind;
+    int r = fb_get_union(ev, 0, "val", PTE_VALUE_OPTIONAL_TENSOR_LIST, &kind, &m, c->err);
+    if (r < 0)
+        return -1;
+    v->kind = kind;
+    if (r == 0)
+        return 0; /* NONE or unknown member: kept raw, never dereferenced */
+    fb_vec items;
+    switch (kind) {
+    case PTE_VALUE_NULL:
+        return 0;
+    case PTE_VALUE_INT:
+        return fb_get_i64(&m, 0, "int_val", 0, &v->int_val, c->err);
+    case PTE_VALUE_BOOL:
+        return fb_get_bool(&m, 0, "bool_val", false, &v->bool_val, c->err);
+    case PTE_VALUE_DOUBLE:
+        return fb_get_f64(&m, 0, "double_val", 0.0, &v->double_val, c->err);
+    case PTE_VALUE_STRING:
+        return fb_get_string(&m, 0, "string_val", &v->string_val, c->err) < 0 ? -1 : 0;
+    case PTE_VALUE_TENSOR:
+        return read_tensor(c, plan, &m, &v->tensor);
+    case PTE_VALUE_INT_LIST:
+    case PTE_VALUE_BOOL_LIST:
+    case PTE_VALUE_TENSOR_LIST:
+    case PTE_VALUE_OPTIONAL_TENSOR_LIST: {
+        unsigned es = kind == PTE_VALUE_INT_LIST ? 8 : kind == PTE_VALUE_BOOL_LIST ? 1 : 4;
+        if (fb_get_vector(&m, 0, "items", es, &items, c->err) < 0)
+            return -1;
+        v->n_items = items.n;
+        v->items = mlia_arena_array(c->arena, items.n ? items.n : 1, sizeof *v->items);
+        for (uint32_t i = 0; i < items.n; i++) {
+            int64_t x = es == 8 ? fb_vec_i64(&items, i) : es == 1 ? (fb_vec_u8(&items, i) != 0) : fb_vec_i32(&items, i);
+            v->items[i] = x;
+            if (kind == PTE_VALUE_TENSOR_LIST || (kind == PTE_VALUE_OPTIONAL_TENSOR_LIST && x != -1)) {
+                if (check_index(&m, "items", i, items.pos + 4 * (uint64_t)i, x, plan->n_values, "value index",
+                                c->err) < 0)
+                    return -1;
+            }
+        }
+        return 0;
+    }
+    case PTE_VALUE_DOUBLE_LIST:
+        if (fb_get_vector(&m, 0, "items", 8, &items, c->err) < 0)
+            return -1;
+        v->n_items = items.n;
+        v->double_items = mlia_arena_array(c->arena, items.n ? items.n : 1, sizeof *v->double_items);
+        for (uint32_t i = 0; i < items.n; i++)
+            v->double_items[i] = fb_vec_f64(&items, i);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- chains */
+
+static int read_instruction(pte_ctx *c, const pte_plan *plan, uint32_t n_instr, const fb_table *it,
+                            pte_instruction *in)
+{
+    fb_table m;
+    uint8_t kind;
+    in->op_index = -1;
+    in->delegate_index = -1;
+    in->a = in->b = -1;
+    int r = fb_get_union(it, 0, "instr_args", PTE_INSTR_FREE, &kind, &m, c->err);
+    if (r < 0)
+        return -1;
+    in->kind = kind;
+    if (r == 0) {
+        in->args = mlia_arena_array(c->arena, 1, sizeof *in->args);
+        return 0;
+    }
+    const char *what = "value index";
+    switch (kind) {
+    case PTE_INSTR_KERNEL:
+    case PTE_INSTR_DELEGATE: {
+        int32_t idx;
+        bool k = kind == PTE_INSTR_KERNEL;
+        const char *field = k ? "op_index" : "delegate_index";
+        if (fb_get_i32(&m, 0, field, 0, &idx, c->err) < 0)
+            return -1;
+        if (check_index(&m, field, -1, m.pos, idx, k ? plan->n_operators : plan->n_delegates,
+                        k ? "operator index" : "delegate index", c->err) < 0)
+            return -1;
+        if (k)
+            in->op_index = idx;
+        else
+            in->delegate_index = idx;
+        return read_index_vec(c, &m, 1, "args", plan->n_values, false, what, &in->n_args, &in->args);
+    }
+    case PTE_INSTR_MOVE:
+        if (fb_get_i32(&m, 0, "move_from", 0, &in->a, c->err) < 0 || fb_get_i32(&m, 1, "move_to", 0, &in->b, c->err) < 0 ||
+            check_index(&m, "move_from", -1, m.pos, in->a, plan->n_values, what, c->err) < 0 ||
+            check_index(&m, "move_to", -1, m.pos, in->b, plan->n_values, what, c->err) < 0)
+            return -1;
+        break;
+    case PTE_INSTR_JUMP_FALSE:
+        if (fb_get_i32(&m, 0, "cond_value_index", 0, &in->a, c->err) < 0 ||
+            fb_get_i32(&m, 1, "destination_instruction", 0, &in->b, c->err) < 0 ||
+            check_index(&m, "cond_value_index", -1, m.pos, in->a, plan->n_values, what, c->err) < 0 ||
+            check_index(&m, "destination_instruction", -1, m.pos, in->b, n_instr, "instruction index", c->err) < 0)
+            return -1;
+        break;
+    case PTE_INSTR_FREE:
+        if (fb_get_i32(&m, 0, "value_index", 0, &in->a, c->err) < 0 ||
+            check_index(&m, "value_index", -1, m.pos, in->a, plan->n_values, what, c->err) < 0)
+            return -1;
+        break;
+    default:
+        break;
+    }
+    in->args = mlia_arena_array(c->arena, 1, sizeof *in->args);
+    return 0;
+}
+
+static int read_chain(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_chain *ch)
+{
+    fb_vec v;
+    if (read_index_vec(c, t, 0, "inputs", plan->n_values, false, "value index", &ch->n_inputs, &ch->inputs) < 0 ||
+        read_index_vec(c, t, 1, "outputs", plan->n_values, false, "value index", &ch->n_outputs, &ch->outputs) < 0 ||
+        fb_get_vector(t, 2, "instructions", 4, &v, c->err) < 0)
+        return -1;
+    ch->n_instructions = v.n;
+    ch->instructions = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *ch->instructions);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table it;
+        if (fb_vec_table(&v, i, &it, c->err) < 0 || read_instruction(c, plan, v.n, &it, &ch->instructions[i]) < 0)
+            return -1;
+    }
+    if (fb_get_vector(t, 3, "stacktrace", 4, &v, c->err) < 0)
+        return -1;
+    ch->has_stacktrace = v.present;
+    ch->n_stacktrace = v.n;
+    ch->stacktrace = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *ch->stacktrace);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table fl;
+        fb_vec fr;
+        if (fb_vec_table(&v, i, &fl, c->err) < 0 || fb_get_vector(&fl, 0, "items", 4, &fr, c->err) < 0)
+            return -1;
+        pte_frame_list *l = &ch->stacktrace[i];
+        l->n_frames = fr.n;
+        l->frames = mlia_arena_array(c->arena, fr.n ? fr.n : 1, sizeof *l->frames);
+        for (uint32_t k = 0; k < fr.n; k++) {
+            fb_table f;
+            pte_frame *x = &l->frames[k];
+            if (fb_vec_table(&fr, k, &f, c->err) < 0 || fb_get_string(&f, 0, "filename", &x->filename, c->err) < 0 ||
+                fb_get_i32(&f, 1, "lineno", 0, &x->lineno, c->err) < 0 ||
+                fb_get_string(&f, 2, "name", &x->name, c->err) < 0 ||
+                fb_get_string(&f, 3, "context", &x->context, c->err) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- delegates */
+
+static int read_delegate(pte_ctx *c, const fb_table *t, pte_delegate *d)
+{
+    fb_vec specs;
+    fb_table ref;
+    if (fb_get_string(t, 0, "id", &d->id, c->err) < 0)
+        return -1;
+    int r = fb_get_table(t, 1, "processed", &ref, c->err);
+    if (r < 0)
+        return -1;
+    if (r == 0)
+        return fb_fail(t, "processed", -1, t->pos, c->err, "delegate has no processed data reference");
+    if (fb_get_u8(&ref, 0, "location", 0, &d->location, c->err) < 0 ||
+        fb_get_u32(&ref, 1, "index", 0, &d->index, c->err) < 0)
+        return -1;
+    const pte_program *p = c->p;
+    if (d->location == 0) {
+        if (d->index >= p->n_inline_delegates)
+            return fb_fail(&ref, "index", -1, ref.pos, c->err,
+                           "inline delegate index %" PRIu32 " out of range (%" PRIu32 " backend_delegate_data entries)",
+                           d->index, p->n_inline_delegates);
+        const pte_blob *b = &p->inline_delegates[d->index];
+        d->blob = b->data;
+        d->size = b->size;
+        d->offset = b->file_offset;
+    } else if (d->location == 1) {
+        if (p->segment_base_offset == 0)
+            return fb_fail(&ref, "location", -1, ref.pos, c->err,
+                           "delegate data in a segment but the file has no segment data (no extended header)");
+        if (d->index >= p->n_segments)
+            return fb_fail(&ref, "index", -1, ref.pos, c->err,
+                           "segment index %" PRIu32 " out of range (%" PRIu32 " segments)", d->index, p->n_segments);
+        const pte_segment *s = &p->segments[d->index];
+        d->offset = s->file_offset;
+        d->size = s->size;
+        d->blob = c->data + (s->file_offset - c->file_offset);
+    } else {
+        return fb_fail(&ref, "location", -1, ref.pos, c->err, "invalid delegate data location %u",
+                       (unsigned)d->location);
+    }
+    if (fb_get_vector(t, 2, "compile_specs", 4, &specs, c->err) < 0)
+        return -1;
+    d->n_compile_specs = specs.n;
+    d->compile_specs = mlia_arena_array(c->arena, specs.n ? specs.n : 1, sizeof *d->compile_specs);
+    for (uint32_t i = 0; i < specs.n; i++) {
+        fb_table s;
+        fb_vec val;
+        pte_compile_spec *cs = &d->compile_specs[i];
+        if (fb_vec_table(&specs, i, &s, c->err) < 0 || fb_get_string(&s, 0, "key", &cs->key, c->err) < 0 ||
+            fb_get_vector(&s, 1, "value", 1, &val, c->err) < 0)
+            return -1;
+        cs->value = val.n ? c->data + val.pos : NULL;
+        cs->value_size = val.n;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- plans */
+
+static int read_plan(pte_ctx *c, const fb_table *t, pte_plan *plan)
+{
+    fb_vec v;
+    fb_table cm;
+    if (fb_get_string(t, 0, "name", &plan->name, c->err) < 0)
+        return -1;
+    int r = fb_get_table(t, 1, "container_meta_type", &cm, c->err);
+    if (r < 0)
+        return -1;
+    if (r > 0) {
+        plan->has_container_meta = true;
+        if (fb_get_string(&cm, 0, "encoded_inp_str", &plan->encoded_inp_str, c->err) < 0 ||
+            fb_get_string(&cm, 1, "encoded_out_str", &plan->encoded_out_str, c->err) < 0)
+            return -1;
+    }
+    /* tables indexed by values and instructions first */
+    if (fb_get_vector(t, 8, "non_const_buffer_sizes", 8, &v, c->err) < 0)
+        return -1;
+    plan->n_non_const_buffer_sizes = v.n;
+    plan->non_const_buffer_sizes = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof(int64_t));
+    for (uint32_t i = 0; i < v.n; i++)
+        plan->non_const_buffer_sizes[i] = fb_vec_i64(&v, i);
+    if (fb_get_vector(t, 9, "non_const_buffer_device", 4, &v, c->err) < 0)
+        return -1;
+    plan->n_non_const_buffer_device = v.n;
+    plan->non_const_buffer_device = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->non_const_buffer_device);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table d;
+        pte_buffer_device *x = &plan->non_const_buffer_device[i];
+        if (fb_vec_table(&v, i, &d, c->err) < 0 || fb_get_i32(&d, 0, "buffer_idx", 0, &x->buffer_idx, c->err) < 0 ||
+            fb_get_u8(&d, 1, "device_type", 0, &x->device_type, c->err) < 0 ||
+            fb_get_i8(&d, 2, "device_index", 0, &x->device_index, c->err) < 0)
+            return -1;
+    }
+    if (fb_get_vector(t, 6, "operators", 4, &v, c->err) < 0)
+        return -1;
+    plan->n_operators = v.n;
+    plan->operators = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->operators);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table o;
+        if (fb_vec_table(&v, i, &o, c->err) < 0 || fb_get_string(&o, 0, "name", &plan->operators[i].name, c->err) < 0 ||
+            fb_get_string(&o, 1, "overload", &plan->operators[i].overload, c->err) < 0)
+            return -1;
+    }
+    if (fb_get_vector(t, 7, "delegates", 4, &v, c->err) < 0)
+        return -1;
+    plan->n_delegates = v.n;
+    plan->delegates = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->delegates);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table d;
+        if (fb_vec_table(&v, i, &d, c->err) < 0 || read_delegate(c, &d, &plan->delegates[i]) < 0)
+            return -1;
+    }
+    if (fb_get_vector(t, 2, "values", 4, &v, c->err) < 0)
+        return -1;
+    plan->n_values = v.n;
+    plan->values = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->values);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table ev;
+        pte_value *x = &plan->values[i];
+        if (fb_vec_table(&v, i, &ev, c->err) < 0 || read_value(c, plan, &ev, x) < 0)
+            return -1;
+        if (x->kind < PTE_VALUE_KIND_COUNT)
+            plan->value_counts[x->kind]++;
+        else
+            plan->n_unknown_values++;
+    }
+    if (read_index_vec(c, t, 3, "inputs", plan->n_values, false, "value index", &plan->n_inputs, &plan->inputs) < 0 ||
+        read_index_vec(c, t, 4, "outputs", plan->n_values, false, "value index", &plan->n_outputs, &plan->outputs) < 0)
+        return -1;
+    if (fb_get_vector(t, 5, "chains", 4, &v, c->err) < 0)
+        return -1;
+    plan->n_chains = v.n;
+    plan->chains = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->chains);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table ch;
+        if (fb_vec_table(&v, i, &ch, c->err) < 0 || read_chain(c, plan, &ch, &plan->chains[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- header and entry points */
+
+/* Extended header (§4.1). Sets the header fields of p; returns -1 on error. */
+static int read_extended_header(pte_ctx *c)
+{
+    pte_program *p = c->p;
+    const uint8_t *d = c->data;
+    uint64_t size = c->size;
+    p->program_size = size;
+    if (size < 12 || memcmp(d + 8, "eh00", 4) != 0)
+        return 0;
+    p->has_extended_header = true;
+    const char *f = c->file;
+    uint64_t fo = c->file_offset;
+    if (size < 16)
+        return mlia_error_setf(c->err, f, "truncated extended header at byte %" PRIu64, fo + 8);
+    p->header_length = fb_le32(d + 12);
+    if (p->header_length < 24)
+        return mlia_error_setf(c->err, f, "extended header length %" PRIu32 " is less than 24 at byte %" PRIu64,
+                               p->header_length, fo + 12);
+    uint64_t known = p->header_length >= 32 ? 32 : 24;
+    if (size < 8 + known)
+        return mlia_error_setf(c->err, f, "truncated extended header (%" PRIu64 " bytes, header needs %" PRIu64 ") at byte %" PRIu64,
+                               size, 8 + known, fo + 8);
+    p->program_size = fb_le64(d + 16);
+    p->segment_base_offset = fb_le64(d + 24);
+    p->segment_data_size = known >= 32 ? fb_le64(d + 32) : 0;
+    if (p->program_size > size)
+        return mlia_error_setf(c->err, f, "extended header program_size %" PRIu64 " exceeds the file length %" PRIu64 " at byte %" PRIu64,
+                               p->program_size, size, fo + 16);
+    if (p->segment_base_offset != 0 && p->segment_base_offset < p->program_size)
+        return mlia_error_setf(c->err, f,
+                               "extended header segment_base_offset %" PRIu64 " lies inside the program (program_size %" PRIu64 ") at byte %" PRIu64,
+                               p->segment_base_offset, p->program_size, fo + 24);
+    if (p->segment_base_offset > size)
+        return mlia_error_setf(c->err, f,
+                               "extended header segment_base_offset %" PRIu64 " exceeds the file length %" PRIu64 " at byte %" PRIu64,
+                               p->segment_base_offset, size, fo + 24);
+    if (p->segment_data_size > 0 || (p->program_size == 0 && p->segment_data_size == 0)) {
+        uint64_t need = p->program_size;
+        if (p->segment_base_offset) {
+            if (p->segment_data_size > UINT64_MAX - p->segment_base_offset)
+                return mlia_error_setf(c->err, f, "extended header segment sizes overflow at byte %" PRIu64, fo + 24);
+            need = p->segment_base_offset + p->segment_data_size;
+        }
+        if (size < need)
+            return mlia_error_setf(c->err, f,
+                                   "file is truncated: %" PRIu64 " bytes, the extended header declares %" PRIu64 " at byte %" PRIu64,
+                                   size, need, fo + 8);
+    }
+    return 0;
+}
+
+int pte_read_at(const uint8_t *data, size_t size, const char *file, uint64_t file_offset, mlia_arena *arena,
+                pte_program **out, mlia_error *err)
+{
+    *out = NULL;
+    pte_ctx c;
+    memset(&c, 0, sizeof c);
+    c.data = data;
+    c.size = size;
+    c.file_offset = file_offset;
+    c.file = file;
+    c.arena = arena;
+    c.err = err;
+    if (size == 0)
+        return mlia_error_setf(err, file, "empty PTE file");
+    if (size >= 8 && data[4] == 'E' && data[5] == 'T' && memcmp(data + 4, "ET12", 4) != 0 &&
+        data[6] >= '0' && data[6] <= '9' && data[7] >= '0' && data[7] <= '9')
+        return mlia_error_setf(err, file, "unsupported PTE version \"%.4s\" (expected \"ET12\") at byte %" PRIu64,
+                               (const char *)data + 4, file_offset + 4);
+    pte_program *p = mlia_arena_alloc(arena, sizeof *p);
+    c.p = p;
+    p->file_size = size;
+    p->file_offset = file_offset;
+    if (read_extended_header(&c) < 0)
+        return -1;
+    fb_table root;
+    if (fb_open(&c.b, data, p->program_size, file, file_offset, "ET12", false, 0, &root, err) < 0)
+        return -1;
+    if (p->has_extended_header && root.pos < 8 + (uint64_t)p->header_length)
+        return fb_fail(&root, NULL, -1, 0, err, "root table overlaps the extended header");
+    if (fb_get_u32(&root, 0, "version", 0, &p->version, err) < 0 || read_program_tables(&c, &root) < 0)
+        return -1;
+    fb_vec plans;
+    if (fb_get_vector(&root, 1, "execution_plan", 4, &plans, err) < 0)
+        return -1;
+    p->n_plans = plans.n;
+    p->plans = mlia_arena_array(arena, plans.n ? plans.n : 1, sizeof *p->plans);
+    for (uint32_t i = 0; i < plans.n; i++) {
+        fb_table t;
+        if (fb_vec_table(&plans, i, &t, err) < 0 || read_plan(&c, &t, &p->plans[i]) < 0)
+            return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+int pte_read(const uint8_t *data, size_t size, const char *file, mlia_arena *arena, pte_program **out,
+             mlia_error *err)
+{
+    return pte_read_at(data, size, file, 0, arena, out, err);
+}
+
+/* ---------------------------------------------------------------- BundledProgram */
+
+static int read_bp_value(const fb_table *vt, bp_value *v, mlia_arena *arena, mlia_error *err)
+{
+    fb_table m;
+    uint8_t kind;
+    int r = fb_get_union(vt, 0, "val", BP_VALUE_DOUBLE, &kind, &m, err);
+    if (r < 0)
+        return -1;
+    v->kind = kind;
+    if (r == 0)
+        return 0;
+    switch (kind) {
+    case BP_VALUE_TENSOR: {
+        int8_t st;
+        fb_vec sizes, data, dim_order;
+        if (fb_get_i8(&m, 0, "scalar_type", 0, &st, err) < 0 || fb_get_vector(&m, 1, "sizes", 4, &sizes, err) < 0 ||
+            fb_get_vector(&m, 2, "data", 1, &data, err) < 0 || fb_get_vector(&m, 3, "dim_order", 1, &dim_order, err) < 0)
+            return -1;
+        v->scalar_type = (uint8_t)st;
+        v->n_sizes = sizes.n;
+        v->sizes = mlia_arena_array(arena, sizes.n ? sizes.n : 1, sizeof *v->sizes);
+        for (uint32_t i = 0; i < sizes.n; i++)
+            v->sizes[i] = fb_vec_i32(&sizes, i);
+        v->data = data.n ? m.b->base + data.pos : NULL;
+        v->data_size = data.n;
+        v->data_offset = fb_file_offset(m.b, data.pos);
+        v->n_dim_order = dim_order.n;
+        v->dim_order = dim_order.n ? m.b->base + dim_order.pos : NULL;
+        return 0;
+    }
+    case BP_VALUE_INT:
+        return fb_get_i64(&m, 0, "int_val", 0, &v->int_val, err);
+    case BP_VALUE_BOOL:
+        return fb_get_bool(&m, 0, "bool_val", false, &v->bool_val, err);
+    case BP_VALUE_DOUBLE:
+        return fb_get_f64(&m, 0, "double_val", 0.0, &v->double_val, err);
+    default:
+        return 0;
+    }
+}
+
+static int read_bp_values(const fb_table *t, unsigned slot, const char *name, uint32_t *n, bp_value **out,
+                          mlia_arena *arena, mlia_error *err)
+{
+    fb_vec v;
+    if (fb_get_vector(t, slot, name, 4, &v, err) < 0)
+        return -1;
+    *n = v.n;
+    *out = mlia_arena_array(arena, v.n ? v.n : 1, sizeof **out);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table e;
+        if (fb_vec_table(&v, i, &e, err) < 0 || read_bp_value(&e, &(*out)[i], arena, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int bundled_program_read(const uint8_t *data, size_t size, const char *file, mlia_arena *arena,
+                         bundled_program **out, mlia_error *err)
+{
+    *out = NULL;
+    if (size == 0)
+        return mlia_error_setf(err, file, "empty BundledProgram file");
+    fb_buf b;
+    fb_table root;
+    if (fb_open(&b, data, size, file, 0, "BP08", false, 0, &root, err) < 0)
+        return -1;
+    bundled_program *bp = mlia_arena_alloc(arena, sizeof *bp);
+    fb_vec suites, prog;
+    if (fb_get_u32(&root, 0, "version", 0, &bp->version, err) < 0 ||
+        fb_get_vector(&root, 1, "method_test_suites", 4, &suites, err) < 0 ||
+        fb_get_vector(&root, 2, "program", 1, &prog, err) < 0)
+        return -1;
+    if (!prog.present)
+        return fb_fail(&root, "program", -1, root.pos, err, "BundledProgram has no program");
+    bp->n_method_test_suites = suites.n;
+    bp->method_test_suites = mlia_arena_array(arena, suites.n ? suites.n : 1, sizeof *bp->method_test_suites);
+    for (uint32_t i = 0; i < suites.n; i++) {
+        fb_table s;
+        fb_vec cases;
+        bp_method_test_suite *x = &bp->method_test_suites[i];
+        if (fb_vec_table(&suites, i, &s, err) < 0 || fb_get_string(&s, 0, "method_name", &x->method_name, err) < 0 ||
+            fb_get_vector(&s, 1, "test_cases", 4, &cases, err) < 0)
+            return -1;
+        x->n_test_cases = cases.n;
+        x->test_cases = mlia_arena_array(arena, cases.n ? cases.n : 1, sizeof *x->test_cases);
+        for (uint32_t k = 0; k < cases.n; k++) {
+            fb_table tc;
+            bp_test_case *y = &x->test_cases[k];
+            if (fb_vec_table(&cases, k, &tc, err) < 0 ||
+                read_bp_values(&tc, 0, "inputs", &y->n_inputs, &y->inputs, arena, err) < 0 ||
+                read_bp_values(&tc, 1, "expected_outputs", &y->n_expected_outputs, &y->expected_outputs, arena, err) < 0)
+                return -1;
+        }
+    }
+    bp->program_data = data + prog.pos;
+    bp->program_size = prog.n;
+    bp->program_offset = prog.pos;
+    if (pte_read_at(bp->program_data, prog.n, file, prog.pos, arena, &bp->program, err) < 0)
+        return -1;
+    *out = bp;
+    return 0;
+}

@@ -1,0 +1,94 @@
+/*
+ * outdir.h - the DIR/mlia-output folder: built aside, swapped in on success.
+ *
+ * Why: a failed or interrupted run must never leave a half-written
+ * mlia-output tree that looks complete, and replacing the previous tree must
+ * never follow a symbolic link out of DIR (a planted link at
+ * DIR/mlia-output, or inside the old tree, could otherwise make the tool
+ * delete or overwrite files elsewhere).
+ *
+ * Protocol:
+ *   mlia_outdir_begin()   checks DIR and DIR/mlia-output, creates DIR when
+ *                         missing (its parent must exist) and a private
+ *                         temporary sibling DIR/.mlia-output.tmp-<pid>-<n>;
+ *   mlia_outdir_path()    paths inside the temporary tree (parents created);
+ *   mlia_outdir_commit()  moves the old DIR/mlia-output aside, renames the
+ *                         temporary tree into place, then deletes the old
+ *                         tree without following any symbolic link;
+ *   mlia_outdir_abort()   deletes the temporary tree; DIR/mlia-output is
+ *                         left exactly as it was.
+ * Always end with mlia_outdir_abort(), also after a successful commit: it
+ * releases the mlia_outdir (after a commit it removes nothing).
+ *
+ * Ownership: the mlia_outdir owns every string it returns (paths from
+ * mlia_outdir_path() and mlia_outdir_final_path()); they stay valid until
+ * mlia_outdir_abort(), which releases them (a successful commit keeps them,
+ * so the caller can still read the final path).
+ */
+#ifndef MLIA_REPORT_OUTDIR_H
+#define MLIA_REPORT_OUTDIR_H
+
+#include <stdbool.h>
+
+#include "core/error.h"
+
+#define MLIA_OUTDIR_NAME "mlia-output"
+
+typedef struct mlia_outdir_string mlia_outdir_string;
+
+typedef struct mlia_outdir {
+    char *dir;            /* DIR as given, without trailing slashes */
+    char *final_path;     /* DIR/mlia-output */
+    char *tmp_name;       /* .mlia-output.tmp-<pid>-<n> (relative to DIR) */
+    char *tmp_path;       /* DIR/.mlia-output.tmp-<pid>-<n> */
+    int dir_fd;           /* DIR, opened O_DIRECTORY; -1 when inactive */
+    int tmp_fd;           /* temporary tree, opened O_DIRECTORY; -1 when inactive */
+    bool active;
+    mlia_outdir_string *strings; /* paths handed out, released at the end */
+} mlia_outdir;
+
+/* Check, without changing anything, that a run could write DIR/mlia-output:
+ * DIR exists as a directory, or is missing with an existing parent directory;
+ * DIR/mlia-output is absent or a real directory. Errors:
+ *   "<dir>: parent directory does not exist"
+ *   "<dir>: exists and is not a directory"
+ *   "<dir>/mlia-output: exists and is not a directory"
+ *   "<dir>/mlia-output: is a symbolic link; refusing to replace it"
+ * or "<path>: <strerror>" for other failures. Returns 0 or -1. */
+int mlia_outdir_check(const char *dir, mlia_error *err);
+
+/* Start an output tree under dir (NULL means "."). Performs the checks of
+ * mlia_outdir_check(), creates DIR when missing (mode 0755) and the temporary
+ * tree. On failure nothing is left behind and od is inactive. */
+int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err);
+
+/* Path of `rel` (e.g. "logs/mlia.log", relative, no "." or ".." components)
+ * inside the temporary tree; every parent folder of it is created. Returns
+ * NULL and sets err on failure. The string belongs to od. */
+const char *mlia_outdir_path(mlia_outdir *od, const char *rel, mlia_error *err);
+
+/* Root of the temporary tree (where the files are being written). */
+const char *mlia_outdir_tmp_root(const mlia_outdir *od);
+
+/* DIR/mlia-output: where the tree will be after commit. Owned by od. */
+const char *mlia_outdir_final_path(const mlia_outdir *od);
+
+/* Put the temporary tree in place of DIR/mlia-output. Returns 0 on success
+ * (the previous tree has been removed; a failure to remove parts of it is not
+ * an error because the new result is already in place; od stays readable
+ * until mlia_outdir_abort()). On failure the temporary tree is removed, the
+ * previous DIR/mlia-output is restored when it had been moved, and od is
+ * released. */
+int mlia_outdir_commit(mlia_outdir *od, mlia_error *err);
+
+/* Remove the temporary tree (unless committed) and release od. Safe to call
+ * more than once and on an inactive od. */
+void mlia_outdir_abort(mlia_outdir *od);
+
+/* Remove the tree `name` inside the directory dir_fd without following any
+ * symbolic link (links are unlinked, never traversed). Exposed for tests and
+ * for the writers' own cleanup. Returns 0, or -1 with errno set when some
+ * entry could not be removed (removal continues with the other entries). */
+int mlia_remove_tree_at(int dir_fd, const char *name);
+
+#endif

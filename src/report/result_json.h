@@ -1,0 +1,20 @@
+/*
+ * result_json.h - writes mlia-output.json (MLIA standardized output 1.2.0).
+ *
+ * The document is streamed through mlia_jw; all orders come from the
+ * session's result model, which the analysis fills deterministically.
+ */
+#ifndef MLIA_REPORT_RESULT_JSON_H
+#define MLIA_REPORT_RESULT_JSON_H
+
+#include "api/session.h"
+#include "core/json_write.h"
+
+/* Writes the whole result document (pretty) into w. */
+void result_json_write(const mlia_session *s, mlia_jw *w);
+/* One metric object (numeric or unavailable). */
+void result_json_metric(mlia_jw *w, const mlia_metric *m);
+/* Attributes object of an entity. */
+void result_json_attrs(mlia_jw *w, const mlia_entity *e);
+
+#endif

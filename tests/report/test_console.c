@@ -1,0 +1,351 @@
+/*
+ * test_console.c - the console summary on hand-built results.
+ *
+ * The result structures are filled directly (not through result.c) so the
+ * test pins exactly what the summary reads: metric names and the qualifiers
+ * statistic/attribution, entity kinds, warnings in order.
+ */
+#include "report/console.h"
+
+#include "test.h"
+
+static mlia_arena arena;
+
+static mlia_metric metric_d(const char *name, const char *unit, double v, const char *stat,
+                            const char *attribution, uint32_t samples)
+{
+    mlia_metric m;
+    memset(&m, 0, sizeof m);
+    m.name = name;
+    m.unit = unit;
+    m.type = MLIA_VALUE_DOUBLE;
+    m.d = v;
+    m.aggregation = stat;
+    m.samples = samples;
+    if (stat) {
+        m.qualifiers[m.n_qualifiers].key = "statistic";
+        m.qualifiers[m.n_qualifiers++].value = stat;
+    }
+    if (attribution) {
+        m.qualifiers[m.n_qualifiers].key = "attribution";
+        m.qualifiers[m.n_qualifiers++].value = attribution;
+    }
+    return m;
+}
+
+static mlia_metric metric_u(const char *name, uint64_t v, const char *stat, uint32_t samples)
+{
+    mlia_metric m = metric_d(name, "cycles", 0, stat, NULL, samples);
+    m.type = MLIA_VALUE_UINT;
+    m.u = v;
+    m.aggregation = stat ? stat : "sum";
+    return m;
+}
+
+static mlia_metric metric_na(const char *name, const char *unit, const char *reason)
+{
+    mlia_metric m;
+    memset(&m, 0, sizeof m);
+    m.name = name;
+    m.unit = unit;
+    m.type = MLIA_VALUE_UNAVAILABLE;
+    m.reason = reason;
+    return m;
+}
+
+static void add_model_metric(mlia_result *r, mlia_metric m)
+{
+    if (r->n_metrics == r->cap_metrics) {
+        r->metrics = mlia_arena_grow(&arena, r->metrics, r->n_metrics, r->n_metrics + 8,
+                                     sizeof *r->metrics);
+        r->cap_metrics = r->n_metrics + 8;
+    }
+    r->metrics[r->n_metrics++] = m;
+}
+
+static mlia_entity *add_entity(mlia_result *r, const char *id, const char *kind, const char *name)
+{
+    if (r->n_entities == r->cap_entities) {
+        r->entities = mlia_arena_grow(&arena, r->entities, r->n_entities, r->n_entities + 16,
+                                      sizeof *r->entities);
+        r->cap_entities = r->n_entities + 16;
+    }
+    mlia_entity *e = mlia_arena_alloc(&arena, sizeof *e);
+    e->id = id;
+    e->kind = kind;
+    e->name = name;
+    r->entities[r->n_entities++] = e;
+    return e;
+}
+
+static void add_metric(mlia_entity *e, mlia_metric m)
+{
+    if (e->n_metrics == e->cap_metrics) {
+        e->metrics = mlia_arena_grow(&arena, e->metrics, e->n_metrics, e->n_metrics + 8,
+                                     sizeof *e->metrics);
+        e->cap_metrics = e->n_metrics + 8;
+    }
+    e->metrics[e->n_metrics++] = m;
+}
+
+static void add_timing(mlia_entity *e, const char *name, double p50, double mn, double mx,
+                       const char *attribution, uint32_t samples)
+{
+    add_metric(e, metric_d(name, "ms", p50, "p50", attribution, samples));
+    add_metric(e, metric_d(name, "ms", mn, "min", attribution, samples));
+    add_metric(e, metric_d(name, "ms", mx, "max", attribution, samples));
+}
+
+static void set_node(mlia_entity *e, const char *node)
+{
+    e->attrs = mlia_arena_alloc(&arena, sizeof *e->attrs);
+    e->n_attrs = e->cap_attrs = 1;
+    e->attrs[0].key = "node_name";
+    e->attrs[0].type = MLIA_ATTR_STRING;
+    e->attrs[0].s = node;
+}
+
+static void add_warning(mlia_result *r, const char *w)
+{
+    if (r->n_warnings == r->cap_warnings) {
+        r->warnings = mlia_arena_grow(&arena, r->warnings, r->n_warnings, r->n_warnings + 8,
+                                      sizeof *r->warnings);
+        r->cap_warnings = r->n_warnings + 8;
+    }
+    r->warnings[r->n_warnings++] = w;
+}
+
+/* Lines longer than the console width, or -1 if none. */
+static int first_long_line(const char *text)
+{
+    int line = 1;
+    const char *p = text;
+    while (*p) {
+        size_t n = strcspn(p, "\n");
+        if (n > MLIA_CONSOLE_WIDTH)
+            return line;
+        p += n;
+        if (*p)
+            p++;
+        line++;
+    }
+    return -1;
+}
+
+/* A result with timings and NX cycles over 3 executions. */
+static void build_full(mlia_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->arena = &arena;
+    r->status = "ok";
+    add_model_metric(r, metric_d("inference_time", "ms", 1.5, "p50", NULL, 3));
+    add_model_metric(r, metric_d("inferences_per_second", "1/s", 1000 / 1.5, "p50", NULL, 3));
+    add_model_metric(r, metric_u("total_cycles", 123456, "p50", 3));
+    add_model_metric(r, metric_u("compute_cycles", 100000, "p50", 3));
+    add_model_metric(r, metric_d("target_utilization", "%", 100000.0 / 123456 * 100, "p50", NULL, 3));
+    add_model_metric(r, metric_na("dram_cycles", "cycles",
+                                  "Backend output did not provide a numeric value for this metric."));
+
+    mlia_entity *exec = add_entity(r, "runtime_event/forward/0/-1/Method::execute#0", "runtime_event",
+                                   "Method::execute");
+    add_timing(exec, "execution_time", 1.5, 1.25, 2.0, "exclusive", 3);
+
+    /* 12 source operators; op k has P50 k/10 ms, except two ties. */
+    static char ids[12][64], names[12][64], nodes[12][32];
+    for (int k = 0; k < 12; k++) {
+        snprintf(ids[k], sizeof ids[k], "source_operator/forward/node_%d", k);
+        snprintf(names[k], sizeof names[k], "aten.op_%d.default", k);
+        snprintf(nodes[k], sizeof nodes[k], "node_%d", k);
+        mlia_entity *e = add_entity(r, ids[k], "source_operator", names[k]);
+        if (k != 11)
+            set_node(e, nodes[k]);
+        double p50 = k == 3 ? 0.7 : k / 10.0;
+        add_timing(e, "execution_time", p50, p50 / 2, p50 * 2, k % 2 ? "shared" : "exclusive", 3);
+        add_timing(e, "kernel_time", 5.0, 5.0, 5.0, "exclusive", 3); /* never ranked */
+    }
+    /* A long, hostile name, and an operator without measurement. */
+    mlia_entity *lng = add_entity(r, "source_operator/forward/aten_convolution_default_with_a_very_long_name",
+                                  "source_operator",
+                                  "aten.convolution.default\x1b[31m.with.a.very.long.operator.name");
+    add_timing(lng, "execution_time", 0.95, 0.5, 1234567.0, "exclusive", 2);
+    add_entity(r, "source_operator/forward/unmeasured", "source_operator", "aten.relu.default");
+
+    mlia_entity *seg = add_entity(r, "segment/0", "segment", "graph-one");
+    add_metric(seg, metric_d("execution_coverage", "%", 100.0, NULL, NULL, 0));
+    mlia_entity *seg2 = add_entity(r, "segment/1", "segment", "graph-two");
+    add_metric(seg2, metric_d("execution_coverage", "%", 200.0 / 3, NULL, NULL, 0));
+
+    mlia_entity *c1 = add_entity(r, "chain/segment_0/30", "chain", "graph-one/Chain 30");
+    add_metric(c1, metric_u("total_cycles", 110, "p50", 3));
+    add_metric(c1, metric_u("total_cycles", 100, "min", 3));
+    add_metric(c1, metric_u("total_cycles", 120, "max", 3));
+    add_metric(c1, metric_d("execution_coverage", "%", 100.0, NULL, NULL, 0));
+    mlia_entity *c2 = add_entity(r, "chain/segment_1/31", "chain", "graph-two/Chain 31");
+    add_metric(c2, metric_u("total_cycles", 9000, "p50", 2));
+    add_metric(c2, metric_u("total_cycles", 8000, "min", 2));
+    add_metric(c2, metric_u("total_cycles", 10000, "max", 2));
+    add_metric(c2, metric_d("execution_coverage", "%", 200.0 / 3, NULL, NULL, 0));
+    mlia_entity *c3 = add_entity(r, "chain/segment_1/32", "chain", "graph-two/Chain 32");
+    add_metric(c3, metric_u("op_cycles", 5, "p50", 2)); /* no total: not ranked */
+
+    add_warning(r, "Statistics mode not recorded in the capture; assumed mode 1.");
+    add_warning(r, "Device not recorded in the capture; assumed Mali-G2.");
+    add_warning(r, "NX statistics were recorded in different executions for different segments: "
+                   "segment/0 in executions 0, 1, 2; segment/1 in executions 0, 2.");
+}
+
+static const char *const expected_full =
+    "Method:              forward\n"
+    "Executions:          3\n"
+    "Status:              ok\n"
+    "Inference time:      P50 1.500 ms, min 1.250 ms, max 2.000 ms (3 samples)\n"
+    "Inferences/second:   666.67\n"
+    "NX total cycles:     123456 (P50 of 3 executions)\n"
+    "NX compute cycles:   100000 (utilization 81 %)\n"
+    "NX coverage:         66.67 % to 100 % of executions (2 segments)\n"
+    "\n"
+    "Top source operators by P50 execution time (10 of 13 measured)\n"
+    "  #  Operator                      Node                      P50 ms    Min ms    Max ms  Attribution\n"
+    "  1  aten.op_11.default            node_11                    1.100     0.550     2.200  shared\n"
+    "  2  aten.op_10.default            node_10                    1.000     0.500     2.000  exclusive\n"
+    "  3  aten.convolution.default?...  aten_convolution_de...     0.950     0.500 1234567.0  exclusive\n"
+    "  4  aten.op_9.default             node_9                     0.900     0.450     1.800  shared\n"
+    "  5  aten.op_8.default             node_8                     0.800     0.400     1.600  exclusive\n"
+    "  6  aten.op_3.default             node_3                     0.700     0.350     1.400  shared\n"
+    "  7  aten.op_7.default             node_7                     0.700     0.350     1.400  shared\n"
+    "  8  aten.op_6.default             node_6                     0.600     0.300     1.200  exclusive\n"
+    "  9  aten.op_5.default             node_5                     0.500     0.250     1.000  shared\n"
+    " 10  aten.op_4.default             node_4                     0.400     0.200     0.800  exclusive\n"
+    "\n"
+    "Top chains by P50 total cycles (2 of 2 measured)\n"
+    "  #  Chain                                          P50 cycles    Min cycles    Max cycles  Coverage\n"
+    "  1  graph-two/Chain 31                                   9000          8000         10000   66.67 %\n"
+    "  2  graph-one/Chain 30                                    110           100           120     100 %\n"
+    "\n"
+    "Warnings (3)\n"
+    "  - Statistics mode not recorded in the capture; assumed mode 1.\n"
+    "  - Device not recorded in the capture; assumed Mali-G2.\n"
+    "  - NX statistics were recorded in different executions for different segments: segment/0 in\n"
+    "    executions 0, 1, 2; segment/1 in executions 0, 2.\n";
+
+TEST(full_summary_exact)
+{
+    mlia_arena_init(&arena);
+    mlia_result r;
+    build_full(&r);
+    char *text = mlia_console_summary_result(&r, "forward", 3);
+    CHECK_STR(text, expected_full);
+    CHECK_INT(first_long_line(text), -1);
+    free(text);
+    mlia_arena_free(&arena);
+}
+
+TEST(session_wrapper_uses_method_and_executions)
+{
+    mlia_arena_init(&arena);
+    mlia_session s;
+    memset(&s, 0, sizeof s);
+    build_full(&s.result);
+    s.method_name = "forward";
+    s.n_executions = 3;
+    char *text = mlia_console_summary(&s);
+    CHECK_STR(text, expected_full);
+    free(text);
+    mlia_arena_free(&arena);
+}
+
+TEST(unavailable_nx_and_no_entities)
+{
+    mlia_arena_init(&arena);
+    mlia_result r;
+    memset(&r, 0, sizeof r);
+    r.arena = &arena;
+    r.status = "partial";
+    add_model_metric(&r, metric_d("inference_time", "ms", 0.25, "sum", NULL, 1));
+    add_model_metric(&r, metric_d("inferences_per_second", "1/s", 4000, "sum", NULL, 1));
+    add_model_metric(&r, metric_na("total_cycles", "cycles",
+                                   "NX statistics were recorded in different executions for "
+                                   "different segments: segment/0.2.0 in executions 1, 2, 3; "
+                                   "segment/0.5.0 in executions 1, 2."));
+    add_model_metric(&r, metric_na("compute_cycles", "cycles", "same"));
+    char *text = mlia_console_summary_result(&r, NULL, 1);
+    CHECK_STR(text,
+              "Method:              (none)\n"
+              "Executions:          1\n"
+              "Status:              partial\n"
+              "Inference time:      P50 0.250 ms (1 sample)\n"
+              "Inferences/second:   4000.00\n"
+              "NX cycles:           unavailable: NX statistics were recorded in different executions for different\n"
+              "                     segments: segment/0.2.0 in executions 1, 2, 3; segment/0.5.0 in executions 1,\n"
+              "                     2.\n"
+              "\n"
+              "Top source operators by P50 execution time: none measured\n"
+              "\n"
+              "Top chains by P50 total cycles: none measured\n"
+              "\n"
+              "Warnings: none\n");
+    CHECK_INT(first_long_line(text), -1);
+    free(text);
+    mlia_arena_free(&arena);
+}
+
+TEST(missing_model_metrics)
+{
+    mlia_arena_init(&arena);
+    mlia_result r;
+    memset(&r, 0, sizeof r);
+    r.arena = &arena;
+    add_model_metric(&r, metric_na("inference_time", "ms", "No Method::execute event was recorded."));
+    add_warning(&r, "No VGF neural statistics were found in the ETDump.");
+    char *text = mlia_console_summary_result(&r, "decode", 0);
+    CHECK_STR(text,
+              "Method:              decode\n"
+              "Executions:          0\n"
+              "Inference time:      unavailable: No Method::execute event was recorded.\n"
+              "NX cycles:           unavailable: not analysed\n"
+              "\n"
+              "Top source operators by P50 execution time: none measured\n"
+              "\n"
+              "Top chains by P50 total cycles: none measured\n"
+              "\n"
+              "Warnings (1)\n"
+              "  - No VGF neural statistics were found in the ETDump.\n");
+    free(text);
+    mlia_arena_free(&arena);
+}
+
+TEST(single_execution_chain_and_long_word_wrap)
+{
+    mlia_arena_init(&arena);
+    mlia_result r;
+    memset(&r, 0, sizeof r);
+    r.arena = &arena;
+    mlia_entity *c = add_entity(&r, "chain/segment_0/7", "chain", "Chain 7");
+    add_metric(c, metric_u("total_cycles", 42, NULL, 1));
+    char word[160];
+    memset(word, 'x', 150);
+    word[150] = 0;
+    char warning[200];
+    snprintf(warning, sizeof warning, "see %s\tend", word);
+    add_warning(&r, warning);
+    char *text = mlia_console_summary_result(&r, "forward", 1);
+    CHECK_CONTAINS(text,
+                   "  #  Chain                                          P50 cycles    Min cycles    Max cycles  Coverage\n"
+                   "  1  Chain 7                                                42            42            42         -\n");
+    char expect[400];
+    snprintf(expect, sizeof expect, "  - see\n    %.96s\n    %.54s?end\n", word, word);
+    CHECK_CONTAINS(text, expect);
+    CHECK_INT(first_long_line(text), -1);
+    free(text);
+    mlia_arena_free(&arena);
+}
+
+int main(void)
+{
+    RUN(full_summary_exact);
+    RUN(session_wrapper_uses_method_and_executions);
+    RUN(unavailable_nx_and_no_entities);
+    RUN(missing_model_metrics);
+    RUN(single_execution_chain_and_long_word_wrap);
+    return test_summary();
+}

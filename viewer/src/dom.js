@@ -1,0 +1,66 @@
+// DOM helpers for the standalone page.
+//
+// Design: every piece of text that reaches the document goes through
+// textContent (or setAttribute for attribute values), never through
+// innerHTML or insertAdjacentHTML, so names taken from an ETRecord such as
+// "</script><img src=x onerror=alert(1)>" stay inert characters. Styles are
+// only ever set through classes or SVG presentation attributes because the
+// page's Content-Security-Policy forbids inline style attributes.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// Applies an attribute map to an element. "text" sets textContent, "class"
+// the class list, "on<event>" adds a listener, anything else goes through
+// setAttribute (values are converted with String()).
+function applyAttrs(node, attrs) {
+  if (!attrs) return node;
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = String(value);
+    else if (key === 'class') node.setAttribute('class', String(value));
+    else if (key.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(key.slice(2), value);
+    } else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  return node;
+}
+
+function appendChildren(node, children) {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) appendChildren(node, child);
+    else if (typeof child === 'string' || typeof child === 'number') {
+      node.appendChild(document.createTextNode(String(child)));
+    } else node.appendChild(child);
+  }
+  return node;
+}
+
+// Creates an HTML element; the caller owns the returned node.
+export function el(tag, attrs, ...children) {
+  return appendChildren(applyAttrs(document.createElement(tag), attrs), children);
+}
+
+// Creates an SVG element in the SVG namespace.
+export function svgEl(tag, attrs, ...children) {
+  return appendChildren(applyAttrs(document.createElementNS(SVG_NS, tag), attrs), children);
+}
+
+// Removes every child of a node.
+export function clear(node) {
+  node.replaceChildren();
+  return node;
+}
+
+// Formats a number for display: integers with thousands grouping, others
+// with up to four significant decimals. Deterministic (no locale).
+export function formatNumber(value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value)) {
+    const sign = value < 0 ? '-' : '';
+    return sign + String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 2 : abs >= 1 ? 3 : 4;
+  return String(Number(value.toFixed(digits)));
+}

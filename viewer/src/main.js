@@ -1,0 +1,289 @@
+// Entry point of the standalone page of `mlia check`.
+//
+// The page is one HTML file: this script, the styles and the run's data
+// (a JSON document in <script type="application/json" id="mlia-data">,
+// written by the C report writer with <, >, & and U+2028/9 escaped) are
+// all inline, and a Content-Security-Policy meta tag allows nothing else.
+// The script reads the JSON with textContent, never evaluates it, and
+// never builds markup from strings (see dom.js).
+//
+// App wires the parts together: the banner (warnings, assumptions, notes,
+// unavailable views; always visible), the search, two or more panes
+// (pane.js), the details panel (details.js) and the entity table
+// (table.js). Selecting in one pane computes the related locations
+// (PageData.relatedLocations) and asks every other pane to reveal and
+// highlight the ones in its view. window.mliaPage.timings records the
+// first paint and the duration of the last expand and selection sync,
+// for the benchmark.
+
+import { el, clear } from './dom.js';
+import { PageData } from './model.js';
+import { Pane, VIEW_ORDER, viewLabel } from './pane.js';
+import { renderDetails } from './details.js';
+import { EntityTable } from './table.js';
+import { Search } from './search.js';
+
+const SCHEMA = 'mlia.page/1';
+const MAX_PANES = 4;
+
+function now() {
+  return performance.now();
+}
+
+class App {
+  constructor(doc) {
+    this.data = new PageData(doc);
+    this.doc = doc;
+    this.panes = [];
+    this.nextPaneIndex = 0;
+    this.activePane = null;
+    this.selection = null;
+    this.timings = window.mliaPage.timings;
+    this.buildDom();
+  }
+
+  buildDom() {
+    const data = this.data;
+    document.title = data.title;
+    const searchInput = el('input', { type: 'search', id: 'search', placeholder: 'Search name, id, operator, attribute  ( / )', 'aria-label': 'Search', autocomplete: 'off', spellcheck: 'false' });
+    const searchResults = el('ul', { id: 'search-results', hidden: true });
+    this.addPaneButton = el('button', { type: 'button', id: 'add-pane', text: '+ Pane', title: 'Add a pane', onclick: () => this.addPane() });
+    const header = el('header', { id: 'top' },
+      el('h1', { text: data.title }),
+      el('span', { class: 'generated-by', text: typeof this.doc.generated_by === 'string' ? this.doc.generated_by : '' }),
+      el('div', { class: 'search-box' }, searchInput, searchResults),
+      this.addPaneButton);
+    this.banner = this.buildBanner();
+    this.paneRow = el('div', { id: 'panes' });
+    this.details = el('aside', { id: 'details', 'aria-live': 'polite' });
+    this.tableBox = el('section', { id: 'entity-table' });
+    document.body.append(header, this.banner,
+      el('main', { id: 'workspace' }, this.paneRow, this.details), this.tableBox);
+    this.search = new Search(this, searchInput, searchResults);
+    this.table = new EntityTable(this, this.tableBox);
+    document.addEventListener('keydown', (ev) => this.onKey(ev));
+  }
+
+  buildBanner() {
+    const list = (cls, title, items) => {
+      const texts = Array.isArray(items) ? items.filter((x) => x !== null && x !== undefined).map(String) : [];
+      if (!texts.length) return null;
+      return el('div', { class: `banner-section ${cls}` },
+        el('strong', { text: `${title} (${texts.length})` }),
+        el('ul', null, texts.map((t) => el('li', { text: t }))));
+    };
+    const unavailable = VIEW_ORDER.filter(([id]) => !this.data.isAvailable(id)).map(([id]) => {
+      const view = this.data.viewById.get(id);
+      const reason = view && typeof view.reason === 'string' && view.reason ? view.reason : 'not present in the page data';
+      return `${viewLabel(this.data, id)}: ${reason}`;
+    });
+    const sections = [
+      this.doc.schema === SCHEMA ? null : list('warnings', 'Page', [`unexpected page schema ${JSON.stringify(this.doc.schema)}; expected ${SCHEMA}`]),
+      list('warnings', 'Warnings', this.doc.warnings),
+      list('assumptions', 'Assumptions', this.doc.assumptions),
+      list('notes', 'Notes', this.doc.notes),
+      list('unavailable-views', 'Unavailable views', unavailable),
+    ].filter((x) => x);
+    if (!sections.length) sections.push(el('div', { class: 'banner-section none', text: 'No warnings or assumptions for this run.' }));
+    return el('section', { id: 'banner', role: 'status' }, sections);
+  }
+
+  start() {
+    const available = VIEW_ORDER.map(([id]) => id).filter((id) => this.data.isAvailable(id));
+    let first = typeof this.doc.initial_view === 'string' && this.data.isAvailable(this.doc.initial_view)
+      ? this.doc.initial_view : (available[0] || VIEW_ORDER[0][0]);
+    let second = 'source_model';
+    if (second === first || !this.data.isAvailable(second)) {
+      second = available.find((id) => id !== first) || first;
+    }
+    this.addPane(first);
+    this.addPane(second);
+    for (const pane of this.panes) pane.fit();
+    this.setActivePane(this.panes[0]);
+    renderDetails(this, this.details, null);
+  }
+
+  addPane(viewId) {
+    if (this.panes.length >= MAX_PANES) return null;
+    let view = viewId;
+    if (!view) {
+      const shown = new Set(this.panes.map((p) => p.viewId));
+      view = VIEW_ORDER.map(([id]) => id).find((id) => this.data.isAvailable(id) && !shown.has(id)) || VIEW_ORDER[0][0];
+    }
+    const pane = new Pane(this, this.nextPaneIndex++, null);
+    this.panes.push(pane);
+    this.paneRow.appendChild(pane.root);
+    pane.setView(view);
+    this.updatePaneButtons();
+    for (const p of this.panes) p.fit();
+    return pane;
+  }
+
+  removePane(pane) {
+    if (this.panes.length <= 2) return;
+    this.panes = this.panes.filter((p) => p !== pane);
+    pane.root.remove();
+    if (this.selection && this.selection.pane === pane) this.clearSelection();
+    if (this.activePane === pane) this.setActivePane(this.panes[0]);
+    for (const p of this.panes) p.fit();
+    this.updatePaneButtons();
+  }
+
+  updatePaneButtons() {
+    this.addPaneButton.disabled = this.panes.length >= MAX_PANES;
+    for (const p of this.panes) p.closeButton.hidden = this.panes.length <= 2;
+  }
+
+  setActivePane(pane) {
+    if (this.activePane === pane) return;
+    if (this.activePane) this.activePane.root.classList.remove('active');
+    this.activePane = pane;
+    pane.root.classList.add('active');
+    this.table.show(pane.viewId);
+  }
+
+  onPaneViewChanged(pane) {
+    if (this.selection && this.selection.pane === pane) this.clearSelection();
+    if (pane === this.activePane) this.table.show(pane.viewId);
+  }
+
+  afterToggle(pane, group) {
+    if (this.selection && this.selection.pane === pane) pane.applyHighlights();
+    this.timings.lastExpandTarget = group.path;
+  }
+
+  // Selects an item of a pane and synchronises the other panes.
+  select(pane, item, options) {
+    const start = now();
+    this.setActivePane(pane);
+    this.selection = { pane, item };
+    const related = this.data.relatedLocations(pane.viewId, pane.graphId, item);
+    const sameGraph = related.filter((l) => l.view === pane.viewId && l.graph === pane.graphId)
+      .map((l) => pane.model.resolve(l.node)).filter((x) => x && pane.items.has(x.uid));
+    pane.setSelection(item, sameGraph);
+    if (options && options.center) pane.centerOn(item, 0.5);
+    let highlighted = 0;
+    for (const other of this.panes) if (other !== pane) highlighted += other.showRelated(related);
+    renderDetails(this, this.details, this.selection);
+    const entityId = this.data.entityIdOf(item);
+    this.table.highlight(entityId);
+    this.timings.lastSync = now() - start;
+    this.timings.lastSyncHighlighted = highlighted;
+    document.body.setAttribute('data-selected', `${pane.viewId}|${pane.graphId}|${item.kind === 'node' ? item.id : item.path}`);
+  }
+
+  clearSelection() {
+    this.selection = null;
+    for (const p of this.panes) p.setSelection(null, []);
+    renderDetails(this, this.details, null);
+    this.table.highlight(null);
+    document.body.removeAttribute('data-selected');
+  }
+
+  // Shows a location {view, graph, node}: in the active pane when it shows
+  // that view, else in another pane that does, else the active pane
+  // switches to the view. Returns false when the location does not exist.
+  locate(loc) {
+    if (!loc || !this.data.isAvailable(loc.view)) return false;
+    let pane = this.activePane && this.activePane.viewId === loc.view ? this.activePane
+      : this.panes.find((p) => p.viewId === loc.view);
+    if (!pane) {
+      pane = this.activePane || this.panes[0];
+      pane.setView(loc.view);
+      this.onPaneViewChanged(pane);
+    }
+    if (pane.graphId !== String(loc.graph) && this.data.graphIds(loc.view).includes(String(loc.graph))) pane.setGraph(String(loc.graph));
+    const item = pane.model ? pane.model.resolve(loc.node) : null;
+    if (!item) return false;
+    pane.revealItems([item]);
+    this.select(pane, item, { center: true });
+    return true;
+  }
+
+  // Shows an entity at its first location, preferring views on screen.
+  locateEntity(id) {
+    const locs = this.data.entityLocations(id);
+    const shown = new Set(this.panes.map((p) => p.viewId));
+    const loc = locs.find((l) => l && this.activePane && l.view === this.activePane.viewId && !(this.selection && this.selection.pane === this.activePane && l.node === this.selectedName()))
+      || locs.find((l) => l && shown.has(l.view)) || locs[0];
+    return this.locate(loc);
+  }
+
+  selectedName() {
+    if (!this.selection) return null;
+    const item = this.selection.item;
+    return item.kind === 'node' ? item.id : item.path;
+  }
+
+  onKey(ev) {
+    const target = ev.target;
+    const typing = target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+    if (ev.key === 'Escape') {
+      this.search.clear();
+      this.clearSelection();
+      if (typing && target.blur) target.blur();
+      return;
+    }
+    if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === '/') {
+      ev.preventDefault();
+      this.search.input.focus();
+      this.search.input.select();
+      return;
+    }
+    const forward = ev.key === 'ArrowDown' || ev.key === 'ArrowRight';
+    const backward = ev.key === 'ArrowUp' || ev.key === 'ArrowLeft';
+    if (!forward && !backward) return;
+    ev.preventDefault();
+    if (!this.selection) return;
+    const { pane, item } = this.selection;
+    if (!pane.model) return;
+    const visible = pane.items.has(item.uid) ? item : pane.model.visibleItem(item);
+    const next = pane.neighbour(visible, forward);
+    if (next) this.select(pane, next, { center: true });
+  }
+}
+
+function showFatal(message) {
+  document.body.appendChild(el('section', { id: 'banner', class: 'fatal', role: 'alert' },
+    el('strong', { text: 'This page cannot be shown: ' }), message));
+}
+
+function boot() {
+  window.mliaPage = { timings: {} };
+  const start = now();
+  const holder = document.getElementById('mlia-data');
+  const text = holder ? holder.textContent : '';
+  let doc = null;
+  if (!text || text.trim().startsWith('@@')) {
+    showFatal('no data was embedded in this page (it is the unfilled template).');
+  } else {
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      showFatal(`the embedded data is not valid JSON (${err && err.message ? err.message : 'parse error'}).`);
+    }
+    if (doc !== null && (typeof doc !== 'object' || Array.isArray(doc))) {
+      showFatal('the embedded data is not a JSON object.');
+      doc = null;
+    }
+  }
+  window.mliaPage.timings.parse = now() - start;
+  if (!doc) {
+    document.body.setAttribute('data-ready', 'error');
+    return;
+  }
+  const app = new App(doc);
+  app.start();
+  window.mliaPage.timings.build = now() - start;
+  // The frame callback runs just before the first paint; the timeout
+  // after it runs once that paint is done.
+  requestAnimationFrame(() => setTimeout(() => {
+    window.mliaPage.timings.firstPaint = now();
+    document.body.setAttribute('data-ready', 'true');
+  }, 0));
+  clear(holder);
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);
+else boot();

@@ -1,0 +1,263 @@
+// Data model of the standalone page.
+//
+// The page receives one JSON document (schema "mlia.page/1", see
+// docs/page.md). PageData indexes it once: views by id, sync targets by
+// source location, entity locations. Each Model Explorer graph becomes a
+// GraphModel lazily, the first time a pane, the search or a sync needs it,
+// so that opening a page with five large views only pays for the view that
+// is painted first.
+//
+// GraphModel turns the flat Model Explorer node list into a tree of
+// namespace groups (a node whose namespace is "a/b" sits inside group
+// "a/b", which sits inside group "a"). Every edge is assigned, once, to the
+// level where it has to be laid out: the lowest common group of its two
+// ends, between the two children of that group that contain the ends. That
+// assignment does not depend on which groups are expanded, so expanding a
+// group only invalidates the layout of that group and of its ancestors.
+
+// A group starts collapsed when it has more than this many direct children
+// (members plus sub-groups). Documented in docs/page.md.
+export const COLLAPSE_THRESHOLD = 12;
+
+let nextUid = 1;
+
+function splitNamespace(namespace) {
+  if (typeof namespace !== 'string' || namespace === '') return [];
+  return namespace.split('/').filter((part) => part !== '');
+}
+
+function attrValue(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export class GraphModel {
+  // view: the view object of the page data; graph: one Model Explorer
+  // graph of its collection. The model keeps references to the data, it
+  // never modifies it.
+  constructor(view, graph) {
+    this.viewId = view.id;
+    this.id = String(graph.id);
+    this.groupAttributes = (graph.groupNodeAttributes && typeof graph.groupNodeAttributes === 'object')
+      ? graph.groupNodeAttributes : {};
+    this.root = this.makeGroup('', '', null);
+    this.groups = new Map();
+    this.nodes = [];
+    this.nodeById = new Map();
+    this.edges = [];
+    const rawNodes = Array.isArray(graph.nodes) ? graph.nodes : [];
+    for (const raw of rawNodes) {
+      if (!raw || raw.id === undefined || raw.id === null) continue;
+      const id = String(raw.id);
+      if (this.nodeById.has(id)) continue; // ids are unique; keep the first
+      const parts = splitNamespace(raw.namespace);
+      const parent = this.ensureGroup(parts);
+      const node = {
+        kind: 'node', uid: nextUid++, id, parent,
+        label: raw.label === undefined || raw.label === null ? id : String(raw.label),
+        namespace: parts.join('/'),
+        attrs: Array.isArray(raw.attrs)
+          ? raw.attrs.filter((a) => a && a.key !== undefined)
+            .map((a) => ({ key: String(a.key), value: attrValue(a.value) }))
+          : [],
+        incoming: Array.isArray(raw.incomingEdges) ? raw.incomingEdges : [],
+        out: [], in: [], index: this.nodes.length,
+      };
+      this.nodes.push(node);
+      this.nodeById.set(id, node);
+      parent.children.push(node);
+      for (let g = parent; g; g = g.parent) g.nodeCount++;
+    }
+    for (const node of this.nodes) {
+      for (const edge of node.incoming) {
+        const source = edge ? this.nodeById.get(String(edge.sourceNodeId)) : undefined;
+        if (!source || source === node) continue;
+        this.edges.push({ from: source, to: node });
+        source.out.push(node);
+        node.in.push(source);
+      }
+      delete node.incoming;
+    }
+    for (const edge of this.edges) this.assignLevelEdge(edge);
+    for (const group of this.groups.values()) {
+      group.expanded = group.children.length <= COLLAPSE_THRESHOLD;
+    }
+  }
+
+  makeGroup(path, name, parent) {
+    return {
+      kind: 'group', uid: nextUid++, path, name, parent, children: [],
+      depth: parent ? parent.depth + 1 : 0, nodeCount: 0, expanded: true,
+      levelEdges: [], levelEdgeKeys: new Set(), layout: null,
+    };
+  }
+
+  ensureGroup(parts) {
+    let group = this.root;
+    let path = '';
+    for (const part of parts) {
+      path = path ? `${path}/${part}` : part;
+      let child = this.groups.get(path);
+      if (!child) {
+        child = this.makeGroup(path, part, group);
+        this.groups.set(path, child);
+        group.children.push(child);
+      }
+      group = child;
+    }
+    return group;
+  }
+
+  // Groups from the outermost to the item's parent.
+  static ancestors(item) {
+    const chain = [];
+    for (let g = item.parent; g && g.parent; g = g.parent) chain.push(g);
+    return chain.reverse();
+  }
+
+  assignLevelEdge(edge) {
+    const a = GraphModel.ancestors(edge.from);
+    const b = GraphModel.ancestors(edge.to);
+    let depth = 0;
+    while (depth < a.length && depth < b.length && a[depth] === b[depth]) depth++;
+    const level = depth === 0 ? this.root : a[depth - 1];
+    const fromChild = depth < a.length ? a[depth] : edge.from;
+    const toChild = depth < b.length ? b[depth] : edge.to;
+    if (fromChild === toChild) return;
+    const key = `${fromChild.uid}>${toChild.uid}`;
+    if (level.levelEdgeKeys.has(key)) return;
+    level.levelEdgeKeys.add(key);
+    level.levelEdges.push([fromChild, toChild]);
+  }
+
+  // The item drawn for a node: the node itself, or its outermost collapsed
+  // ancestor group.
+  visibleItem(item) {
+    let visible = item;
+    for (let g = item.kind === 'group' ? item.parent : item.parent; g && g.parent; g = g.parent) {
+      if (!g.expanded) visible = g;
+    }
+    return visible;
+  }
+
+  // Resolves a node id or a namespace path to a node or group item.
+  resolve(name) {
+    const key = String(name);
+    return this.nodeById.get(key) || this.groups.get(splitNamespace(key).join('/')) || null;
+  }
+
+  // Expands every ancestor group of an item; returns true when something
+  // changed (the caller then re-renders).
+  reveal(item) {
+    let changed = false;
+    for (let g = item.parent; g && g.parent; g = g.parent) {
+      if (!g.expanded) { g.expanded = true; changed = true; }
+      g.layout = null;
+    }
+    return changed;
+  }
+
+  setExpanded(group, expanded) {
+    if (group === this.root || group.expanded === expanded) return;
+    group.expanded = expanded;
+    for (let g = group; g; g = g.parent) g.layout = null;
+  }
+}
+
+// Index over the whole page document. Owns the GraphModels it creates.
+export class PageData {
+  constructor(doc) {
+    this.doc = doc;
+    this.title = typeof doc.title === 'string' ? doc.title : 'mlia check';
+    this.views = Array.isArray(doc.views) ? doc.views.filter((v) => v && typeof v.id === 'string') : [];
+    this.viewById = new Map(this.views.map((v) => [v.id, v]));
+    this.entities = doc.entities && typeof doc.entities === 'object' ? doc.entities : {};
+    this.entityNodes = doc.entity_nodes && typeof doc.entity_nodes === 'object' ? doc.entity_nodes : {};
+    this.tableColumns = doc.table_columns && typeof doc.table_columns === 'object' ? doc.table_columns : {};
+    this.models = new Map();
+    this.syncIndex = new Map();
+    for (const entry of Array.isArray(doc.sync) ? doc.sync : []) {
+      if (!entry || !entry.from || !Array.isArray(entry.to)) continue;
+      const key = PageData.locationKey(entry.from);
+      const list = this.syncIndex.get(key) || [];
+      for (const target of entry.to) if (target) list.push(target);
+      this.syncIndex.set(key, list);
+    }
+  }
+
+  static locationKey(loc) {
+    return JSON.stringify([String(loc.view), String(loc.graph), String(loc.node)]);
+  }
+
+  isAvailable(viewId) {
+    const view = this.viewById.get(viewId);
+    return !!(view && view.available && view.collection && Array.isArray(view.collection.graphs)
+      && view.collection.graphs.length > 0);
+  }
+
+  graphIds(viewId) {
+    if (!this.isAvailable(viewId)) return [];
+    return this.viewById.get(viewId).collection.graphs.map((g) => String(g.id));
+  }
+
+  model(viewId, graphId) {
+    const key = JSON.stringify([viewId, String(graphId)]);
+    let model = this.models.get(key);
+    if (model) return model;
+    if (!this.isAvailable(viewId)) return null;
+    const view = this.viewById.get(viewId);
+    const graph = view.collection.graphs.find((g) => String(g.id) === String(graphId));
+    if (!graph) return null;
+    model = new GraphModel(view, graph);
+    this.models.set(key, model);
+    return model;
+  }
+
+  entity(id) {
+    return Object.prototype.hasOwnProperty.call(this.entities, id) ? this.entities[id] : null;
+  }
+
+  entityLocations(id) {
+    const list = Object.prototype.hasOwnProperty.call(this.entityNodes, id) ? this.entityNodes[id] : null;
+    return Array.isArray(list) ? list : [];
+  }
+
+  overlays(viewId) {
+    const view = this.viewById.get(viewId);
+    return view && Array.isArray(view.overlays) ? view.overlays : [];
+  }
+
+  // Entity id of a selected item: a node whose id is an entity id, or a
+  // group whose namespace path is one.
+  entityIdOf(item) {
+    const id = item.kind === 'node' ? item.id : item.path;
+    return this.entity(id) ? id : null;
+  }
+
+  // Every location related to a selected item in view/graph: explicit sync
+  // entries, the other locations of the same entity, and the locations of
+  // its related entities. Ordered and de-duplicated.
+  relatedLocations(viewId, graphId, item) {
+    const name = item.kind === 'node' ? item.id : item.path;
+    const out = [];
+    const seen = new Set([PageData.locationKey({ view: viewId, graph: graphId, node: name })]);
+    const add = (loc) => {
+      if (!loc || loc.view === undefined || loc.node === undefined) return;
+      const key = PageData.locationKey(loc);
+      if (seen.has(key)) return;
+      seen.add(key);
+      out.push({ view: String(loc.view), graph: String(loc.graph), node: String(loc.node) });
+    };
+    for (const loc of this.syncIndex.get(PageData.locationKey({ view: viewId, graph: graphId, node: name })) || []) add(loc);
+    const entityId = this.entityIdOf(item);
+    if (entityId) {
+      for (const loc of this.entityLocations(entityId)) add(loc);
+      const entity = this.entity(entityId);
+      for (const rel of Array.isArray(entity.related) ? entity.related : []) {
+        if (rel) for (const loc of this.entityLocations(String(rel.id))) add(loc);
+      }
+    }
+    return out;
+  }
+}

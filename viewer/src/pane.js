@@ -1,0 +1,546 @@
+// One pane of the page: a view selector, a graph selector, an overlay
+// selector, an SVG canvas with pan and zoom, and the overlay legend.
+//
+// Rendering draws the visible items of the pane's graph from the cached
+// level layouts (layout.js): expanded groups as frames with their children
+// inside, collapsed groups as boxes, nodes as boxes. Edges are drawn
+// between the visible items that contain their ends, so an edge into a
+// collapsed group is "lifted" onto the group box (class "lifted", with the
+// number of underlying edges in data-count). Selection, related-node
+// highlights and overlays only touch classes and attributes of existing
+// elements; only a change of expansion, graph or view redraws the canvas.
+
+import { el, svgEl, clear, formatNumber } from './dom.js';
+import { layoutGroup, shortLabel, GROUP_HEADER, GROUP_PADDING } from './layout.js';
+
+export const VIEW_ORDER = [
+  ['source_model', 'Source Model'],
+  ['segment_cascade_chain', 'segment_cascade_chain'],
+  ['etrecord_chain_mapping', 'ETRecord Chain Mapping'],
+  ['etdump_backend_trace', 'ETDump Backend Trace'],
+  ['pte_vgf_backend_hierarchy', 'PTE - VGF Backend Hierarchy'],
+];
+
+const MIN_ZOOM = 0.02;
+const MAX_ZOOM = 4;
+const DRAG_THRESHOLD = 4;
+const MARGIN = 24;
+
+// Label of a view: the one in the page data, else the product's name.
+export function viewLabel(data, viewId) {
+  const view = data.viewById.get(viewId);
+  if (view && typeof view.label === 'string' && view.label) return view.label;
+  const known = VIEW_ORDER.find(([id]) => id === viewId);
+  return known ? known[1] : String(viewId);
+}
+
+export function itemKey(item) {
+  return item.kind === 'node' ? `n:${item.id}` : `g:${item.path}`;
+}
+
+function luminance(hex) {
+  const m = /^#([0-9a-f]{6})$/i.exec(String(hex));
+  if (!m) return 1;
+  const v = parseInt(m[1], 16);
+  return (0.299 * ((v >> 16) & 255) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255)) / 255;
+}
+
+function safeColor(color) {
+  return /^#[0-9a-f]{6}$/i.test(String(color)) ? String(color) : null;
+}
+
+export class Pane {
+  // app: the App (page controller); index: stable pane number used for
+  // element ids; viewId/graphId: what to show first.
+  constructor(app, index, viewId) {
+    this.app = app;
+    this.data = app.data;
+    this.index = index;
+    this.viewId = null;
+    this.graphId = null;
+    this.model = null;
+    this.overlayId = '';
+    this.view = { k: 1, tx: MARGIN, ty: MARGIN };
+    this.items = new Map(); // uid -> item, for visible items
+    this.parts = new Map(); // uid -> {g, rect, sub}
+    this.boxes = new Map(); // uid -> absolute box
+    this.outMap = new Map();
+    this.inMap = new Map();
+    this.selectedUid = null;
+    this.relatedUids = new Set();
+    this.marked = [];
+    this.buildDom();
+    if (viewId) this.setView(viewId);
+  }
+
+  buildDom() {
+    const id = this.index;
+    this.viewSelect = el('select', { class: 'view-select', 'aria-label': 'View', onchange: () => {
+      this.setView(this.viewSelect.value);
+      this.app.onPaneViewChanged(this);
+    } });
+    for (const [viewId] of VIEW_ORDER) {
+      const label = viewLabel(this.data, viewId);
+      const available = this.data.isAvailable(viewId);
+      this.viewSelect.appendChild(el('option', {
+        value: viewId, text: available ? label : `${label} (unavailable)`,
+        class: available ? null : 'unavailable',
+      }));
+    }
+    this.graphSelect = el('select', { class: 'graph-select', 'aria-label': 'Graph', onchange: () => {
+      this.setGraph(this.graphSelect.value);
+      this.app.onPaneViewChanged(this);
+    } });
+    this.overlaySelect = el('select', { class: 'overlay-select', 'aria-label': 'Overlay', onchange: () => {
+      this.overlayId = this.overlaySelect.value;
+      this.applyOverlay();
+      this.renderLegend();
+    } });
+    const button = (text, title, cls, fn) => el('button', { type: 'button', class: cls, title, 'aria-label': title, text, onclick: fn });
+    this.closeButton = button('\u00d7', 'Close pane', 'close-pane', () => this.app.removePane(this));
+    this.toolbar = el('div', { class: 'pane-toolbar' },
+      this.viewSelect, this.graphSelect, this.overlaySelect,
+      el('span', { class: 'spacer' }),
+      button('\u2212', 'Zoom out', 'zoom-out', () => this.zoomBy(1 / 1.25)),
+      button('+', 'Zoom in', 'zoom-in', () => this.zoomBy(1.25)),
+      button('Fit', 'Fit to pane', 'zoom-fit', () => this.fit()),
+      this.closeButton);
+    this.defs = svgEl('defs', null,
+      svgEl('marker', { id: `arrow-${id}`, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' },
+        svgEl('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow-head' })));
+    this.groupLayer = svgEl('g', { class: 'group-layer' });
+    this.edgeLayer = svgEl('g', { class: 'edge-layer' });
+    this.nodeLayer = svgEl('g', { class: 'node-layer' });
+    this.viewport = svgEl('g', { class: 'viewport' }, this.groupLayer, this.edgeLayer, this.nodeLayer);
+    this.svg = svgEl('svg', { class: 'canvas', role: 'img', 'aria-label': 'Graph' }, this.defs, this.viewport);
+    this.message = el('div', { class: 'pane-message', hidden: true });
+    this.legend = el('div', { class: 'legend' });
+    this.root = el('section', { class: 'pane', 'data-pane': String(id) },
+      this.toolbar, el('div', { class: 'canvas-wrap' }, this.svg, this.message), this.legend);
+    this.root.addEventListener('pointerdown', () => this.app.setActivePane(this), true);
+    this.installPanZoom();
+  }
+
+  installPanZoom() {
+    let drag = null;
+    this.svg.addEventListener('pointerdown', (ev) => {
+      if (ev.button !== 0) return;
+      drag = { x: ev.clientX, y: ev.clientY, tx: this.view.tx, ty: this.view.ty, moved: false, id: ev.pointerId };
+    });
+    this.svg.addEventListener('pointermove', (ev) => {
+      if (!drag) return;
+      const dx = ev.clientX - drag.x;
+      const dy = ev.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      if (!drag.moved) {
+        drag.moved = true;
+        this.svg.setPointerCapture(drag.id);
+        this.svg.classList.add('panning');
+      }
+      this.view.tx = drag.tx + dx;
+      this.view.ty = drag.ty + dy;
+      this.applyTransform();
+    });
+    const end = (ev) => {
+      if (!drag) return;
+      const wasDrag = drag.moved;
+      drag = null;
+      this.svg.classList.remove('panning');
+      if (!wasDrag && ev.type === 'pointerup') this.onClick(ev.target);
+    };
+    this.svg.addEventListener('pointerup', end);
+    this.svg.addEventListener('pointercancel', end);
+    this.svg.addEventListener('dblclick', (ev) => {
+      const item = this.itemFromTarget(ev.target);
+      if (item && item.kind === 'group') this.toggle(item);
+    });
+    this.svg.addEventListener('wheel', (ev) => {
+      ev.preventDefault();
+      const rect = this.svg.getBoundingClientRect();
+      this.zoomBy(Math.exp(-ev.deltaY * 0.0015), ev.clientX - rect.left, ev.clientY - rect.top);
+    }, { passive: false });
+  }
+
+  itemFromTarget(target) {
+    const g = target && target.closest ? target.closest('[data-uid]') : null;
+    return g ? this.items.get(Number(g.getAttribute('data-uid'))) || null : null;
+  }
+
+  onClick(target) {
+    const item = this.itemFromTarget(target);
+    if (!item) return;
+    if (target.closest('.toggle')) {
+      this.toggle(item);
+      return;
+    }
+    this.app.select(this, item, { center: false });
+  }
+
+  size() {
+    const w = this.svg.clientWidth || 800;
+    const h = this.svg.clientHeight || 500;
+    return { w, h };
+  }
+
+  applyTransform() {
+    const { k, tx, ty } = this.view;
+    this.viewport.setAttribute('transform', `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(${k.toFixed(4)})`);
+    this.svg.setAttribute('data-zoom', k.toFixed(4));
+  }
+
+  zoomBy(factor, cx, cy) {
+    const { w, h } = this.size();
+    const px = cx === undefined ? w / 2 : cx;
+    const py = cy === undefined ? h / 2 : cy;
+    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, this.view.k * factor));
+    const ratio = k / this.view.k;
+    this.view.tx = px - (px - this.view.tx) * ratio;
+    this.view.ty = py - (py - this.view.ty) * ratio;
+    this.view.k = k;
+    this.applyTransform();
+  }
+
+  fit() {
+    if (!this.model) return;
+    const layout = layoutGroup(this.model.root);
+    const { w, h } = this.size();
+    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.min(
+      (w - 2 * MARGIN) / Math.max(layout.width, 1), (h - 2 * MARGIN) / Math.max(layout.height, 1), 1.25)));
+    this.view.k = k;
+    this.view.tx = (w - layout.width * k) / 2;
+    this.view.ty = Math.max(MARGIN, (h - layout.height * k) / 2);
+    this.applyTransform();
+  }
+
+  centerOn(item, minZoom) {
+    const box = this.boxes.get(item.uid);
+    if (!box) return;
+    if (minZoom && this.view.k < minZoom) this.view.k = minZoom;
+    const { w, h } = this.size();
+    this.view.tx = w / 2 - (box.x + box.w / 2) * this.view.k;
+    this.view.ty = h / 2 - (box.y + box.h / 2) * this.view.k;
+    this.applyTransform();
+  }
+
+  setView(viewId) {
+    const known = VIEW_ORDER.some(([id]) => id === viewId);
+    this.viewId = known ? viewId : VIEW_ORDER[0][0];
+    this.viewSelect.value = this.viewId;
+    this.root.setAttribute('data-view', this.viewId);
+    const graphs = this.data.graphIds(this.viewId);
+    clear(this.graphSelect);
+    for (const g of graphs) this.graphSelect.appendChild(el('option', { value: g, text: g }));
+    this.graphSelect.hidden = graphs.length < 2;
+    clear(this.overlaySelect);
+    this.overlaySelect.appendChild(el('option', { value: '', text: 'No overlay' }));
+    const overlays = this.data.overlays(this.viewId);
+    for (const ov of overlays) {
+      if (ov && ov.id !== undefined) this.overlaySelect.appendChild(el('option', { value: String(ov.id), text: String(ov.label ?? ov.id) }));
+    }
+    this.overlayId = overlays.length && overlays[0] && overlays[0].id !== undefined ? String(overlays[0].id) : '';
+    this.overlaySelect.value = this.overlayId;
+    this.overlaySelect.hidden = overlays.length === 0;
+    if (graphs.length === 0) {
+      const view = this.data.viewById.get(this.viewId);
+      const label = viewLabel(this.data, this.viewId);
+      const reason = view && typeof view.reason === 'string' && view.reason ? view.reason
+        : (view ? 'the capture does not support this view' : 'this view is not present in the page data');
+      this.model = null;
+      this.graphId = null;
+      this.clearCanvas();
+      this.message.hidden = false;
+      clear(this.message).append(
+        el('strong', { text: `${label} is not available` }),
+        el('p', { class: 'reason', text: reason }));
+      this.svg.classList.add('hidden');
+      this.renderLegend();
+      return;
+    }
+    this.message.hidden = true;
+    this.svg.classList.remove('hidden');
+    this.setGraph(graphs[0], true);
+  }
+
+  setGraph(graphId, force) {
+    if (!force && graphId === this.graphId) return;
+    this.graphId = graphId;
+    this.graphSelect.value = graphId;
+    this.root.setAttribute('data-graph', graphId);
+    this.model = this.data.model(this.viewId, graphId);
+    this.selectedUid = null;
+    this.relatedUids = new Set();
+    this.render();
+    this.fit();
+    this.renderLegend();
+  }
+
+  clearCanvas() {
+    clear(this.groupLayer);
+    clear(this.edgeLayer);
+    clear(this.nodeLayer);
+    this.items.clear();
+    this.parts.clear();
+    this.boxes.clear();
+    this.outMap.clear();
+    this.inMap.clear();
+    this.marked = [];
+  }
+
+  toggle(group) {
+    if (!this.model || group.kind !== 'group') return;
+    this.model.setExpanded(group, !group.expanded);
+    this.render();
+    this.app.afterToggle(this, group);
+  }
+
+  // Draws every visible item and edge of the current graph.
+  render() {
+    this.clearCanvas();
+    if (!this.model) return;
+    layoutGroup(this.model.root);
+    const groupFrag = document.createDocumentFragment();
+    const nodeFrag = document.createDocumentFragment();
+    this.drawLevel(this.model.root, 0, 0, groupFrag, nodeFrag);
+    this.groupLayer.appendChild(groupFrag);
+    this.nodeLayer.appendChild(nodeFrag);
+    this.drawEdges();
+    this.applyOverlay();
+    this.applyHighlights();
+    this.applyTransform();
+  }
+
+  drawLevel(group, ox, oy, groupFrag, nodeFrag) {
+    const layout = layoutGroup(group);
+    for (const item of group.children) {
+      const p = layout.pos.get(item.uid);
+      const box = { x: ox + p.x, y: oy + p.y, w: p.w, h: p.h };
+      this.boxes.set(item.uid, box);
+      this.items.set(item.uid, item);
+      if (item.kind === 'node') nodeFrag.appendChild(this.drawNode(item, box));
+      else if (!item.expanded) nodeFrag.appendChild(this.drawGroupBox(item, box));
+      else {
+        groupFrag.appendChild(this.drawGroupFrame(item, box));
+        this.drawLevel(item, box.x + GROUP_PADDING, box.y + GROUP_HEADER, groupFrag, nodeFrag);
+      }
+    }
+  }
+
+  drawNode(node, box) {
+    const rect = svgEl('rect', { class: 'box', width: box.w, height: box.h, rx: 5 });
+    const sub = svgEl('text', { class: 'sub', x: 8, y: 31 });
+    const g = svgEl('g', { class: 'node', 'data-uid': node.uid, 'data-node': node.id, transform: `translate(${box.x},${box.y})` },
+      svgEl('title', { text: node.label === node.id ? node.id : `${node.label}\n${node.id}` }),
+      rect, svgEl('text', { class: 'label', x: 8, y: 16, text: shortLabel(node.label) }), sub);
+    this.parts.set(node.uid, { g, rect, sub, fallback: node.label === node.id ? '' : shortLabel(node.id) });
+    return g;
+  }
+
+  drawToggle(expanded) {
+    return svgEl('g', { class: 'toggle', transform: 'translate(6,5)' },
+      svgEl('title', { text: expanded ? 'Collapse' : 'Expand' }),
+      svgEl('rect', { width: 16, height: 16, rx: 3 }),
+      svgEl('text', { x: 8, y: 12.5, text: expanded ? '\u2212' : '+' }));
+  }
+
+  drawGroupBox(group, box) {
+    const rect = svgEl('rect', { class: 'box', width: box.w, height: box.h, rx: 7 });
+    const sub = svgEl('text', { class: 'sub group-value', x: 10, y: 46 });
+    const g = svgEl('g', { class: 'group collapsed', 'data-uid': group.uid, 'data-group': group.path, transform: `translate(${box.x},${box.y})` },
+      svgEl('title', { text: `${group.path}\n${group.nodeCount} nodes (collapsed)` }),
+      rect, this.drawToggle(false),
+      svgEl('text', { class: 'label', x: 28, y: 18, text: shortLabel(group.name) }),
+      svgEl('text', { class: 'count', x: 10, y: 33, text: `${group.nodeCount} node${group.nodeCount === 1 ? '' : 's'}` }),
+      sub);
+    this.parts.set(group.uid, { g, rect, sub, fallback: '' });
+    return g;
+  }
+
+  drawGroupFrame(group, box) {
+    const rect = svgEl('rect', { class: 'frame', width: box.w, height: box.h, rx: 8 });
+    const header = svgEl('rect', { class: 'header', width: box.w, height: GROUP_HEADER - 4, rx: 8 });
+    const sub = svgEl('text', { class: 'sub group-value', x: box.w - 8, y: 16, 'text-anchor': 'end' });
+    const g = svgEl('g', { class: 'group expanded', 'data-uid': group.uid, 'data-group': group.path, transform: `translate(${box.x},${box.y})` },
+      svgEl('title', { text: group.path }),
+      rect, header, this.drawToggle(true),
+      svgEl('text', { class: 'label', x: 28, y: 17, text: shortLabel(group.name) }), sub);
+    this.parts.set(group.uid, { g, rect, sub, fallback: '', frame: true });
+    return g;
+  }
+
+  drawEdges() {
+    const model = this.model;
+    const seen = new Map();
+    const frag = document.createDocumentFragment();
+    for (const edge of model.edges) {
+      const a = model.visibleItem(edge.from);
+      const b = model.visibleItem(edge.to);
+      if (a === b) continue;
+      const key = `${a.uid}>${b.uid}`;
+      const existing = seen.get(key);
+      if (existing) {
+        existing.count++;
+        existing.path.setAttribute('data-count', String(existing.count));
+        continue;
+      }
+      const from = this.boxes.get(a.uid);
+      const to = this.boxes.get(b.uid);
+      if (!from || !to) continue;
+      const x1 = from.x + from.w / 2;
+      const y1 = from.y + from.h;
+      const x2 = to.x + to.w / 2;
+      const y2 = to.y;
+      const bend = Math.max(20, Math.abs(y2 - y1) / 2);
+      const lifted = a.kind === 'group' || b.kind === 'group';
+      const path = svgEl('path', {
+        class: lifted ? 'edge lifted' : 'edge',
+        d: `M${x1},${y1} C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`,
+        'marker-end': `url(#arrow-${this.index})`,
+        'data-from': itemKey(a), 'data-to': itemKey(b), 'data-count': '1',
+      });
+      seen.set(key, { path, count: 1 });
+      frag.appendChild(path);
+      if (!this.outMap.has(a.uid)) this.outMap.set(a.uid, []);
+      if (!this.inMap.has(b.uid)) this.inMap.set(b.uid, []);
+      this.outMap.get(a.uid).push(b);
+      this.inMap.get(b.uid).push(a);
+    }
+    this.edgeLayer.appendChild(frag);
+  }
+
+  overlay() {
+    if (!this.overlayId) return null;
+    return this.data.overlays(this.viewId).find((ov) => ov && String(ov.id) === this.overlayId) || null;
+  }
+
+  overlayValue(item, overlay) {
+    const ov = overlay === undefined ? this.overlay() : overlay;
+    if (!ov || !ov.values || typeof ov.values !== 'object') return null;
+    const key = `${this.graphId}/${item.kind === 'node' ? item.id : item.path}`;
+    return Object.prototype.hasOwnProperty.call(ov.values, key) ? ov.values[key] : null;
+  }
+
+  applyOverlay() {
+    const ov = this.overlay();
+    for (const [uid, part] of this.parts) {
+      const item = this.items.get(uid);
+      const value = ov ? this.overlayValue(item, ov) : null;
+      const color = value ? safeColor(value.color) : null;
+      if (color && !part.frame) {
+        part.rect.setAttribute('fill', color);
+        part.g.classList.toggle('on-dark', luminance(color) < 0.5);
+      } else {
+        part.rect.removeAttribute('fill');
+        part.g.classList.remove('on-dark');
+      }
+      part.g.classList.toggle('has-value', !!value);
+      let text = part.fallback;
+      if (value) {
+        const shown = value.text !== undefined && value.text !== null ? String(value.text) : formatNumber(value.value);
+        text = item.kind === 'group' ? `group: ${shown}` : shown;
+      }
+      part.sub.textContent = text;
+      if (part.frame && color) part.sub.setAttribute('fill', color);
+      else if (part.frame) part.sub.removeAttribute('fill');
+    }
+  }
+
+  renderLegend() {
+    clear(this.legend);
+    const ov = this.model ? this.overlay() : null;
+    if (!ov) {
+      this.legend.appendChild(el('span', { class: 'legend-empty', text: this.model ? 'No overlay' : '' }));
+      return;
+    }
+    const scale = ov.scale && typeof ov.scale === 'object' ? ov.scale : {};
+    const min = Number(scale.min);
+    const max = Number(scale.max);
+    const values = Object.values(ov.values && typeof ov.values === 'object' ? ov.values : {})
+      .filter((v) => v && typeof v.value === 'number' && safeColor(v.color))
+      .sort((a, b) => a.value - b.value);
+    const gradId = `legend-grad-${this.index}`;
+    const grad = svgEl('linearGradient', { id: gradId, x1: '0', x2: '1', y1: '0', y2: '0' });
+    const span = max - min;
+    const steps = Math.min(8, values.length);
+    for (let s = 0; s < steps; s++) {
+      const v = values[steps === 1 ? 0 : Math.round((s * (values.length - 1)) / (steps - 1))];
+      const offset = span > 0 ? Math.min(1, Math.max(0, (v.value - min) / span)) : s / Math.max(1, steps - 1);
+      grad.appendChild(svgEl('stop', { offset: offset.toFixed(4), 'stop-color': safeColor(v.color) }));
+    }
+    const bar = svgEl('svg', { class: 'legend-bar', width: 160, height: 12 },
+      svgEl('defs', null, grad),
+      svgEl('rect', { width: 160, height: 12, rx: 2, fill: steps ? `url(#${gradId})` : '#cccccc' }));
+    const unit = ov.unit ? String(ov.unit) : '';
+    this.legend.append(...[
+      el('span', { class: 'legend-label', text: String(ov.label ?? ov.id) }),
+      el('span', { class: 'legend-unit', text: unit ? `(${unit})` : '' }),
+      el('span', { class: 'legend-min', text: Number.isFinite(min) ? formatNumber(min) : '?' }),
+      bar,
+      el('span', { class: 'legend-max', text: Number.isFinite(max) ? formatNumber(max) : '?' }),
+      ov.group_measurement
+        ? el('span', { class: 'group-mark', text: 'group measurement: shown on groups, not copied to members' })
+        : null,
+      ov.entity_kind ? el('span', { class: 'legend-kind', text: `scale shared by every ${String(ov.entity_kind)}` }) : null,
+    ].filter((x) => x));
+  }
+
+  // Selection and highlights --------------------------------------------
+
+  setSelection(item, related) {
+    this.selectedUid = item ? item.uid : null;
+    this.relatedUids = new Set((related || []).map((r) => r.uid));
+    this.applyHighlights();
+  }
+
+  applyHighlights() {
+    for (const g of this.marked) g.classList.remove('selected', 'related');
+    this.marked = [];
+    const mark = (uid, cls) => {
+      const part = this.parts.get(uid);
+      if (!part) return;
+      part.g.classList.add(cls);
+      this.marked.push(part.g);
+    };
+    if (this.selectedUid !== null) mark(this.selectedUid, 'selected');
+    for (const uid of this.relatedUids) if (uid !== this.selectedUid) mark(uid, 'related');
+  }
+
+  // Expands the namespaces that hide the items, redraws when needed, and
+  // returns the items as drawn.
+  revealItems(items) {
+    let changed = false;
+    for (const item of items) if (this.model.reveal(item)) changed = true;
+    if (changed) this.render();
+    return items;
+  }
+
+  // Shows the locations that belong to this pane's view: switches graph if
+  // none is in the current one, reveals and highlights them, centres the
+  // first. Returns the number of items highlighted.
+  showRelated(locations) {
+    const mine = locations.filter((loc) => loc.view === this.viewId);
+    if (!mine.length || !this.model) {
+      this.setSelection(null, []);
+      return 0;
+    }
+    if (!mine.some((loc) => loc.graph === this.graphId)) {
+      const graph = mine[0].graph;
+      if (this.data.graphIds(this.viewId).includes(graph)) this.setGraph(graph);
+    }
+    const items = [];
+    for (const loc of mine) {
+      if (loc.graph !== this.graphId) continue;
+      const item = this.model.resolve(loc.node);
+      if (item && !items.includes(item)) items.push(item);
+    }
+    this.revealItems(items);
+    this.setSelection(null, items);
+    if (items.length) this.centerOn(items[0], 0.5);
+    return items.length;
+  }
+
+  // Neighbour along the drawn edges of a visible item (for arrow keys).
+  neighbour(item, forward) {
+    const list = (forward ? this.outMap : this.inMap).get(item.uid);
+    return list && list.length ? list[0] : null;
+  }
+}
