@@ -126,12 +126,14 @@ static void model_metrics(mlia_session *s)
     mlia_result *r = &s->result;
     const runtime_analysis *ra = s->runtime;
     if (ra && ra->has_inference) {
-        mlia_result_add_metric(r, mlia_metric_double("inference_time", "ms", ra->inference_p50, "p50",
-                                                     ra->inference_samples));
+        mlia_metric it = mlia_metric_double("inference_time", "ms", ra->inference_p50, "p50", ra->inference_samples);
+        mlia_metric_qualify(&it, "statistic", "p50");
+        mlia_result_add_metric(r, it);
         double ips = ra->inference_p50 > 0 ? 1000.0 / ra->inference_p50 : 0.0;
+        mlia_metric im = mlia_metric_double("inferences_per_second", "1/s", ips, "p50", ra->inference_samples);
+        mlia_metric_qualify(&im, "statistic", "p50");
         if (ra->inference_p50 > 0)
-            mlia_result_add_metric(r, mlia_metric_double("inferences_per_second", "1/s", ips, "p50",
-                                                         ra->inference_samples));
+            mlia_result_add_metric(r, im);
         else
             mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "1/s",
                                                               "The measured inference time is zero."));

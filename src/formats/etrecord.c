@@ -38,7 +38,8 @@
 
 /* ---- zip access ------------------------------------------------------ */
 
-static zip_t *open_zip(const uint8_t *data, size_t size, const char *file, mlia_error *err)
+static zip_t *open_zip_flags(const uint8_t *data, size_t size, const char *file, int flags,
+                             int *zip_code, mlia_error *err)
 {
     zip_error_t ze;
     zip_error_init(&ze);
@@ -52,9 +53,15 @@ static zip_t *open_zip(const uint8_t *data, size_t size, const char *file, mlia_
         zip_error_fini(&ze);
         return NULL;
     }
-    zip_t *z = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+    zip_t *z = zip_open_from_source(src, flags, &ze);
     if (!z) {
         int code = zip_error_code_zip(&ze);
+        *zip_code = code;
+        if (code == ZIP_ER_EXISTS) {
+            zip_source_free(src);
+            zip_error_fini(&ze);
+            return NULL; /* duplicate names: the caller retries, see open_zip */
+        }
         if (code == ZIP_ER_NOZIP)
             mlia_error_setf(err, file, "Invalid etrecord file passed in.");
         else
@@ -65,6 +72,26 @@ static zip_t *open_zip(const uint8_t *data, size_t size, const char *file, mlia_
         return NULL;
     }
     zip_error_fini(&ze);
+    return z;
+}
+
+/* Opens with consistency checks. libzip refuses duplicate names under
+ * ZIP_CHECKCONS (ZIP_ER_EXISTS); Python's zipfile accepts them (the last
+ * central-directory entry wins), so such archives are reopened without the
+ * local/central cross-check. Entries are still read through their local
+ * headers and CRC-verified. rec->zip_flags remembers the choice for lazy
+ * loads. */
+static zip_t *open_zip(etrecord *rec, mlia_error *err)
+{
+    int code = 0;
+    int flags = rec->zip_flags ? rec->zip_flags : ZIP_RDONLY | ZIP_CHECKCONS;
+    zip_t *z = open_zip_flags(rec->data, rec->size, rec->file, flags, &code, err);
+    if (!z && code == ZIP_ER_EXISTS) {
+        flags = ZIP_RDONLY;
+        z = open_zip_flags(rec->data, rec->size, rec->file, flags, &code, err);
+    }
+    if (z)
+        rec->zip_flags = flags;
     return z;
 }
 
@@ -138,7 +165,7 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
 int etrecord_read_entry(etrecord *rec, const etrecord_entry *e, mlia_arena *arena,
                         const uint8_t **out, size_t *len, mlia_error *err)
 {
-    zip_t *z = open_zip(rec->data, rec->size, rec->file, err);
+    zip_t *z = open_zip(rec, err);
     if (!z)
         return -1;
     int rc = read_entry_from(rec, z, e, arena, out, len, err);
@@ -566,14 +593,14 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
                   etrecord **out, mlia_error *err)
 {
     *out = NULL;
-    zip_t *z = open_zip(data, size, file, err);
-    if (!z)
-        return -1;
-    int rc = -1;
     etrecord *rec = mlia_arena_alloc(arena, sizeof *rec);
     rec->file = file;
     rec->data = data;
     rec->size = size;
+    zip_t *z = open_zip(rec, err);
+    if (!z)
+        return -1;
+    int rc = -1;
     zip_int64_t n = zip_get_num_entries(z, 0);
     if (n < 0 || (uint64_t)n > ETRECORD_MAX_ENTRIES) {
         mlia_error_setf(err, file, "archive has %lld entries, more than the limit of %u",

@@ -121,6 +121,7 @@ typedef struct etrecord {
     const uint8_t *data;
     size_t size;
     uint64_t bytes_read;              /* uncompressed bytes read so far (limit) */
+    int zip_flags;                    /* libzip open flags that worked (0 = not yet) */
 } etrecord;
 
 /* Reads an ETRecord from `size` bytes at `data`. `file` names the input in

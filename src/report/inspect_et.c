@@ -86,9 +86,8 @@ static void debug_value(mlia_jw *w, const etdump_debug_value *v)
     mlia_jw_obj_end(w);
 }
 
-void inspect_etdump(const etdump *d, mlia_jw *w)
+void inspect_etdump_members(const etdump *d, mlia_jw *w)
 {
-    mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "format", "etdump");
     mlia_jw_kuint(w, "version", d->version);
     mlia_jw_kbool(w, "size_prefixed", d->size_prefixed);
@@ -150,6 +149,13 @@ void inspect_etdump(const etdump *d, mlia_jw *w)
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
+
+}
+
+void inspect_etdump(const etdump *d, mlia_jw *w)
+{
+    mlia_jw_obj_begin(w);
+    inspect_etdump_members(d, w);
     mlia_jw_obj_end(w);
 }
 

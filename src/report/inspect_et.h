@@ -22,6 +22,9 @@
 typedef void (*inspect_blob_fn)(void *ctx, const pte_delegate *d, mlia_jw *w);
 
 void inspect_etdump(const etdump *d, mlia_jw *w);
+/* The members of that object without the braces (callers append more keys,
+ * e.g. the decoded neural statistics). */
+void inspect_etdump_members(const etdump *d, mlia_jw *w);
 /* blob_fn may be NULL (no "blob" key is written then). */
 void inspect_pte(const pte_program *p, mlia_jw *w, inspect_blob_fn blob_fn, void *blob_ctx);
 void inspect_bundled_program(const bundled_program *bp, mlia_jw *w, inspect_blob_fn blob_fn, void *blob_ctx);

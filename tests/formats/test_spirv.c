@@ -238,8 +238,8 @@ TEST(error_overrun)
     size_t graph_start = find_inst(&full, SPV_OP_GRAPH_ARM, 0);
     for (size_t n = 5; n < full.n; n++) {
         bool boundary = false;
-        for (size_t w = 5; w <= n; w += full.w[w] >> 16)
-            if (w == n)
+        for (size_t q = 5; q <= n; q += full.w[q] >> 16)
+            if (q == n)
                 boundary = true;
         words t = full;
         t.n = n;

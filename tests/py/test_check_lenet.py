@@ -109,8 +109,8 @@ class LenetEndToEnd(unittest.TestCase):
 
     def test_deterministic_with_source_date_epoch(self):
         outs = []
+        d = tempfile.mkdtemp(prefix="mlia-det-")
         for i in range(2):
-            d = tempfile.mkdtemp(prefix="mlia-det-")
             p = run_mlia(*check_args(self.etrecord, self.etdump, "--output-dir", d, "--quiet"),
                          env={"SOURCE_DATE_EPOCH": "1700000000"})
             self.assertEqual(p.returncode, 0, p.stderr)

@@ -1,0 +1,367 @@
+/*
+ * views_model.c - the graph model of the Model Explorer views: hashed
+ * string map, graph/node/overlay construction and the kind-wide colour
+ * scales (see views_model.h for the why).
+ *
+ * Colour scale (documented in docs/views.md): one linear three-stop ramp,
+ * light yellow #ffffcc (minimum) -> orange #fd8d3c (midpoint) -> dark red
+ * #800026 (maximum), computed per scale key "<entity kind>|<metric>" over
+ * every value of every view, so equal values get equal colours everywhere.
+ * A scale whose minimum equals its maximum colours every value with the
+ * midpoint. Text is black on the lighter half and white on the darker part.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/json_write.h"
+#include "report/views_model.h"
+
+/* ---- string map ---- */
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+void vw_map_init(vw_map *m, mlia_arena *a, uint32_t expected)
+{
+    uint32_t cap = 16;
+    while (cap < expected * 2u && cap < (1u << 30))
+        cap <<= 1;
+    m->cap = cap;
+    m->n = 0;
+    m->keys = mlia_arena_array(a, cap, sizeof *m->keys);
+    m->vals = mlia_arena_array(a, cap, sizeof *m->vals);
+}
+
+uint32_t vw_map_get(const vw_map *m, const char *key)
+{
+    if (!m->cap)
+        return VW_NONE;
+    uint32_t mask = m->cap - 1, i = (uint32_t)hash_str(key) & mask;
+    while (m->keys[i]) {
+        if (strcmp(m->keys[i], key) == 0)
+            return m->vals[i];
+        i = (i + 1) & mask;
+    }
+    return VW_NONE;
+}
+
+static void map_grow(vw_map *m, mlia_arena *a)
+{
+    vw_map big;
+    vw_map_init(&big, a, m->cap);
+    for (uint32_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) {
+            uint32_t mask = big.cap - 1, j = (uint32_t)hash_str(m->keys[i]) & mask;
+            while (big.keys[j])
+                j = (j + 1) & mask;
+            big.keys[j] = m->keys[i];
+            big.vals[j] = m->vals[i];
+            big.n++;
+        }
+    *m = big;
+}
+
+uint32_t vw_map_put(vw_map *m, mlia_arena *a, const char *key, uint32_t val)
+{
+    if (!m->cap)
+        vw_map_init(m, a, 8);
+    if ((m->n + 1) * 2 > m->cap)
+        map_grow(m, a);
+    uint32_t mask = m->cap - 1, i = (uint32_t)hash_str(key) & mask;
+    while (m->keys[i]) {
+        if (strcmp(m->keys[i], key) == 0)
+            return m->vals[i];
+        i = (i + 1) & mask;
+    }
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->n++;
+    return val;
+}
+
+void vw_strs_add(vw_strs *l, mlia_arena *a, const char *s)
+{
+    if (l->n == l->cap) {
+        uint32_t nc = l->cap ? l->cap * 2 : 4;
+        l->v = mlia_arena_grow(a, l->v, l->n, nc, sizeof *l->v);
+        l->cap = nc;
+    }
+    l->v[l->n++] = s;
+}
+
+/* Append one element to an arena array (n, cap, ptr), returning its index. */
+#define VW_PUSH(a, n, cap, ptr)                                                          \
+    do {                                                                                 \
+        if ((n) == (cap)) {                                                              \
+            uint32_t nc_ = (cap) ? (cap) * 2 : 4;                                        \
+            (ptr) = mlia_arena_grow((a), (ptr), (n), nc_, sizeof *(ptr));                \
+            (cap) = nc_;                                                                 \
+        }                                                                                \
+        (n)++;                                                                           \
+    } while (0)
+
+/* ---- graphs and nodes ---- */
+
+uint32_t vw_graph_add(vw_ctx *c, vw_view *v, const char *id)
+{
+    VW_PUSH(c->a, v->n_graphs, v->cap_graphs, v->graphs);
+    vw_graph *g = &v->graphs[v->n_graphs - 1];
+    memset(g, 0, sizeof *g);
+    g->id = id;
+    vw_map_init(&g->index, c->a, 64);
+    vw_map_init(&g->group_index, c->a, 8);
+    return v->n_graphs - 1;
+}
+
+uint32_t vw_node_add(vw_ctx *c, vw_graph *g, const char *id, const char *label, const char *ns,
+                     const char *entity)
+{
+    const char *uid = id;
+    for (uint32_t k = 2; vw_map_get(&g->index, uid) != VW_NONE; k++)
+        uid = mlia_arena_printf(c->a, "%s#%u", id, k);
+    VW_PUSH(c->a, g->n_nodes, g->cap_nodes, g->nodes);
+    uint32_t i = g->n_nodes - 1;
+    vw_node *n = &g->nodes[i];
+    memset(n, 0, sizeof *n);
+    n->id = uid;
+    n->label = label ? label : uid;
+    n->ns = ns ? ns : "";
+    n->entity = entity;
+    vw_map_put(&g->index, c->a, uid, i);
+    return i;
+}
+
+vw_node *vw_node_find(vw_graph *g, const char *id)
+{
+    uint32_t i = vw_map_get(&g->index, id);
+    return i == VW_NONE ? NULL : &g->nodes[i];
+}
+
+void vw_node_attr(vw_ctx *c, vw_node *n, const char *key, const char *value)
+{
+    VW_PUSH(c->a, n->n_attrs, n->cap_attrs, n->attrs);
+    n->attrs[n->n_attrs - 1] = (vw_kv){key, value ? value : ""};
+}
+
+void vw_node_attrf(vw_ctx *c, vw_node *n, const char *key, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    vw_node_attr(c, n, key, mlia_arena_strdup(c->a, buf));
+}
+
+void vw_node_edge(vw_ctx *c, vw_node *n, const char *source, const char *source_output)
+{
+    VW_PUSH(c->a, n->n_edges, n->cap_edges, n->edges);
+    vw_edge *e = &n->edges[n->n_edges - 1];
+    e->source = source;
+    e->source_output = source_output ? source_output : "0";
+    e->target_input = mlia_arena_printf(c->a, "%u", n->n_edges - 1);
+}
+
+static void meta_add(vw_ctx *c, uint32_t *n, uint32_t *cap, vw_meta **list, const char *id, const char *key,
+                     const char *value)
+{
+    VW_PUSH(c->a, *n, *cap, *list);
+    vw_meta *m = &(*list)[*n - 1];
+    memset(m, 0, sizeof *m);
+    m->id = id;
+    if (key) {
+        VW_PUSH(c->a, m->n_attrs, m->cap_attrs, m->attrs);
+        m->attrs[0] = (vw_kv){key, value ? value : ""};
+    }
+}
+
+void vw_node_output(vw_ctx *c, vw_node *n, const char *id, const char *key, const char *value)
+{
+    meta_add(c, &n->n_outputs, &n->cap_outputs, &n->outputs, id, key, value);
+}
+
+void vw_node_input(vw_ctx *c, vw_node *n, const char *id, const char *key, const char *value)
+{
+    meta_add(c, &n->n_inputs, &n->cap_inputs, &n->inputs, id, key, value);
+}
+
+void vw_group_attr(vw_ctx *c, vw_graph *g, const char *ns, const char *key, const char *value)
+{
+    uint32_t i = vw_map_get(&g->group_index, ns);
+    if (i == VW_NONE) {
+        VW_PUSH(c->a, g->n_groups, g->cap_groups, g->groups);
+        i = g->n_groups - 1;
+        memset(&g->groups[i], 0, sizeof g->groups[i]);
+        g->groups[i].ns = ns;
+        vw_map_put(&g->group_index, c->a, ns, i);
+    }
+    vw_group *gr = &g->groups[i];
+    VW_PUSH(c->a, gr->n_attrs, gr->cap_attrs, gr->attrs);
+    gr->attrs[gr->n_attrs - 1] = (vw_kv){key, value ? value : ""};
+}
+
+/* ---- overlays ---- */
+
+uint32_t vw_overlay_add(vw_ctx *c, vw_view *v, const char *id, const char *label, const char *unit,
+                        const char *entity_kind, const char *metric, bool group_measurement)
+{
+    VW_PUSH(c->a, v->n_overlays, v->cap_overlays, v->overlays);
+    vw_overlay *o = &v->overlays[v->n_overlays - 1];
+    memset(o, 0, sizeof *o);
+    o->id = id;
+    o->label = label;
+    o->unit = unit;
+    o->entity_kind = entity_kind;
+    o->scale_key = mlia_arena_printf(c->a, "%s|%s", entity_kind, metric);
+    o->group_measurement = group_measurement;
+    return v->n_overlays - 1;
+}
+
+void vw_overlay_value(vw_ctx *c, vw_overlay *o, uint32_t graph, const char *key, double value, const char *text)
+{
+    VW_PUSH(c->a, o->n_values, o->cap_values, o->values);
+    vw_value *x = &o->values[o->n_values - 1];
+    memset(x, 0, sizeof *x);
+    x->graph = graph;
+    x->key = key;
+    x->value = value;
+    x->text = text;
+}
+
+/* ---- links ---- */
+
+static void vw_link1(vw_ctx *c, const char *a, const char *b)
+{
+    vw_links *l = &c->links;
+    uint32_t slot = vw_map_get(&l->index, a);
+    if (slot == VW_NONE) {
+        VW_PUSH(c->a, l->n, l->cap, l->lists);
+        slot = l->n - 1;
+        memset(&l->lists[slot], 0, sizeof l->lists[slot]);
+        vw_map_put(&l->index, c->a, a, slot);
+    }
+    vw_strs *s = &l->lists[slot];
+    for (uint32_t i = 0; i < s->n; i++)
+        if (strcmp(s->v[i], b) == 0)
+            return;
+    vw_strs_add(s, c->a, b);
+}
+
+void vw_link(vw_ctx *c, const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return;
+    vw_link1(c, a, b);
+    vw_link1(c, b, a);
+}
+
+const vw_strs *vw_links_of(const vw_ctx *c, const char *entity)
+{
+    uint32_t slot = vw_map_get(&c->links.index, entity);
+    return slot == VW_NONE ? NULL : &c->links.lists[slot];
+}
+
+/* ---- colours ---- */
+
+const char *const vw_gradient_stops[3] = {"#ffffcc", "#fd8d3c", "#800026"};
+static const int STOPS[3][3] = {{0xff, 0xff, 0xcc}, {0xfd, 0x8d, 0x3c}, {0x80, 0x00, 0x26}};
+
+void vw_colour(double t, char out[8], const char **text_color)
+{
+    if (!(t >= 0.0))
+        t = 0.0;
+    if (t > 1.0)
+        t = 1.0;
+    int lo = t < 0.5 ? 0 : 1;
+    double u = t < 0.5 ? t * 2.0 : (t - 0.5) * 2.0;
+    int rgb[3];
+    for (int k = 0; k < 3; k++) {
+        double x = STOPS[lo][k] + (STOPS[lo + 1][k] - STOPS[lo][k]) * u;
+        rgb[k] = (int)(x + 0.5);
+    }
+    snprintf(out, 8, "#%02x%02x%02x", rgb[0] & 0xff, rgb[1] & 0xff, rgb[2] & 0xff);
+    *text_color = t < 0.6 ? "#000000" : "#ffffff";
+}
+
+void vw_colour_overlays(vw_ctx *c)
+{
+    /* pass 1: min/max per scale key over all views */
+    vw_map keys;
+    vw_map_init(&keys, c->a, 32);
+    uint32_t n_scales = 0, cap_scales = 0;
+    double(*mm)[2] = NULL;
+    for (int v = 0; v < VW_N_VIEWS; v++)
+        for (uint32_t i = 0; i < c->views[v].n_overlays; i++) {
+            vw_overlay *o = &c->views[v].overlays[i];
+            uint32_t k = vw_map_get(&keys, o->scale_key);
+            for (uint32_t j = 0; j < o->n_values; j++) {
+                double x = o->values[j].value;
+                if (k == VW_NONE) {
+                    VW_PUSH(c->a, n_scales, cap_scales, mm);
+                    k = n_scales - 1;
+                    vw_map_put(&keys, c->a, o->scale_key, k);
+                    mm[k][0] = mm[k][1] = x;
+                }
+                if (x < mm[k][0])
+                    mm[k][0] = x;
+                if (x > mm[k][1])
+                    mm[k][1] = x;
+            }
+        }
+    /* pass 2: explicit colours */
+    for (int v = 0; v < VW_N_VIEWS; v++)
+        for (uint32_t i = 0; i < c->views[v].n_overlays; i++) {
+            vw_overlay *o = &c->views[v].overlays[i];
+            uint32_t k = vw_map_get(&keys, o->scale_key);
+            if (k == VW_NONE)
+                continue;
+            o->min = mm[k][0];
+            o->max = mm[k][1];
+            double span = o->max - o->min;
+            for (uint32_t j = 0; j < o->n_values; j++) {
+                vw_value *x = &o->values[j];
+                double t = span > 0 ? (x->value - o->min) / span : 0.5;
+                char buf[8];
+                vw_colour(t, buf, &x->text_color);
+                x->color = mlia_arena_strdup(c->a, buf);
+            }
+        }
+}
+
+/* ---- metrics ---- */
+
+bool vw_metric(const mlia_entity *e, const char *name, const char *stat, double *out, const mlia_metric **mout)
+{
+    if (!e)
+        return false;
+    const mlia_metric *m = mlia_entity_metric(e, name, stat);
+    if (!m && stat) {
+        for (uint32_t i = 0; i < e->n_metrics && !m; i++)
+            if (strcmp(e->metrics[i].name, name) == 0 && !mlia_metric_qualifier(&e->metrics[i], "statistic"))
+                m = &e->metrics[i];
+    }
+    if (!m || m->type == MLIA_VALUE_UNAVAILABLE)
+        return false;
+    *out = m->type == MLIA_VALUE_UINT ? (double)m->u : m->d;
+    if (mout)
+        *mout = m;
+    return true;
+}
+
+const char *vw_num(vw_ctx *c, double v)
+{
+    char buf[32];
+    mlia_format_double(buf, v);
+    size_t n = strlen(buf);
+    if (n > 2 && strcmp(buf + n - 2, ".0") == 0)
+        buf[n - 2] = 0;
+    return mlia_arena_strdup(c->a, buf);
+}

@@ -1,0 +1,195 @@
+/*
+ * views_model.h - in-memory Model Explorer graphs shared by the view
+ * builders and the writers (internal to src/report/views*.c).
+ *
+ * Why a model instead of streaming each view straight to JSON: the colour
+ * scales are kind-wide across all views, the sync mapping relates nodes of
+ * different views and the page embeds every view again, so every view is
+ * built once into this model and then written several times.
+ *
+ * A graph keeps its nodes in insertion order (the output order) with a
+ * hashed id index, so node ids stay unique and edges can be checked in
+ * constant time. Node pointers are invalidated by the next vw_node_add()
+ * on the same graph: builders hold node indexes, not pointers.
+ *
+ * Ownership: everything lives in the arena of the vw_ctx; strings given to
+ * the add functions are borrowed (pass arena or session strings).
+ */
+#ifndef MLIA_REPORT_VIEWS_MODEL_H
+#define MLIA_REPORT_VIEWS_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "api/session.h"
+#include "core/arena.h"
+
+#define VW_NONE UINT32_MAX
+
+/* String -> uint32 map, open addressing, keys borrowed. */
+typedef struct vw_map {
+    uint32_t cap, n;
+    const char **keys;
+    uint32_t *vals;
+} vw_map;
+
+void vw_map_init(vw_map *m, mlia_arena *a, uint32_t expected);
+/* Value of key, or VW_NONE. */
+uint32_t vw_map_get(const vw_map *m, const char *key);
+/* Insert when absent; returns the existing value when present, else val. */
+uint32_t vw_map_put(vw_map *m, mlia_arena *a, const char *key, uint32_t val);
+
+/* Growable list of strings (arena). */
+typedef struct vw_strs {
+    uint32_t n, cap;
+    const char **v;
+} vw_strs;
+void vw_strs_add(vw_strs *l, mlia_arena *a, const char *s);
+
+typedef struct vw_kv {
+    const char *key, *value;
+} vw_kv;
+
+typedef struct vw_edge {
+    const char *source;        /* source node id */
+    const char *source_output; /* "0" ... */
+    const char *target_input;  /* "0" ... */
+} vw_edge;
+
+typedef struct vw_meta {
+    const char *id;
+    uint32_t n_attrs, cap_attrs;
+    vw_kv *attrs;
+} vw_meta;
+
+typedef struct vw_node {
+    const char *id, *label, *ns;
+    const char *entity;        /* represented entity id, or NULL */
+    uint32_t n_attrs, cap_attrs;
+    vw_kv *attrs;
+    uint32_t n_edges, cap_edges;
+    vw_edge *edges;
+    uint32_t n_inputs, cap_inputs;
+    vw_meta *inputs;
+    uint32_t n_outputs, cap_outputs;
+    vw_meta *outputs;
+} vw_node;
+
+typedef struct vw_group {
+    const char *ns;
+    uint32_t n_attrs, cap_attrs;
+    vw_kv *attrs;
+} vw_group;
+
+typedef struct vw_graph {
+    const char *id;
+    uint32_t n_nodes, cap_nodes;
+    vw_node *nodes;
+    vw_map index;              /* node id -> node index */
+    uint32_t n_groups, cap_groups;
+    vw_group *groups;
+    vw_map group_index;
+} vw_graph;
+
+typedef struct vw_value {
+    uint32_t graph;            /* index in the view's graphs */
+    const char *key;           /* node id, or namespace path for a group measurement */
+    double value;
+    const char *text;          /* display text, e.g. "1.25 ms (shared)" */
+    const char *color, *text_color; /* filled by vw_colour_overlays */
+} vw_value;
+
+typedef struct vw_overlay {
+    const char *id, *label, *unit, *entity_kind;
+    const char *scale_key;     /* "<kind>|<metric>": one colour scale per key across all views */
+    bool group_measurement;
+    uint32_t n_values, cap_values;
+    vw_value *values;
+    double min, max;           /* the kind-wide scale */
+} vw_overlay;
+
+typedef enum vw_view_id {
+    VW_SOURCE = 0,
+    VW_CHAINS,
+    VW_MAPPING,
+    VW_TRACE,
+    VW_PTE,
+    VW_N_VIEWS
+} vw_view_id;
+
+typedef struct vw_view {
+    const char *id, *label;
+    bool available;
+    const char *reason;        /* why unavailable, or NULL */
+    bool has_content;          /* mapping view: at least one chain -> source edge */
+    uint32_t n_graphs, cap_graphs;
+    vw_graph *graphs;
+    uint32_t n_overlays, cap_overlays;
+    vw_overlay *overlays;
+    vw_strs columns;           /* table_columns of the page */
+} vw_view;
+
+/* Extra links between entities that the result does not record (e.g. a
+ * compiler operation and the SPIR-V operation node it names). */
+typedef struct vw_links {
+    vw_map index;              /* entity id -> slot */
+    uint32_t n, cap;
+    vw_strs *lists;
+} vw_links;
+
+typedef struct vw_ctx {
+    const mlia_session *s;
+    mlia_arena *a;
+    vw_view views[VW_N_VIEWS];
+    vw_links links;
+    /* NX chain namespaces, indexed like nx_result.chains (NULL without NX):
+     * chain_parent = "segment_<L>/cascade_<x>" (or "segment_<L>"),
+     * chain_path = chain_parent + "/chain_<y>". */
+    const char **chain_parent, **chain_path;
+    const char **segment_ns;   /* "segment_<L>", indexed like nx_result.segments */
+} vw_ctx;
+
+/* Graph and node construction. */
+uint32_t vw_graph_add(vw_ctx *c, vw_view *v, const char *id);
+/* Adds a node; a duplicate id gets a "#<n>" suffix so ids stay unique.
+ * Returns the node index. */
+uint32_t vw_node_add(vw_ctx *c, vw_graph *g, const char *id, const char *label, const char *ns,
+                     const char *entity);
+vw_node *vw_node_find(vw_graph *g, const char *id);
+void vw_node_attr(vw_ctx *c, vw_node *n, const char *key, const char *value);
+void vw_node_attrf(vw_ctx *c, vw_node *n, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Edge source -> n; target input id = current number of edges. */
+void vw_node_edge(vw_ctx *c, vw_node *n, const char *source, const char *source_output);
+/* Adds outputsMetadata (or inputsMetadata) entry with one attribute. */
+void vw_node_output(vw_ctx *c, vw_node *n, const char *id, const char *key, const char *value);
+void vw_node_input(vw_ctx *c, vw_node *n, const char *id, const char *key, const char *value);
+void vw_group_attr(vw_ctx *c, vw_graph *g, const char *ns, const char *key, const char *value);
+
+uint32_t vw_overlay_add(vw_ctx *c, vw_view *v, const char *id, const char *label, const char *unit,
+                        const char *entity_kind, const char *metric, bool group_measurement);
+void vw_overlay_value(vw_ctx *c, vw_overlay *o, uint32_t graph, const char *key, double value, const char *text);
+
+void vw_link(vw_ctx *c, const char *a, const char *b);
+const vw_strs *vw_links_of(const vw_ctx *c, const char *entity);
+
+/* Kind-wide scales and explicit colours for every overlay value. */
+void vw_colour_overlays(vw_ctx *c);
+/* Colour of t in [0, 1] on the documented scale ("#rrggbb" into out[8]). */
+void vw_colour(double t, char out[8], const char **text_color);
+extern const char *const vw_gradient_stops[3];
+
+/* Metric helpers: value of the metric `name` with qualifier statistic =
+ * `stat`, falling back to a metric without a statistic qualifier (single
+ * execution, aggregation sum). Returns false when absent or unavailable. */
+bool vw_metric(const mlia_entity *e, const char *name, const char *stat, double *out, const mlia_metric **m);
+/* Shortest text of a number. */
+const char *vw_num(vw_ctx *c, double v);
+
+/* Builders (views_build.c, views_pte.c). */
+void vw_build_source(vw_ctx *c);
+void vw_build_chains(vw_ctx *c);
+void vw_build_mapping(vw_ctx *c);
+void vw_build_trace(vw_ctx *c);
+void vw_build_pte(vw_ctx *c);
+
+#endif
