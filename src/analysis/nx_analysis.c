@@ -404,13 +404,14 @@ static int pass1(analysis *A)
             rc_->event = e;
             rc_->site = si;
             rc_->k = 0;
-            for (uint32_t i = 0; i + 1 < A->n_recs; i++)
-                rc_->k += A->recs[i].run == r && A->recs[i].site == si;
+            /* records are appended in run order: only this run's tail counts */
+            for (uint32_t i = A->n_recs - 1; i-- > 0 && A->recs[i].run == r;)
+                rc_->k += A->recs[i].site == si;
             if (rc < 0) {
                 nx_wrapper_segment tmp = {0};
                 const nx_wrapper_segment *ws = NULL;
                 if (err_seg >= 0) {
-                    tmp.segment_id = (uint64_t)err_seg; /* position; ids may be invalid here */
+                    tmp.segment_id = (uint64_t)err_seg;
                     ws = &tmp;
                 }
                 return ctx_error(A, rc_, ws, &inner);

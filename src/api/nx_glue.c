@@ -92,9 +92,12 @@ int nx_run(mlia_session *s, mlia_error *err)
         for (uint32_t i = 0; i < f->n_segments; i++) {
             const vgf_segment *seg = &f->segments[i];
             vs[i].name = seg->name.ptr ? mlia_arena_strndup(&s->arena, seg->name.ptr, seg->name.len) : "";
-            if (seg->type == 1 && seg->spirv) {
-                vgf_name_map vm;
-                vgf_segment_name_map(f, i, &vm);
+            if (seg->type == 1) {
+                /* a graph segment whose module is a placeholder has no SPIR-V
+                 * ids at all: an empty map makes every id-naming label fail */
+                vgf_name_map vm = {0, NULL, NULL};
+                if (seg->spirv)
+                    vgf_segment_name_map(f, i, &vm);
                 vs[i].has_name_map = true;
                 vs[i].name_map.n_ids = vm.n;
                 vs[i].name_map.ids = vm.ids;

@@ -4,6 +4,7 @@
 #include "arena.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +52,16 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
         size_t cap = need > MLIA_ARENA_MIN_CHUNK / 2 ? need : MLIA_ARENA_MIN_CHUNK;
         if (cap > SIZE_MAX - sizeof(mlia_arena_chunk))
             arena_oom(size);
-        mlia_arena_chunk *n = malloc(sizeof(mlia_arena_chunk) + cap);
+        /* calloc: large blocks come zeroed from fresh kernel pages, so the
+         * memset below can be skipped for them (one touch instead of two). */
+        bool big = need > MLIA_ARENA_MIN_CHUNK / 2;
+        mlia_arena_chunk *n = big ? calloc(1, sizeof(mlia_arena_chunk) + cap)
+                                  : malloc(sizeof(mlia_arena_chunk) + cap);
         if (!n)
             arena_oom(size);
         n->cap = cap;
         n->used = 0;
-        if (c && need > MLIA_ARENA_MIN_CHUNK / 2) {
+        if (c && big) {
             /* Large block: link behind the head so the head's free space stays usable. */
             n->next = c->next;
             c->next = n;
@@ -67,9 +72,11 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
         c = n;
     }
     void *p = c->data + c->used;
+    bool fresh_big = c->used == 0 && need > MLIA_ARENA_MIN_CHUNK / 2;
     c->used += need;
     a->total += need;
-    memset(p, 0, need ? need : 0);
+    if (!fresh_big)
+        memset(p, 0, need);
     return p;
 }
 

@@ -844,7 +844,9 @@ int nx_wrapper_parse(const uint8_t *bytes, size_t len, bool scanner, mlia_arena 
         return mlia_error_setf(err, NULL, "VGF neural statistics record lists too many segments.");
     for (size_t i = 0; i < ns; i++) {
         if (check_segment_types(&c, segs->u.array.items[i], (uint32_t)i) < 0) {
-            *err_segment = (int64_t)i;
+            int64_t id;
+            bool ok = get_int(segs->u.array.items[i], "segment_id", &id, NULL, arena) && id >= 0;
+            *err_segment = ok ? id : (int64_t)i;
             return -1;
         }
     }
@@ -871,7 +873,7 @@ int nx_wrapper_parse(const uint8_t *bytes, size_t len, bool scanner, mlia_arena 
     for (size_t i = 1; i < ns; i++)
         for (size_t j = 0; j < i; j++)
             if (w->segments[i].segment_id == w->segments[j].segment_id) {
-                *err_segment = (int64_t)i;
+                *err_segment = (int64_t)w->segments[i].segment_id;
                 return mlia_error_setf(err, NULL,
                                        "VGF neural statistics record lists segment %" PRIu64 " more than once.",
                                        w->segments[i].segment_id);
@@ -880,7 +882,7 @@ int nx_wrapper_parse(const uint8_t *bytes, size_t len, bool scanner, mlia_arena 
     for (size_t i = 0; i < ns; i++) {
         for (int k = 0; k < 3; k++) {
             if (fill_blob(&c, segs->u.array.items[i], (nx_blob_kind)k, &w->segments[i].blobs[k]) < 0) {
-                *err_segment = (int64_t)i;
+                *err_segment = (int64_t)w->segments[i].segment_id;
                 return -1;
             }
         }

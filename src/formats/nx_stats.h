@@ -161,8 +161,9 @@ typedef struct nx_wrapper {
  * return NX_NOT_A_RECORD); scanner = false is the direct-decode entry point
  * (rule 2.6.1 raises "Not VGF neural statistics metadata: <schema>").
  * Returns 0 with *out set, NX_NOT_A_RECORD, or -1 with err set; on error
- * *err_segment is the position in `segments` of the offending segment, or -1
- * when the error concerns the record as a whole. Base64 is validated here but
+ * *err_segment is the segment_id of the offending segment (its position when
+ * the id itself is unusable), or -1 when the error concerns the record as a
+ * whole. Base64 is validated here but
  * decoded later with nx_blob_decode (the text is borrowed from `bytes` when
  * possible). */
 int nx_wrapper_parse(const uint8_t *bytes, size_t len, bool scanner, mlia_arena *arena,

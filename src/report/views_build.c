@@ -307,7 +307,7 @@ static bool segment_shown(const nx_segment *seg)
 }
 
 /* Computes the namespace strings of every segment and chain once. */
-static void nx_namespaces(vw_ctx *c)
+void vw_nx_namespaces(vw_ctx *c)
 {
     const nx_result *nx = c->s->nx;
     if (!nx || c->chain_path)
@@ -374,7 +374,7 @@ void vw_build_chains(vw_ctx *c)
         v->reason = nx_reason(nx);
         return;
     }
-    nx_namespaces(c);
+    vw_nx_namespaces(c);
     v->available = true;
     const mlia_result *r = &s->result;
     const char *metric = chain_metric(nx);
@@ -508,7 +508,7 @@ void vw_build_mapping(vw_ctx *c)
         v->reason = nx_reason(nx);
         return;
     }
-    nx_namespaces(c);
+    vw_nx_namespaces(c);
     v->available = true;
     const mlia_result *r = &s->result;
     const char *metric = chain_metric(nx);
@@ -595,7 +595,7 @@ void vw_build_trace(vw_ctx *c)
     vw_strs_add(&v->columns, c->a, "execution_time");
     vw_strs_add(&v->columns, c->a, "unattributed_time");
     if (has_ops) {
-        nx_namespaces(c);
+        vw_nx_namespaces(c);
         const char *metric = chain_metric(nx);
         uint32_t gi = vw_graph_add(c, v, "compiler_operations");
         uint32_t ov = vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_group_%s", metric),

@@ -238,29 +238,29 @@ void vw_overlay_value(vw_ctx *c, vw_overlay *o, uint32_t graph, const char *key,
 
 /* ---- links ---- */
 
-static void vw_link1(vw_ctx *c, const char *a, const char *b)
+void vw_multi_add(mlia_arena *a, vw_links *l, const char *from, const char *to, bool dedupe)
 {
-    vw_links *l = &c->links;
-    uint32_t slot = vw_map_get(&l->index, a);
+    uint32_t slot = vw_map_get(&l->index, from);
     if (slot == VW_NONE) {
-        VW_PUSH(c->a, l->n, l->cap, l->lists);
+        VW_PUSH(a, l->n, l->cap, l->lists);
         slot = l->n - 1;
         memset(&l->lists[slot], 0, sizeof l->lists[slot]);
-        vw_map_put(&l->index, c->a, a, slot);
+        vw_map_put(&l->index, a, from, slot);
     }
     vw_strs *s = &l->lists[slot];
-    for (uint32_t i = 0; i < s->n; i++)
-        if (strcmp(s->v[i], b) == 0)
-            return;
-    vw_strs_add(s, c->a, b);
+    if (dedupe)
+        for (uint32_t i = 0; i < s->n; i++)
+            if (strcmp(s->v[i], to) == 0)
+                return;
+    vw_strs_add(s, a, to);
 }
 
 void vw_link(vw_ctx *c, const char *a, const char *b)
 {
     if (strcmp(a, b) == 0)
         return;
-    vw_link1(c, a, b);
-    vw_link1(c, b, a);
+    vw_multi_add(c->a, &c->links, a, b, true);
+    vw_multi_add(c->a, &c->links, b, a, true);
 }
 
 const vw_strs *vw_links_of(const vw_ctx *c, const char *entity)

@@ -185,6 +185,11 @@ bool vw_metric(const mlia_entity *e, const char *name, const char *stat, double 
 /* Shortest text of a number. */
 const char *vw_num(vw_ctx *c, double v);
 
+/* Multimap add (a -> b); dedupe checks b against a's list (linear). */
+void vw_multi_add(mlia_arena *a, vw_links *l, const char *from, const char *to, bool dedupe);
+/* Fills chain_parent / chain_path / segment_ns (idempotent; no-op without NX). */
+void vw_nx_namespaces(vw_ctx *c);
+
 /* Builders (views_build.c, views_pte.c). */
 void vw_build_source(vw_ctx *c);
 void vw_build_chains(vw_ctx *c);

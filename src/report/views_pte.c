@@ -107,6 +107,7 @@ void vw_build_pte(vw_ctx *c)
     const mlia_result *r = &s->result;
     const char *method = s->method_name ? s->method_name : "forward";
     v->available = true;
+    vw_nx_namespaces(c);
     vw_strs_add(&v->columns, c->a, "total_cycles");
     vw_strs_add(&v->columns, c->a, "execution_time");
 

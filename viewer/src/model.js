@@ -15,9 +15,13 @@
 // assignment does not depend on which groups are expanded, so expanding a
 // group only invalidates the layout of that group and of its ancestors.
 
-// A group starts collapsed when it has more than this many direct children
-// (members plus sub-groups). Documented in docs/page.md.
+// A group starts collapsed when it has more than COLLAPSE_THRESHOLD direct
+// children (members plus sub-groups), unless it is the only child of its
+// parent (a lone wrapper such as a top-level module would otherwise hide the
+// whole graph) and has at most LONE_GROUP_LIMIT children. Documented in
+// docs/page.md.
 export const COLLAPSE_THRESHOLD = 12;
+export const LONE_GROUP_LIMIT = 100;
 
 let nextUid = 1;
 
@@ -81,7 +85,8 @@ export class GraphModel {
     }
     for (const edge of this.edges) this.assignLevelEdge(edge);
     for (const group of this.groups.values()) {
-      group.expanded = group.children.length <= COLLAPSE_THRESHOLD;
+      const lone = group.parent.children.length === 1;
+      group.expanded = group.children.length <= COLLAPSE_THRESHOLD || (lone && group.children.length <= LONE_GROUP_LIMIT);
     }
   }
 

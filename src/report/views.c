@@ -1,0 +1,826 @@
+/*
+ * views.c - writes the Model Explorer artifacts and the standalone page
+ * (product.md sections 7-9; design in docs/views.md).
+ *
+ * Order of work:
+ *   1. build the five views into the graph model (views_build.c,
+ *      views_pte.c); unavailable views keep their reason;
+ *   2. colour every overlay value from one scale per entity kind + metric
+ *      across all views (views_model.c);
+ *   3. index entity -> nodes of every view, then derive the sync mapping:
+ *      for each node, the nodes of OTHER views that show the same entity or
+ *      an entity related to it (parent, children, associations, and the
+ *      builders' extra links such as compiler operation <-> SPIR-V
+ *      operation), at most VW_SYNC_CAP targets per node so the mapping is
+ *      linear in the number of nodes, never quadratic;
+ *   4. write models/, node-data/, manifest.json, sync-navigation.json,
+ *      entity-node-mappings.json and bundle/index.html (the page template
+ *      with the page data JSON written html_safe, so no input string can
+ *      close the <script> element that holds it).
+ *
+ * Every list is emitted in a deterministic order (builders' insertion
+ * order, entity ids sorted bytewise); no timestamps are written here.
+ *
+ * Ownership: all working memory lives in a private arena freed on return.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/runtime.h"
+#include "core/json_write.h"
+#include "formats/exported_program.h"
+#include "report/page_asset.h"
+#include "report/views.h"
+#include "report/views_model.h"
+
+#define VW_SYNC_CAP 64       /* sync targets per node */
+#define VW_RELATED_CHILDREN 200 /* children listed per entity in the page */
+#define VW_PLACEHOLDER "@@MLIA_DATA@@"
+
+static const char *const VIEW_IDS[VW_N_VIEWS] = {"source_model", "segment_cascade_chain", "etrecord_chain_mapping",
+                                                 "etdump_backend_trace", "pte_vgf_backend_hierarchy"};
+static const char *const VIEW_LABELS[VW_N_VIEWS] = {"Source Model", "segment_cascade_chain",
+                                                    "ETRecord Chain Mapping", "ETDump Backend Trace",
+                                                    "PTE - VGF Backend Hierarchy"};
+
+typedef struct vw_ref {
+    uint32_t view, graph, node;
+} vw_ref;
+
+typedef struct vw_reflist {
+    uint32_t n, cap;
+    vw_ref *v;
+} vw_reflist;
+
+typedef struct vw_sync {
+    vw_ref from;
+    uint32_t first, n;         /* range in targets */
+} vw_sync;
+
+typedef struct vw_out {
+    vw_ctx *c;
+    /* entity -> refs */
+    vw_map entity_index;
+    uint32_t n_entities, cap_entities;
+    const char **entity_ids;
+    vw_reflist *entity_refs;
+    /* sync */
+    uint32_t n_sync, cap_sync;
+    vw_sync *sync;
+    uint32_t n_targets, cap_targets;
+    vw_ref *targets;
+    vw_links children;
+    const char *initial_view;
+} vw_out;
+
+#define PUSH(a, n, cap, ptr)                                                             \
+    do {                                                                                 \
+        if ((n) == (cap)) {                                                              \
+            uint32_t nc_ = (cap) ? (cap) * 2 : 8;                                        \
+            (ptr) = mlia_arena_grow((a), (ptr), (n), nc_, sizeof *(ptr));                \
+            (cap) = nc_;                                                                 \
+        }                                                                                \
+        (n)++;                                                                           \
+    } while (0)
+
+static vw_node *ref_node(const vw_ctx *c, vw_ref r)
+{
+    return &c->views[r.view].graphs[r.graph].nodes[r.node];
+}
+
+/* ------------------------------------------------------------------ */
+/* entity index and sync mapping                                        */
+
+static void index_entities(vw_out *o)
+{
+    vw_ctx *c = o->c;
+    vw_map_init(&o->entity_index, c->a, 1024);
+    for (uint32_t v = 0; v < VW_N_VIEWS; v++)
+        for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
+            const vw_graph *gr = &c->views[v].graphs[g];
+            for (uint32_t n = 0; n < gr->n_nodes; n++) {
+                const char *e = gr->nodes[n].entity;
+                if (!e)
+                    continue;
+                uint32_t slot = vw_map_get(&o->entity_index, e);
+                if (slot == VW_NONE) {
+                    uint32_t old_cap = o->cap_entities;
+                    PUSH(c->a, o->n_entities, o->cap_entities, o->entity_ids);
+                    if (o->cap_entities != old_cap)
+                        o->entity_refs = mlia_arena_grow(c->a, o->entity_refs, o->n_entities - 1, o->cap_entities,
+                                                         sizeof *o->entity_refs);
+                    slot = o->n_entities - 1;
+                    o->entity_ids[slot] = e;
+                    memset(&o->entity_refs[slot], 0, sizeof o->entity_refs[slot]);
+                    vw_map_put(&o->entity_index, c->a, e, slot);
+                }
+                vw_reflist *l = &o->entity_refs[slot];
+                PUSH(c->a, l->n, l->cap, l->v);
+                l->v[l->n - 1] = (vw_ref){v, g, n};
+            }
+        }
+    /* children of every result entity (for sync and the page's related links) */
+    const mlia_result *r = &c->s->result;
+    vw_map_init(&o->children.index, c->a, r->n_entities);
+    for (uint32_t i = 0; i < r->n_entities; i++)
+        if (r->entities[i]->parent)
+            vw_multi_add(c->a, &o->children, r->entities[i]->parent, r->entities[i]->id, false);
+}
+
+static const vw_strs *children_of(const vw_out *o, const char *id)
+{
+    uint32_t slot = vw_map_get(&o->children.index, id);
+    return slot == VW_NONE ? NULL : &o->children.lists[slot];
+}
+
+static void sync_add_entity(vw_out *o, vw_ref from, const char *entity, uint32_t first)
+{
+    uint32_t slot = vw_map_get(&o->entity_index, entity);
+    if (slot == VW_NONE)
+        return;
+    const vw_reflist *l = &o->entity_refs[slot];
+    for (uint32_t k = 0; k < l->n; k++) {
+        vw_ref to = l->v[k];
+        if (to.view == from.view)
+            continue;
+        uint32_t have = o->n_targets - first;
+        if (have >= VW_SYNC_CAP)
+            return;
+        bool dup = false;
+        for (uint32_t q = first; q < o->n_targets && !dup; q++)
+            dup = o->targets[q].view == to.view && o->targets[q].graph == to.graph && o->targets[q].node == to.node;
+        if (dup)
+            continue;
+        PUSH(o->c->a, o->n_targets, o->cap_targets, o->targets);
+        o->targets[o->n_targets - 1] = to;
+    }
+}
+
+static void compute_sync(vw_out *o)
+{
+    vw_ctx *c = o->c;
+    const mlia_result *r = &c->s->result;
+    for (uint32_t v = 0; v < VW_N_VIEWS; v++)
+        for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
+            const vw_graph *gr = &c->views[v].graphs[g];
+            for (uint32_t n = 0; n < gr->n_nodes; n++) {
+                const char *e = gr->nodes[n].entity;
+                if (!e)
+                    continue;
+                vw_ref from = {v, g, n};
+                uint32_t first = o->n_targets;
+                sync_add_entity(o, from, e, first);
+                const mlia_entity *ent = mlia_result_find(r, e);
+                if (ent) {
+                    if (ent->parent)
+                        sync_add_entity(o, from, ent->parent, first);
+                    for (uint32_t k = 0; k < ent->n_assoc; k++)
+                        sync_add_entity(o, from, ent->assoc[k], first);
+                    const vw_strs *ch = children_of(o, e);
+                    for (uint32_t k = 0; ch && k < ch->n && o->n_targets - first < VW_SYNC_CAP; k++)
+                        sync_add_entity(o, from, ch->v[k], first);
+                }
+                const vw_strs *ln = vw_links_of(c, e);
+                for (uint32_t k = 0; ln && k < ln->n; k++)
+                    sync_add_entity(o, from, ln->v[k], first);
+                if (o->n_targets > first) {
+                    PUSH(c->a, o->n_sync, o->cap_sync, o->sync);
+                    o->sync[o->n_sync - 1] = (vw_sync){from, first, o->n_targets - first};
+                }
+            }
+        }
+}
+
+/* ------------------------------------------------------------------ */
+/* writers                                                              */
+
+static int write_buf(mlia_outdir *od, const char *rel, const mlia_buf *b, mlia_error *err)
+{
+    const char *p = mlia_outdir_path(od, rel, err);
+    if (!p)
+        return -1;
+    FILE *fp = fopen(p, "wb");
+    if (!fp)
+        return mlia_error_setf(err, p, "cannot write: %s", strerror(errno));
+    size_t n = b->len ? fwrite(b->data, 1, b->len, fp) : 0;
+    int bad = (n != b->len) | (fclose(fp) != 0);
+    if (bad)
+        return mlia_error_setf(err, p, "write failed");
+    return 0;
+}
+
+static void write_kvs(mlia_jw *w, const vw_kv *kv, uint32_t n)
+{
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++) {
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "key", kv[i].key);
+        mlia_jw_kstr(w, "value", kv[i].value);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+}
+
+static void write_metas(mlia_jw *w, const vw_meta *m, uint32_t n)
+{
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++) {
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "id", m[i].id);
+        mlia_jw_key(w, "attrs");
+        write_kvs(w, m[i].attrs, m[i].n_attrs);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+}
+
+/* Model Explorer graph collection. Edges whose source is not a node of the
+ * graph are left out (Model Explorer drops them anyway). */
+static void write_collection(const vw_view *v, mlia_jw *w)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "label", v->label);
+    mlia_jw_key(w, "graphs");
+    mlia_jw_arr_begin(w);
+    for (uint32_t g = 0; g < v->n_graphs; g++) {
+        const vw_graph *gr = &v->graphs[g];
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "id", gr->id);
+        mlia_jw_key(w, "nodes");
+        mlia_jw_arr_begin(w);
+        for (uint32_t i = 0; i < gr->n_nodes; i++) {
+            const vw_node *n = &gr->nodes[i];
+            mlia_jw_obj_begin(w);
+            mlia_jw_kstr(w, "id", n->id);
+            mlia_jw_kstr(w, "label", n->label);
+            mlia_jw_kstr(w, "namespace", n->ns);
+            mlia_jw_key(w, "subgraphIds");
+            mlia_jw_arr_begin(w);
+            mlia_jw_arr_end(w);
+            mlia_jw_key(w, "attrs");
+            write_kvs(w, n->attrs, n->n_attrs);
+            mlia_jw_key(w, "incomingEdges");
+            mlia_jw_arr_begin(w);
+            for (uint32_t e = 0; e < n->n_edges; e++) {
+                if (vw_map_get(&gr->index, n->edges[e].source) == VW_NONE)
+                    continue;
+                mlia_jw_obj_begin(w);
+                mlia_jw_kstr(w, "sourceNodeId", n->edges[e].source);
+                mlia_jw_kstr(w, "sourceNodeOutputId", n->edges[e].source_output);
+                mlia_jw_kstr(w, "targetNodeInputId", n->edges[e].target_input);
+                mlia_jw_obj_end(w);
+            }
+            mlia_jw_arr_end(w);
+            mlia_jw_key(w, "inputsMetadata");
+            write_metas(w, n->inputs, n->n_inputs);
+            mlia_jw_key(w, "outputsMetadata");
+            write_metas(w, n->outputs, n->n_outputs);
+            mlia_jw_knull(w, "style");
+            mlia_jw_obj_end(w);
+        }
+        mlia_jw_arr_end(w);
+        mlia_jw_key(w, "groupNodeAttributes");
+        if (gr->n_groups) {
+            mlia_jw_obj_begin(w);
+            for (uint32_t k = 0; k < gr->n_groups; k++) {
+                mlia_jw_key(w, gr->groups[k].ns);
+                mlia_jw_obj_begin(w);
+                for (uint32_t q = 0; q < gr->groups[k].n_attrs; q++)
+                    mlia_jw_kstr(w, gr->groups[k].attrs[q].key, gr->groups[k].attrs[q].value);
+                mlia_jw_obj_end(w);
+            }
+            mlia_jw_obj_end(w);
+        } else {
+            mlia_jw_null(w);
+        }
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+}
+
+/* Model Explorer node data: {"<graph>": {"results": {...}, "gradient": [...]}}. */
+static void write_node_data(const vw_view *v, const vw_overlay *ov, mlia_jw *w)
+{
+    mlia_jw_obj_begin(w);
+    for (uint32_t g = 0; g < v->n_graphs; g++) {
+        bool any = false;
+        for (uint32_t i = 0; i < ov->n_values && !any; i++)
+            any = ov->values[i].graph == g;
+        if (!any)
+            continue;
+        mlia_jw_key(w, v->graphs[g].id);
+        mlia_jw_obj_begin(w);
+        mlia_jw_key(w, "results");
+        mlia_jw_obj_begin(w);
+        for (uint32_t i = 0; i < ov->n_values; i++) {
+            const vw_value *x = &ov->values[i];
+            if (x->graph != g)
+                continue;
+            mlia_jw_key(w, x->key);
+            mlia_jw_obj_begin(w);
+            mlia_jw_kdouble(w, "value", x->value);
+            mlia_jw_kstr(w, "bgColor", x->color);
+            mlia_jw_kstr(w, "textColor", x->text_color);
+            mlia_jw_obj_end(w);
+        }
+        mlia_jw_obj_end(w);
+        mlia_jw_key(w, "gradient");
+        mlia_jw_arr_begin(w);
+        for (int k = 0; k < 3; k++) {
+            mlia_jw_obj_begin(w);
+            mlia_jw_kdouble(w, "stop", k * 0.5);
+            mlia_jw_kstr(w, "bgColor", vw_gradient_stops[k]);
+            mlia_jw_obj_end(w);
+        }
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_obj_end(w);
+}
+
+static const char *node_data_path(vw_ctx *c, const vw_view *v, const vw_overlay *ov)
+{
+    return mlia_arena_printf(c->a, "node-data/%s/%s.json", v->id, ov->id);
+}
+
+static void write_overlay_meta(vw_ctx *c, const vw_view *v, const vw_overlay *ov, mlia_jw *w, bool with_file)
+{
+    mlia_jw_kstr(w, "id", ov->id);
+    mlia_jw_kstr(w, "label", ov->label);
+    mlia_jw_kstr(w, "unit", ov->unit);
+    mlia_jw_kstr(w, "entity_kind", ov->entity_kind);
+    if (with_file)
+        mlia_jw_kstr(w, "file", node_data_path(c, v, ov));
+    mlia_jw_key(w, "scale");
+    mlia_jw_obj_begin(w);
+    mlia_jw_kdouble(w, "min", ov->min);
+    mlia_jw_kdouble(w, "max", ov->max);
+    mlia_jw_obj_end(w);
+    mlia_jw_kbool(w, "group_measurement", ov->group_measurement);
+}
+
+static void write_manifest(vw_out *o, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    mlia_jw_obj_begin(w);
+    mlia_jw_kint(w, "version", 1);
+    mlia_jw_key(w, "views");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+        const vw_view *v = &c->views[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "id", v->id);
+        mlia_jw_kstr(w, "label", v->label);
+        mlia_jw_kbool(w, "available", v->available);
+        mlia_jw_kstr(w, "reason", v->available ? NULL : v->reason);
+        mlia_jw_kstr(w, "model", v->available ? mlia_arena_printf(c->a, "models/%s.json", v->id) : NULL);
+        mlia_jw_key(w, "overlays");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; v->available && k < v->n_overlays; k++) {
+            mlia_jw_obj_begin(w);
+            write_overlay_meta(c, v, &v->overlays[k], w, true);
+            mlia_jw_obj_end(w);
+        }
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_kstr(w, "initial_view", o->initial_view);
+    mlia_jw_kstr(w, "sync_navigation", "sync-navigation.json");
+    mlia_jw_kstr(w, "entity_node_mappings", "entity-node-mappings.json");
+    mlia_jw_kstr(w, "page", "bundle/index.html");
+    mlia_jw_obj_end(w);
+    mlia_jw_finish(w);
+}
+
+static const char *graph_qid(vw_ctx *c, vw_ref r)
+{
+    return mlia_arena_printf(c->a, "%s/%s", c->views[r.view].id, c->views[r.view].graphs[r.graph].id);
+}
+
+static void write_sync_navigation(vw_out *o, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    mlia_jw_obj_begin(w);
+    mlia_jw_key(w, "mappingEntries");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < o->n_sync; i++) {
+        const vw_sync *s = &o->sync[i];
+        const char *lg = graph_qid(c, s->from);
+        const char *ln = ref_node(c, s->from)->id;
+        for (uint32_t k = 0; k < s->n; k++) {
+            vw_ref t = o->targets[s->first + k];
+            mlia_jw_obj_begin(w);
+            mlia_jw_kstr(w, "leftGraphId", lg);
+            mlia_jw_kstr(w, "rightGraphId", graph_qid(c, t));
+            mlia_jw_kstr(w, "leftNodeId", ln);
+            mlia_jw_kstr(w, "rightNodeId", ref_node(c, t)->id);
+            mlia_jw_obj_end(w);
+        }
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+    mlia_jw_finish(w);
+}
+
+static void write_ref(vw_ctx *c, vw_ref r, mlia_jw *w)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "view", c->views[r.view].id);
+    mlia_jw_kstr(w, "graph", c->views[r.view].graphs[r.graph].id);
+    mlia_jw_kstr(w, "node", ref_node(c, r)->id);
+    mlia_jw_obj_end(w);
+}
+
+static int cmp_str_ptr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* {entity id: [{view, graph, node}]} sorted by entity id. */
+static void write_entity_nodes(vw_out *o, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    const char **ids = mlia_arena_array(c->a, o->n_entities ? o->n_entities : 1, sizeof *ids);
+    memcpy(ids, o->entity_ids, o->n_entities * sizeof *ids);
+    qsort(ids, o->n_entities, sizeof *ids, cmp_str_ptr);
+    mlia_jw_obj_begin(w);
+    for (uint32_t i = 0; i < o->n_entities; i++) {
+        const vw_reflist *l = &o->entity_refs[vw_map_get(&o->entity_index, ids[i])];
+        mlia_jw_key(w, ids[i]);
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < l->n; k++)
+            write_ref(c, l->v[k], w);
+        mlia_jw_arr_end(w);
+    }
+    mlia_jw_obj_end(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* page data                                                            */
+
+static bool is_assumption(const char *w)
+{
+    return strncmp(w, "Statistics mode not recorded", 28) == 0 || strncmp(w, "Device not recorded", 19) == 0;
+}
+
+static void write_attr_value(const mlia_attr *a, mlia_jw *w)
+{
+    switch (a->type) {
+    case MLIA_ATTR_STRING: mlia_jw_str(w, a->s); break;
+    case MLIA_ATTR_INT: mlia_jw_int(w, a->i); break;
+    case MLIA_ATTR_DOUBLE: mlia_jw_double(w, a->d); break;
+    case MLIA_ATTR_BOOL: mlia_jw_bool(w, a->b); break;
+    case MLIA_ATTR_STRING_LIST:
+        mlia_jw_arr_begin(w);
+        for (uint32_t i = 0; i < a->n; i++)
+            mlia_jw_str(w, a->list_s[i]);
+        mlia_jw_arr_end(w);
+        break;
+    case MLIA_ATTR_INT_LIST:
+        mlia_jw_arr_begin(w);
+        for (uint32_t i = 0; i < a->n; i++)
+            mlia_jw_int(w, a->list_i[i]);
+        mlia_jw_arr_end(w);
+        break;
+    default: mlia_jw_null(w); break;
+    }
+}
+
+static void write_metric(const mlia_metric *m, mlia_jw *w)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "name", m->name);
+    if (m->type == MLIA_VALUE_UNAVAILABLE) {
+        mlia_jw_kstr(w, "unit", m->unit);
+        mlia_jw_kstr(w, "availability", "unavailable");
+        mlia_jw_kstr(w, "reason", m->reason);
+        mlia_jw_obj_end(w);
+        return;
+    }
+    mlia_jw_key(w, "value");
+    if (m->type == MLIA_VALUE_UINT)
+        mlia_jw_uint(w, m->u);
+    else
+        mlia_jw_double(w, m->d);
+    mlia_jw_kstr(w, "unit", m->unit);
+    const char *st = mlia_metric_qualifier(m, "statistic");
+    if (st)
+        mlia_jw_kstr(w, "statistic", st);
+    const char *at = mlia_metric_qualifier(m, "attribution");
+    if (at)
+        mlia_jw_kstr(w, "attribution", at);
+    if (m->aggregation)
+        mlia_jw_kstr(w, "aggregation", m->aggregation);
+    if (m->samples)
+        mlia_jw_kuint(w, "samples", m->samples);
+    mlia_jw_obj_end(w);
+}
+
+static void write_entities(vw_out *o, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    const mlia_session *s = c->s;
+    const mlia_result *r = &s->result;
+    /* stack traces of source operators: entity id -> graph node */
+    vw_map traces;
+    vw_map_init(&traces, c->a, s->runtime ? s->runtime->n_nodes : 8);
+    if (s->program)
+        for (uint32_t i = 0; i < s->program->graph.n_nodes; i++) {
+            const ep_node *nd = &s->program->graph.nodes[i];
+            if (!nd->stack_trace)
+                continue;
+            if (s->runtime && i < s->runtime->n_nodes && s->runtime->node_entities[i])
+                vw_map_put(&traces, c->a, s->runtime->node_entities[i]->id, i);
+            else
+                vw_map_put(&traces, c->a,
+                           mlia_arena_printf(c->a, "source_operator/%s/%s", s->method_name ? s->method_name : "forward",
+                                             nd->name ? nd->name : ""),
+                           i);
+        }
+    mlia_jw_obj_begin(w);
+    for (uint32_t i = 0; i < r->n_entities; i++) {
+        const mlia_entity *e = r->entities[i];
+        mlia_jw_key(w, e->id);
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "kind", e->kind);
+        mlia_jw_kstr(w, "name", e->name);
+        mlia_jw_key(w, "attributes");
+        mlia_jw_obj_begin(w);
+        for (uint32_t k = 0; k < e->n_attrs; k++) {
+            mlia_jw_key(w, e->attrs[k].key);
+            write_attr_value(&e->attrs[k], w);
+        }
+        mlia_jw_obj_end(w);
+        mlia_jw_key(w, "metrics");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < e->n_metrics; k++)
+            write_metric(&e->metrics[k], w);
+        mlia_jw_arr_end(w);
+        const mlia_metric *cov = mlia_entity_metric(e, "execution_coverage", NULL);
+        if (cov && cov->type == MLIA_VALUE_DOUBLE)
+            mlia_jw_kdouble(w, "coverage", cov->d);
+        else
+            mlia_jw_knull(w, "coverage");
+        mlia_jw_key(w, "related");
+        mlia_jw_arr_begin(w);
+        if (e->parent) {
+            mlia_jw_obj_begin(w);
+            mlia_jw_kstr(w, "id", e->parent);
+            mlia_jw_kstr(w, "relation", "parent");
+            mlia_jw_obj_end(w);
+        }
+        const vw_strs *ch = children_of(o, e->id);
+        for (uint32_t k = 0; ch && k < ch->n && k < VW_RELATED_CHILDREN; k++) {
+            mlia_jw_obj_begin(w);
+            mlia_jw_kstr(w, "id", ch->v[k]);
+            mlia_jw_kstr(w, "relation", "child");
+            mlia_jw_obj_end(w);
+        }
+        for (uint32_t k = 0; k < e->n_assoc; k++) {
+            mlia_jw_obj_begin(w);
+            mlia_jw_kstr(w, "id", e->assoc[k]);
+            mlia_jw_kstr(w, "relation", "association");
+            mlia_jw_obj_end(w);
+        }
+        mlia_jw_arr_end(w);
+        uint32_t ti = vw_map_get(&traces, e->id);
+        mlia_jw_kstr(w, "stack_trace", ti != VW_NONE ? s->program->graph.nodes[ti].stack_trace : NULL);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_obj_end(w);
+}
+
+static void write_page_data(vw_out *o, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    const mlia_session *s = c->s;
+    const mlia_result *r = &s->result;
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "schema", "mlia.page/1");
+    mlia_jw_kstr(w, "title",
+                 mlia_arena_printf(c->a, "mlia check: %s (method %s)",
+                                   s->etrecord_digest.name ? s->etrecord_digest.name : "ETRecord",
+                                   s->method_name ? s->method_name : "?"));
+    mlia_jw_kstr(w, "generated_by", "mlia " MLIA_VERSION);
+    mlia_jw_key(w, "warnings");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < r->n_warnings; i++)
+        if (!is_assumption(r->warnings[i]))
+            mlia_jw_str(w, r->warnings[i]);
+    mlia_jw_arr_end(w);
+    mlia_jw_key(w, "assumptions");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < r->n_warnings; i++)
+        if (is_assumption(r->warnings[i]))
+            mlia_jw_str(w, r->warnings[i]);
+    if (s->has_companion)
+        mlia_jw_str(w, "The companion PTE passed the structural compatibility checks only (segments, SPIR-V result "
+                       "ids, instruction count); this does not prove that this PTE produced the capture.");
+    mlia_jw_arr_end(w);
+    mlia_jw_key(w, "notes");
+    mlia_jw_arr_begin(w);
+    mlia_jw_str(w, mlia_arena_printf(c->a, "Times are in milliseconds (ETDump ticks read as %s).",
+                                     s->time_unit ? s->time_unit : "ns"));
+    mlia_jw_str(w, "Cycle counters describe captured activity, not elapsed time; they are never converted to time.");
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+        if (!c->views[i].available && c->views[i].reason)
+            mlia_jw_str(w, mlia_arena_printf(c->a, "%s: not shown. %s", c->views[i].label, c->views[i].reason));
+    mlia_jw_str(w, mlia_arena_printf(c->a, "Colours use one linear scale per entity kind and metric across all "
+                                           "views (%s to %s to %s).",
+                                     vw_gradient_stops[0], vw_gradient_stops[1], vw_gradient_stops[2]));
+    mlia_jw_arr_end(w);
+    mlia_jw_kstr(w, "initial_view", o->initial_view);
+    mlia_jw_key(w, "views");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+        const vw_view *v = &c->views[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "id", v->id);
+        mlia_jw_kstr(w, "label", v->label);
+        mlia_jw_kbool(w, "available", v->available);
+        mlia_jw_kstr(w, "reason", v->available ? NULL : v->reason);
+        mlia_jw_key(w, "collection");
+        if (v->available)
+            write_collection(v, w);
+        else
+            mlia_jw_null(w);
+        mlia_jw_key(w, "overlays");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; v->available && k < v->n_overlays; k++) {
+            const vw_overlay *ov = &v->overlays[k];
+            mlia_jw_obj_begin(w);
+            write_overlay_meta(c, v, ov, w, false);
+            mlia_jw_key(w, "values");
+            mlia_jw_obj_begin(w);
+            for (uint32_t q = 0; q < ov->n_values; q++) {
+                const vw_value *x = &ov->values[q];
+                mlia_jw_key(w, mlia_arena_printf(c->a, "%s/%s", v->graphs[x->graph].id, x->key));
+                mlia_jw_obj_begin(w);
+                mlia_jw_kdouble(w, "value", x->value);
+                mlia_jw_kstr(w, "color", x->color);
+                mlia_jw_kstr(w, "text", x->text);
+                mlia_jw_obj_end(w);
+            }
+            mlia_jw_obj_end(w);
+            mlia_jw_obj_end(w);
+        }
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_key(w, "sync");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < o->n_sync; i++) {
+        const vw_sync *sy = &o->sync[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_key(w, "from");
+        write_ref(c, sy->from, w);
+        mlia_jw_key(w, "to");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < sy->n; k++)
+            write_ref(c, o->targets[sy->first + k], w);
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_key(w, "entities");
+    write_entities(o, w);
+    mlia_jw_key(w, "entity_nodes");
+    write_entity_nodes(o, w);
+    mlia_jw_key(w, "table_columns");
+    mlia_jw_obj_begin(w);
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+        mlia_jw_key(w, c->views[i].id);
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < c->views[i].columns.n; k++)
+            mlia_jw_str(w, c->views[i].columns.v[k]);
+        mlia_jw_arr_end(w);
+    }
+    mlia_jw_obj_end(w);
+    mlia_jw_obj_end(w);
+}
+
+static int write_page(vw_out *o, mlia_outdir *od, mlia_error *err)
+{
+    const char *tpl = mlia_page_template;
+    size_t tlen = (size_t)mlia_page_template_len;
+    const char *at = memmem(tpl, tlen, VW_PLACEHOLDER, strlen(VW_PLACEHOLDER));
+    if (!at)
+        return mlia_error_setf(err, NULL, "page template: placeholder %s not found", VW_PLACEHOLDER);
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_buf_append(&b, tpl, (size_t)(at - tpl));
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &b, false);
+    w.html_safe = true;
+    write_page_data(o, &w);
+    size_t after = (size_t)(at - tpl) + strlen(VW_PLACEHOLDER);
+    mlia_buf_append(&b, tpl + after, tlen - after);
+    int rc = write_buf(od, "model-explorer/bundle/index.html", &b, err);
+    mlia_buf_free(&b);
+    return rc;
+}
+
+typedef void (*vw_doc_fn)(vw_out *o, mlia_jw *w);
+
+static int write_doc(vw_out *o, mlia_outdir *od, const char *rel, vw_doc_fn fn, bool pretty, mlia_error *err)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &b, pretty);
+    fn(o, &w);
+    if (!pretty)
+        mlia_buf_putc(&b, '\n');
+    int rc = write_buf(od, rel, &b, err);
+    mlia_buf_free(&b);
+    return rc;
+}
+
+static void doc_entity_nodes(vw_out *o, mlia_jw *w)
+{
+    write_entity_nodes(o, w);
+}
+
+static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
+{
+    vw_ctx *c = o->c;
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+        const vw_view *v = &c->views[i];
+        if (!v->available)
+            continue;
+        mlia_buf b;
+        mlia_buf_init(&b);
+        mlia_jw w;
+        mlia_jw_init_buf(&w, &b, false);
+        write_collection(v, &w);
+        mlia_buf_putc(&b, '\n');
+        int rc = write_buf(od, mlia_arena_printf(c->a, "model-explorer/models/%s.json", v->id), &b, err);
+        mlia_buf_free(&b);
+        if (rc)
+            return -1;
+        for (uint32_t k = 0; k < v->n_overlays; k++) {
+            mlia_buf_init(&b);
+            mlia_jw_init_buf(&w, &b, false);
+            write_node_data(v, &v->overlays[k], &w);
+            mlia_buf_putc(&b, '\n');
+            rc = write_buf(od, mlia_arena_printf(c->a, "model-explorer/%s", node_data_path(c, v, &v->overlays[k])), &b,
+                           err);
+            mlia_buf_free(&b);
+            if (rc)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int views_write(const mlia_session *s, mlia_outdir *od, mlia_error *err)
+{
+    mlia_arena arena;
+    mlia_arena_init(&arena);
+    vw_ctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.a = &arena;
+    vw_map_init(&c.links.index, &arena, 256);
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+        c.views[i].id = VIEW_IDS[i];
+        c.views[i].label = VIEW_LABELS[i];
+    }
+    vw_build_source(&c);
+    vw_build_chains(&c);
+    vw_build_mapping(&c);
+    vw_build_trace(&c);
+    vw_build_pte(&c);
+    vw_colour_overlays(&c);
+
+    vw_out o;
+    memset(&o, 0, sizeof o);
+    o.c = &c;
+    index_entities(&o);
+    compute_sync(&o);
+    if (c.views[VW_MAPPING].available && c.views[VW_MAPPING].has_content)
+        o.initial_view = VIEW_IDS[VW_MAPPING];
+    else
+        for (uint32_t i = 0; i < VW_N_VIEWS && !o.initial_view; i++)
+            if (c.views[i].available)
+                o.initial_view = VIEW_IDS[i];
+    if (!o.initial_view)
+        o.initial_view = VIEW_IDS[VW_SOURCE];
+
+    int rc = write_view_files(&o, od, err);
+    if (!rc)
+        rc = write_doc(&o, od, "model-explorer/manifest.json", write_manifest, true, err);
+    if (!rc)
+        rc = write_doc(&o, od, "model-explorer/sync-navigation.json", write_sync_navigation, false, err);
+    if (!rc)
+        rc = write_doc(&o, od, "model-explorer/entity-node-mappings.json", doc_entity_nodes, false, err);
+    if (!rc)
+        rc = write_page(&o, od, err);
+    mlia_arena_free(&arena);
+    return rc;
+}

@@ -1,0 +1,125 @@
+"""Companion PTE (product.md section 6, issue 4): a PTE embedding vww4.vgf as its
+VgfBackend delegate with a matching capture, and the rejection cases."""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from helpers import ROOT, Result, check_args, fixture, load_sample, need_binary, run_mlia
+
+
+def build(desc, out, vgf_override=None):
+    import mkfixture  # noqa: F401  (puts tools/ on the path)
+    from fixturelib.model import Fixture
+    from fixturelib import etrecord as etrecord_mod
+    fx = Fixture(desc, ROOT)
+    os.makedirs(out, exist_ok=True)
+    paths = {"etrecord": os.path.join(out, "m.etrecord"), "etdump": os.path.join(out, "m.etdump"),
+             "pte": os.path.join(out, "m.pte")}
+    etrecord_mod.write_etrecord(paths["etrecord"], {fx.method: fx.exported_program_text(legacy=False)},
+                                fx.debug_handle_map(), fx.delegate_map(), fx.num_outs_map(), layout="current")
+    with open(paths["etdump"], "wb") as f:
+        f.write(fx.etdump_bytes())
+    if vgf_override is not None:
+        with open(vgf_override, "rb") as f:
+            fx.vgf_bytes = f.read()
+    with open(paths["pte"], "wb") as f:
+        f.write(fx.pte_bytes()[0])
+    return paths
+
+
+class CompanionTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        need_binary(cls)
+        cls.tmp = tempfile.mkdtemp(prefix="mlia-companion-")
+        cls.desc = load_sample("vww4.json")
+        cls.paths = build(cls.desc, os.path.join(cls.tmp, "ok"))
+
+    def run_check(self, companion, *extra, etdump=None):
+        out = tempfile.mkdtemp(prefix="mlia-out-", dir=self.tmp)
+        p = run_mlia(*check_args(self.paths["etrecord"], etdump or self.paths["etdump"],
+                                 "--companion-model", companion, "--output-dir", out, "--json", *extra))
+        return p, out
+
+    def test_associations_for_every_labelled_spirv_id(self):
+        p, out = self.run_check(self.paths["pte"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        res = Result(json.loads(p.stdout))
+        labelled = [e for e in res.entities.values()
+                    if e["kind"] == "compiler_operation" and "spirv_id" in e["attributes"]
+                    and "/tosa-" in e["id"]]
+        self.assertGreater(len(labelled), 0)
+        for e in labelled:
+            spirv = f"compiler_operation/segment_0/spirv-{e['attributes']['spirv_id']}"
+            self.assertIn(spirv, res.entities, spirv)
+            self.assertIn(spirv, e["associations"])
+            self.assertIn(e["id"], res.entities[spirv]["associations"])
+            chain = e["parent_id"]
+            self.assertIn(chain, res.entities[spirv]["associations"])
+            self.assertIn(spirv, res.entities[chain]["associations"])
+            for src in (a for a in e["associations"] if a.startswith("source_operator/")):
+                self.assertIn(spirv, res.entities[src]["associations"])
+        # 168 TOSA operations of vww4 become entities
+        spirv_ops = [i for i in res.entities if i.startswith("compiler_operation/segment_0/spirv-")]
+        self.assertEqual(len(spirv_ops), 168)
+        cm = res.doc["context"]["runtime_configuration"]["companion_model"]
+        self.assertEqual(cm["name"], "m.pte")
+        self.assertEqual(cm["size_bytes"], os.path.getsize(self.paths["pte"]))
+        self.assertEqual(len(cm["sha256"]), 64)
+        with open(os.path.join(out, "mlia-output", "logs", "mlia.log")) as f:
+            self.assertIn("structural compatibility only", f.read())
+
+    def test_pte_without_vgf_delegate(self):
+        p, out = self.run_check(fixture("executorch/lenet.pte"))
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stderr.strip(),
+                         f"mlia: error: {fixture('executorch/lenet.pte')}: Companion model must be a .pte "
+                         "with a VGF delegate; found a PTE without delegate calls in method 'forward'.")
+        self.assertFalse(os.path.exists(os.path.join(out, "mlia-output")))
+
+    def test_bundled_program_rejected(self):
+        path = os.path.join(self.tmp, "bundled.pte")
+        shutil.copy(fixture("executorch/bundled-mul-add.bpte"), path)
+        p, _ = self.run_check(path)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stderr.strip(), f"mlia: error: {path}: Companion model must be a .pte with a VGF "
+                                           "delegate; found a BundledProgram.")
+
+    def test_pte_embedding_a_different_vgf(self):
+        other = build(self.desc, os.path.join(self.tmp, "other"),
+                      vgf_override=fixture("vgf/single_maxpool_graph_v0_4_3.vgf"))
+        p, _ = self.run_check(other["pte"])
+        self.assertEqual(p.returncode, 1)
+        line = p.stderr.strip()
+        self.assertTrue(line.startswith("mlia: error: "), line)
+        self.assertEqual(len(line.splitlines()), 1)
+        self.assertIn("which is not present in supplied VGF segment 0.", line)
+
+    def test_companion_without_statistics(self):
+        lenet = os.path.join(self.tmp, "lenet")
+        import mkfixture
+        paths = mkfixture.build(os.path.join(ROOT, "samples", "lenet.json"), lenet)
+        out = tempfile.mkdtemp(prefix="mlia-out-", dir=self.tmp)
+        p = run_mlia(*check_args(paths["etrecord"], fixture("executorch/lenet.etdp"),
+                                 "--companion-model", self.paths["pte"], "--output-dir", out))
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stderr.strip(),
+                         f"mlia: error: {self.paths['pte']}: Companion model requires VGF neural statistics in "
+                         "the ETDump, and none were found; associations with the compiled graph come only "
+                         "from VGF profiling.")
+
+    def test_instruction_count_mismatch(self):
+        # the LeNet capture addresses 14 instructions; the vww4 PTE has 1
+        lenet = os.path.join(self.tmp, "lenet2")
+        import mkfixture
+        paths = mkfixture.build(os.path.join(ROOT, "samples", "lenet.json"), lenet)
+        p = run_mlia(*check_args(self.paths["etrecord"], self.paths["etdump"], "--companion-model",
+                                 paths["pte"], "--output-dir", tempfile.mkdtemp(dir=self.tmp)))
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("Companion model must be a .pte with a VGF delegate", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
