@@ -6,7 +6,8 @@
  *   that wrapped values (long "unavailable" reasons) indent under the value.
  * - Two tables whose column widths add up to exactly MLIA_CONSOLE_WIDTH; a
  *   cell wider than its column is cut and ends with "..." (ASCII only: the
- *   column math counts bytes).
+ *   column math counts bytes); node names are cut in the middle instead
+ *   ("aten_max_p...ices_default_1") because they differ by their suffix.
  * - Rankings sort by P50 descending; ties keep the result's entity order,
  *   which is deterministic, so the summary is deterministic too.
  * - The summary reads metrics directly from the result structures (no
@@ -149,6 +150,21 @@ static void put_cell(mlia_buf *b, const char *text, size_t width, bool right)
     if (!right)
         for (size_t i = len; i < width; i++)
             mlia_buf_putc(b, ' ');
+}
+
+/* Like put_cell (left aligned) but cuts the middle, keeping the end: node
+ * names differ by their suffix ("..._1", "..._2"). */
+static void put_cell_mid(mlia_buf *b, const char *text, size_t width)
+{
+    size_t len = text ? strlen(text) : 0;
+    if (len <= width || width < 8) {
+        put_cell(b, text, width, false);
+        return;
+    }
+    size_t tail = (width - 3) / 2, head = width - 3 - tail;
+    put_clean(b, text, head, true);
+    mlia_buf_puts(b, "...");
+    put_clean(b, text + len - tail, tail, true);
 }
 
 static void trim_trailing_spaces(mlia_buf *b)
@@ -415,7 +431,7 @@ static void put_title(mlia_buf *b, const char *title, uint32_t shown, uint32_t t
     mlia_buf_printf(b, "\n%s (%u of %u measured)\n", title, shown, total);
 }
 
-/* Column widths sum to 100: 3+2+28+2+22+3*(1+9)+2+11. */
+/* Column widths sum to 100: 3+2+26+2+24+3*(1+9)+2+11. */
 static void put_operators(mlia_buf *b, const mlia_result *r)
 {
     uint32_t n;
@@ -428,9 +444,9 @@ static void put_operators(mlia_buf *b, const mlia_result *r)
     uint32_t shown = n < MLIA_CONSOLE_TOP ? n : MLIA_CONSOLE_TOP;
     put_title(b, "Top source operators by P50 execution time", shown, n);
     mlia_buf_puts(b, "  #  ");
-    put_cell(b, "Operator", 28, false);
+    put_cell(b, "Operator", 26, false);
     mlia_buf_puts(b, "  ");
-    put_cell(b, "Node", 22, false);
+    put_cell(b, "Node", 24, false);
     mlia_buf_puts(b, "    P50 ms    Min ms    Max ms  Attribution\n");
     for (uint32_t i = 0; i < shown; i++) {
         const ranked *x = &list[i];
@@ -438,9 +454,9 @@ static void put_operators(mlia_buf *b, const mlia_result *r)
         snprintf(rank, sizeof rank, "%u", i + 1);
         put_cell(b, rank, 3, true);
         mlia_buf_puts(b, "  ");
-        put_cell(b, x->e->name, 28, false);
+        put_cell(b, x->e->name, 26, false);
         mlia_buf_puts(b, "  ");
-        put_cell(b, node_of(x->e), 22, false);
+        put_cell_mid(b, node_of(x->e), 24);
         const mlia_metric *cols[3] = {x->p50, x->min, x->max};
         for (int c = 0; c < 3; c++) {
             fmt_ms(v, sizeof v, cols[c]);

@@ -724,13 +724,14 @@ TEST(header_errors)
     CHECK(has_warning(f, "header: deprecated magic 0xF0E1D2C3"));
     CHECK(has_warning(f, "header: reserved field at byte 11 is 7, expected 0"));
     mlia_arena_free(&a);
-    /* overlapping sections warn */
+    /* overlapping sections warn (resource grown into the constant section) */
     memcpy(d, "VGF1", 4);
     d[11] = 0;
-    d[32] = 128; /* sequence section at the module section's offset */
+    d[56] = 216;
     mlia_arena_init(&a);
-    int rc = read_vgf(d, l.size, &a, &f, &err);
-    (void)rc;
+    CHECK_INT(read_vgf(d, l.size, &a, &f, &err), 0);
+    CHECK_INT(f->n_warnings, 3);
+    CHECK(has_warning(f, "header: resource and constant sections overlap"));
     mlia_arena_free(&a);
     free(l.data);
 }

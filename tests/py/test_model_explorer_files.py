@@ -102,13 +102,10 @@ class ArtifactChecks:
 
     def test_node_data_colours_follow_kind_scale(self):
         m = self.manifest()
-        colour_of = {}   # (entity_kind, metric label-independent scale key, value) -> colour
-        scales = {}
+        colour_of = {}   # (entity_kind, value) -> {(colour, scale min, scale max)}
         for v in m["views"]:
             for o in v["overlays"]:
                 nd = load(self.base, o["file"])
-                key = (o["entity_kind"], o["id"].split("_", 1)[-1] if o["id"].startswith(("chain_", "source_"))
-                       else o["id"])
                 for gid, gdata in nd.items():
                     self.assertEqual(len(gdata["gradient"]), 3)
                     for node, r in gdata["results"].items():
@@ -118,7 +115,6 @@ class ArtifactChecks:
                         self.assertLessEqual(r["value"], o["scale"]["max"])
                         colour_of.setdefault((o["entity_kind"], r["value"]), set()).add(
                             (r["bgColor"], o["scale"]["min"], o["scale"]["max"]))
-                scales.setdefault(key, set()).add((o["scale"]["min"], o["scale"]["max"]))
         # same kind + same value + same scale => same colour, in every view
         for (kind, value), cols in colour_of.items():
             by_scale = {}

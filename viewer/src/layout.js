@@ -10,8 +10,14 @@
 // Algorithms, chosen per level:
 // - no edges between the children: a grid (a row of 1,000 unconnected
 //   boxes is unreadable);
-// - up to DAGRE_MAX_ITEMS children: dagre (layered, crossing-minimised);
-// - more children: a linear-time layered layout (ranks by longest path in
+// - edges that form simple chains (every child has at most one incoming
+//   and one outgoing edge in the level): the linear-time layered layout
+//   below, which gives the same picture as dagre for chains at a fraction
+//   of the cost (dagre costs several ms even for ten nodes, and a view can
+//   have hundreds of small levels);
+// - otherwise up to DAGRE_MAX_ITEMS children: dagre (layered,
+//   crossing-minimised);
+// - more children: the linear-time layered layout (ranks by longest path in
 //   file order, barycentre placement). dagre's ordering and positioning
 //   phases grow super-linearly (about 2 s for 1,000 nodes), which would
 //   break the 300 ms budget for expanding a namespace of 1,000 operations.
@@ -155,6 +161,17 @@ function layeredLayout(items, sizes, edges, indexOf) {
   return { width: maxX - minX, height: y - RANK_SEP, pos };
 }
 
+function isChains(edges) {
+  const ins = new Set();
+  const outs = new Set();
+  for (const [a, b] of edges) {
+    if (outs.has(a.uid) || ins.has(b.uid)) return false;
+    outs.add(a.uid);
+    ins.add(b.uid);
+  }
+  return true;
+}
+
 // Lays out the children of a group (cached). Returns {width, height, pos}
 // where pos maps item uid to its box {x, y, w, h} relative to the group's
 // content origin. The group owns the returned object.
@@ -167,6 +184,7 @@ export function layoutGroup(group) {
   else {
     const indexOf = new Map(items.map((item, i) => [item.uid, i]));
     if (group.levelEdges.length === 0) result = gridLayout(sizes);
+    else if (isChains(group.levelEdges)) result = layeredLayout(items, sizes, group.levelEdges, indexOf);
     else if (items.length <= DAGRE_MAX_ITEMS) result = dagreLayout(items, sizes, group.levelEdges, indexOf);
     else result = layeredLayout(items, sizes, group.levelEdges, indexOf);
   }

@@ -96,8 +96,12 @@ class App {
     if (second === first || !this.data.isAvailable(second)) {
       second = available.find((id) => id !== first) || first;
     }
+    let t = now();
     this.addPane(first);
+    this.timings.pane0 = now() - t;
+    t = now();
     this.addPane(second);
+    this.timings.pane1 = now() - t;
     for (const pane of this.panes) pane.fit();
     this.setActivePane(this.panes[0]);
     renderDetails(this, this.details, null);
@@ -113,6 +117,7 @@ class App {
     const pane = new Pane(this, this.nextPaneIndex++, null);
     this.panes.push(pane);
     this.paneRow.appendChild(pane.root);
+    for (const p of this.panes) p.cachedSize = null;
     pane.setView(view);
     this.updatePaneButtons();
     for (const p of this.panes) p.fit();
@@ -123,6 +128,7 @@ class App {
     if (this.panes.length <= 2) return;
     this.panes = this.panes.filter((p) => p !== pane);
     pane.root.remove();
+    for (const p of this.panes) p.cachedSize = null;
     if (this.selection && this.selection.pane === pane) this.clearSelection();
     if (this.activePane === pane) this.setActivePane(this.panes[0]);
     for (const p of this.panes) p.fit();

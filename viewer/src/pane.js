@@ -25,6 +25,10 @@ const MIN_ZOOM = 0.02;
 const MAX_ZOOM = 4;
 const DRAG_THRESHOLD = 4;
 const MARGIN = 24;
+// Graphs with more visible items than this draw only the region around
+// the visible area; below this zoom, text is hidden (unreadable anyway).
+export const CULL_MIN_ITEMS = 300;
+const LOD_ZOOM = 0.3;
 
 // Label of a view: the one in the page data, else the product's name.
 export function viewLabel(data, viewId) {
@@ -69,6 +73,10 @@ export class Pane {
     this.selectedUid = null;
     this.relatedUids = new Set();
     this.marked = [];
+    this.order = [];
+    this.visibleEdges = [];
+    this.region = null;
+    this.pendingDraw = false;
     this.buildDom();
     if (viewId) this.setView(viewId);
   }
@@ -118,6 +126,14 @@ export class Pane {
     this.root = el('section', { class: 'pane', 'data-pane': String(id) },
       this.toolbar, el('div', { class: 'canvas-wrap' }, this.svg, this.message), this.legend);
     this.root.addEventListener('pointerdown', () => this.app.setActivePane(this), true);
+    this.cachedSize = null;
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver((entries) => {
+        const r = entries[entries.length - 1].contentRect;
+        this.cachedSize = { w: r.width, h: r.height };
+        if (this.needsDraw()) this.draw();
+      }).observe(this.svg);
+    }
     this.installPanZoom();
   }
 
@@ -176,16 +192,30 @@ export class Pane {
     this.app.select(this, item, { center: false });
   }
 
+  // Size of the canvas. Cached and kept current by a ResizeObserver:
+  // reading clientWidth after DOM changes would force a synchronous layout
+  // of the whole page on every selection.
   size() {
-    const w = this.svg.clientWidth || 800;
-    const h = this.svg.clientHeight || 500;
-    return { w, h };
+    if (!this.cachedSize || !this.cachedSize.w) {
+      this.cachedSize = { w: this.svg.clientWidth, h: this.svg.clientHeight };
+    }
+    return { w: this.cachedSize.w || 800, h: this.cachedSize.h || 500 };
   }
 
-  applyTransform() {
+  // Applies the pan/zoom transform. When the view leaves the drawn region
+  // of a large graph, the next frame draws again (immediately when
+  // fromDraw is false and immediate is asked for by centerOn).
+  applyTransform(fromDraw, immediate) {
     const { k, tx, ty } = this.view;
     this.viewport.setAttribute('transform', `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(${k.toFixed(4)})`);
     this.svg.setAttribute('data-zoom', k.toFixed(4));
+    this.svg.classList.toggle('lod-low', k < LOD_ZOOM);
+    if (fromDraw || !this.needsDraw()) return;
+    if (immediate) this.draw();
+    else if (!this.pendingDraw) {
+      this.pendingDraw = true;
+      requestAnimationFrame(() => { if (this.pendingDraw) this.draw(); });
+    }
   }
 
   zoomBy(factor, cx, cy) {
@@ -219,7 +249,7 @@ export class Pane {
     const { w, h } = this.size();
     this.view.tx = w / 2 - (box.x + box.w / 2) * this.view.k;
     this.view.ty = h / 2 - (box.y + box.h / 2) * this.view.k;
-    this.applyTransform();
+    this.applyTransform(false, true);
   }
 
   setView(viewId) {
@@ -269,8 +299,9 @@ export class Pane {
     this.model = this.data.model(this.viewId, graphId);
     this.selectedUid = null;
     this.relatedUids = new Set();
-    this.render();
+    this.clearCanvas();
     this.fit();
+    this.render();
     this.renderLegend();
   }
 
@@ -284,6 +315,9 @@ export class Pane {
     this.outMap.clear();
     this.inMap.clear();
     this.marked = [];
+    this.order = [];
+    this.visibleEdges = [];
+    this.region = null;
   }
 
   toggle(group) {
@@ -293,36 +327,124 @@ export class Pane {
     this.app.afterToggle(this, group);
   }
 
-  // Draws every visible item and edge of the current graph.
+  // Computes the positions of every visible item and edge of the current
+  // graph (from the cached level layouts), then draws them.
   render() {
+    const start = performance.now();
     this.clearCanvas();
     if (!this.model) return;
     layoutGroup(this.model.root);
-    const groupFrag = document.createDocumentFragment();
-    const nodeFrag = document.createDocumentFragment();
-    this.drawLevel(this.model.root, 0, 0, groupFrag, nodeFrag);
-    this.groupLayer.appendChild(groupFrag);
-    this.nodeLayer.appendChild(nodeFrag);
-    this.drawEdges();
-    this.applyOverlay();
-    this.applyHighlights();
-    this.applyTransform();
+    this.order = [];
+    this.placeLevel(this.model.root, 0, 0);
+    this.visibleEdges = this.liftEdges();
+    const laidOut = performance.now();
+    this.draw();
+    this.app.timings.lastRender = { layout: laidOut - start, draw: performance.now() - laidOut, items: this.items.size, drawn: this.parts.size };
   }
 
-  drawLevel(group, ox, oy, groupFrag, nodeFrag) {
+  placeLevel(group, ox, oy) {
     const layout = layoutGroup(group);
     for (const item of group.children) {
       const p = layout.pos.get(item.uid);
       const box = { x: ox + p.x, y: oy + p.y, w: p.w, h: p.h };
       this.boxes.set(item.uid, box);
       this.items.set(item.uid, item);
+      this.order.push(item);
+      if (item.kind === 'group' && item.expanded) this.placeLevel(item, box.x + GROUP_PADDING, box.y + GROUP_HEADER);
+    }
+  }
+
+  // Edges between visible items; an edge whose end is hidden in a
+  // collapsed group is lifted onto that group. Also fills the neighbour
+  // maps used by the arrow keys.
+  liftEdges() {
+    const model = this.model;
+    const seen = new Map();
+    const list = [];
+    for (const edge of model.edges) {
+      const a = model.visibleItem(edge.from);
+      const b = model.visibleItem(edge.to);
+      if (a === b) continue;
+      const key = `${a.uid}>${b.uid}`;
+      const existing = seen.get(key);
+      if (existing) { existing.count++; continue; }
+      const entry = { a, b, count: 1 };
+      seen.set(key, entry);
+      list.push(entry);
+      if (!this.outMap.has(a.uid)) this.outMap.set(a.uid, []);
+      if (!this.inMap.has(b.uid)) this.inMap.set(b.uid, []);
+      this.outMap.get(a.uid).push(b);
+      this.inMap.get(b.uid).push(a);
+    }
+    return list;
+  }
+
+  // The part of the graph (graph coordinates) to draw: everything for
+  // small graphs, else the visible area plus one pane size on each side.
+  // Panning or zooming out of that region draws again (applyTransform).
+  drawRegion() {
+    if (this.items.size <= CULL_MIN_ITEMS) return null;
+    const { w, h } = this.size();
+    const k = this.view.k;
+    const x = -this.view.tx / k;
+    const y = -this.view.ty / k;
+    return { x: x - w / k, y: y - h / k, w: (3 * w) / k, h: (3 * h) / k };
+  }
+
+  draw() {
+    for (const layer of [this.groupLayer, this.edgeLayer, this.nodeLayer]) clear(layer);
+    this.parts.clear();
+    this.marked = [];
+    this.pendingDraw = false;
+    const region = this.drawRegion();
+    this.region = region;
+    const inside = (b) => !region || (b.x + b.w >= region.x && b.x <= region.x + region.w && b.y + b.h >= region.y && b.y <= region.y + region.h);
+    const groupFrag = document.createDocumentFragment();
+    const nodeFrag = document.createDocumentFragment();
+    for (const item of this.order) {
+      const box = this.boxes.get(item.uid);
+      if (!inside(box)) continue;
       if (item.kind === 'node') nodeFrag.appendChild(this.drawNode(item, box));
       else if (!item.expanded) nodeFrag.appendChild(this.drawGroupBox(item, box));
-      else {
-        groupFrag.appendChild(this.drawGroupFrame(item, box));
-        this.drawLevel(item, box.x + GROUP_PADDING, box.y + GROUP_HEADER, groupFrag, nodeFrag);
-      }
+      else groupFrag.appendChild(this.drawGroupFrame(item, box));
     }
+    const edgeFrag = document.createDocumentFragment();
+    for (const { a, b, count } of this.visibleEdges) {
+      const from = this.boxes.get(a.uid);
+      const to = this.boxes.get(b.uid);
+      const x1 = from.x + from.w / 2;
+      const y1 = from.y + from.h;
+      const x2 = to.x + to.w / 2;
+      const y2 = to.y;
+      if (region && !inside({ x: Math.min(x1, x2), y: Math.min(y1, y2), w: Math.abs(x2 - x1), h: Math.abs(y2 - y1) })) continue;
+      const bend = Math.max(20, Math.abs(y2 - y1) / 2);
+      const lifted = a.kind === 'group' || b.kind === 'group';
+      edgeFrag.appendChild(svgEl('path', {
+        class: lifted ? 'edge lifted' : 'edge',
+        d: `M${x1},${y1} C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`,
+        'marker-end': `url(#arrow-${this.index})`,
+        'data-from': itemKey(a), 'data-to': itemKey(b), 'data-count': String(count),
+      }));
+    }
+    this.groupLayer.appendChild(groupFrag);
+    this.edgeLayer.appendChild(edgeFrag);
+    this.nodeLayer.appendChild(nodeFrag);
+    this.svg.setAttribute('data-items', String(this.items.size));
+    this.svg.setAttribute('data-drawn', String(this.parts.size));
+    this.applyOverlay();
+    this.applyHighlights();
+    this.applyTransform(true);
+  }
+
+  // True when the visible area has left the drawn region.
+  needsDraw() {
+    if (!this.region) return false;
+    const { w, h } = this.size();
+    const k = this.view.k;
+    const x = -this.view.tx / k;
+    const y = -this.view.ty / k;
+    const r = this.region;
+    return x < r.x || y < r.y || x + w / k > r.x + r.w || y + h / k > r.y + r.h;
   }
 
   drawNode(node, box) {
@@ -365,46 +487,6 @@ export class Pane {
       svgEl('text', { class: 'label', x: 28, y: 17, text: shortLabel(group.name) }), sub);
     this.parts.set(group.uid, { g, rect, sub, fallback: '', frame: true });
     return g;
-  }
-
-  drawEdges() {
-    const model = this.model;
-    const seen = new Map();
-    const frag = document.createDocumentFragment();
-    for (const edge of model.edges) {
-      const a = model.visibleItem(edge.from);
-      const b = model.visibleItem(edge.to);
-      if (a === b) continue;
-      const key = `${a.uid}>${b.uid}`;
-      const existing = seen.get(key);
-      if (existing) {
-        existing.count++;
-        existing.path.setAttribute('data-count', String(existing.count));
-        continue;
-      }
-      const from = this.boxes.get(a.uid);
-      const to = this.boxes.get(b.uid);
-      if (!from || !to) continue;
-      const x1 = from.x + from.w / 2;
-      const y1 = from.y + from.h;
-      const x2 = to.x + to.w / 2;
-      const y2 = to.y;
-      const bend = Math.max(20, Math.abs(y2 - y1) / 2);
-      const lifted = a.kind === 'group' || b.kind === 'group';
-      const path = svgEl('path', {
-        class: lifted ? 'edge lifted' : 'edge',
-        d: `M${x1},${y1} C${x1},${y1 + bend} ${x2},${y2 - bend} ${x2},${y2}`,
-        'marker-end': `url(#arrow-${this.index})`,
-        'data-from': itemKey(a), 'data-to': itemKey(b), 'data-count': '1',
-      });
-      seen.set(key, { path, count: 1 });
-      frag.appendChild(path);
-      if (!this.outMap.has(a.uid)) this.outMap.set(a.uid, []);
-      if (!this.inMap.has(b.uid)) this.inMap.set(b.uid, []);
-      this.outMap.get(a.uid).push(b);
-      this.inMap.get(b.uid).push(a);
-    }
-    this.edgeLayer.appendChild(frag);
   }
 
   overlay() {
@@ -534,7 +616,7 @@ export class Pane {
     }
     this.revealItems(items);
     this.setSelection(null, items);
-    if (items.length) this.centerOn(items[0], 0.5);
+    if (items.length) this.centerOn(items[0]);
     return items.length;
   }
 
