@@ -8,15 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct mlia_arena_chunk {
     mlia_arena_chunk *next;
     size_t cap;
     size_t used;
+    size_t mapped;      /* bytes mmap'ed (huge blocks), 0 when malloc'ed */
     _Alignas(16) unsigned char data[];
 };
 
 #define MLIA_ARENA_MIN_CHUNK ((size_t)64 * 1024)
+#define MLIA_ARENA_HUGE ((size_t)8 * 1024 * 1024)
 
 static void arena_oom(size_t size)
 {
@@ -35,7 +38,10 @@ void mlia_arena_free(mlia_arena *a)
     mlia_arena_chunk *c = a->head;
     while (c) {
         mlia_arena_chunk *n = c->next;
-        free(c);
+        if (c->mapped)
+            munmap(c, c->mapped);
+        else
+            free(c);
         c = n;
     }
     a->head = NULL;
@@ -55,10 +61,26 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
         /* calloc: large blocks come zeroed from fresh kernel pages, so the
          * memset below can be skipped for them (one touch instead of two). */
         bool big = need > MLIA_ARENA_MIN_CHUNK / 2;
-        mlia_arena_chunk *n = big ? calloc(1, sizeof(mlia_arena_chunk) + cap)
-                                  : malloc(sizeof(mlia_arena_chunk) + cap);
+        mlia_arena_chunk *n = NULL;
+        size_t mapped = 0;
+        if (need >= MLIA_ARENA_HUGE) {
+            /* Huge blocks (the event table of a large ETDump): anonymous
+             * zero pages, with transparent huge pages requested so that
+             * first-touch page faults come in 2 MB units. */
+            mapped = sizeof(mlia_arena_chunk) + cap;
+            void *p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED)
+                arena_oom(size);
+#ifdef MADV_HUGEPAGE
+            madvise(p, mapped, MADV_HUGEPAGE);
+#endif
+            n = p;
+        } else {
+            n = big ? calloc(1, sizeof(mlia_arena_chunk) + cap) : malloc(sizeof(mlia_arena_chunk) + cap);
+        }
         if (!n)
             arena_oom(size);
+        n->mapped = mapped;
         n->cap = cap;
         n->used = 0;
         if (c && big) {

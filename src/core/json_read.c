@@ -26,6 +26,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "json_write.h"
@@ -613,6 +614,54 @@ mlia_json *mlia_json_get(const mlia_json *obj, const char *key)
             return m->value;
     }
     return NULL;
+}
+
+static uint64_t key_hash(const char *k, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)k[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+const bool *mlia_json_last_members(const mlia_json *obj, mlia_arena *arena)
+{
+    size_t n = obj && obj->type == MLIA_JSON_OBJECT ? obj->u.object.n : 0;
+    bool *last = mlia_arena_array(arena, n ? n : 1, sizeof *last);
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            last[i] = mlia_json_get(obj, obj->u.object.members[i].key) == obj->u.object.members[i].value;
+        return last;
+    }
+    size_t cap = 16;
+    while (cap < n * 2)
+        cap *= 2;
+    size_t *slots = calloc(cap, sizeof *slots); /* member index + 1, 0 = empty */
+    if (!slots) {
+        fprintf(stderr, "mlia: error: out of memory\n");
+        exit(1);
+    }
+    for (size_t i = n; i-- > 0;) {
+        const mlia_json_member *m = &obj->u.object.members[i];
+        size_t h = (size_t)key_hash(m->key, m->key_len) & (cap - 1);
+        bool seen = false;
+        while (slots[h]) {
+            const mlia_json_member *o = &obj->u.object.members[slots[h] - 1];
+            if (o->key_len == m->key_len && memcmp(o->key, m->key, m->key_len) == 0) {
+                seen = true;
+                break;
+            }
+            h = (h + 1) & (cap - 1);
+        }
+        if (!seen) {
+            slots[h] = i + 1;
+            last[i] = true;
+        }
+    }
+    free(slots);
+    return last;
 }
 
 const char *mlia_json_get_str(const mlia_json *obj, const char *key)

@@ -85,6 +85,11 @@ int mlia_json_parse(const char *text, size_t len, const mlia_json_opts *opts, ml
 /* Member lookup (last occurrence wins); NULL when obj is not an object or the
  * key is absent. */
 mlia_json *mlia_json_get(const mlia_json *obj, const char *key);
+/* Duplicate handling in bulk: an arena array of obj's member count (at least
+ * one element) where element i is true when no later member has the same key
+ * (the member mlia_json_get would return). Linear time, for objects with many
+ * members. obj that is not an object gives a one-element array. */
+const bool *mlia_json_last_members(const mlia_json *obj, mlia_arena *arena);
 /* Typed helpers: return NULL / false when the type does not match. */
 const char *mlia_json_get_str(const mlia_json *obj, const char *key);
 bool mlia_json_is(const mlia_json *v, mlia_json_type t);

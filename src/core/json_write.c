@@ -237,7 +237,11 @@ void mlia_format_double(char *buf, double v)
         strcpy(buf, signbit(v) ? "-0.0" : "0.0");
         return;
     }
-    for (int prec = 1; prec <= 17; prec++) {
+    /* %g drops trailing zeros, so the first precision among 15, 16, 17 that
+     * reads back exactly is the shortest text (any double has at most 17
+     * significant digits, and every value with <= 15 digits prints exactly
+     * at 15). */
+    for (int prec = 15; prec <= 17; prec++) {
         snprintf(buf, 32, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)
             break;

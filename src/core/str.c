@@ -53,7 +53,7 @@ void mlia_buf_reserve(mlia_buf *b, size_t extra)
     b->cap = cap;
 }
 
-void mlia_buf_append(mlia_buf *b, const void *p, size_t n)
+void mlia_buf_append_slow(mlia_buf *b, const void *p, size_t n)
 {
     mlia_buf_reserve(b, n + 1);
     if (n)
@@ -67,10 +67,6 @@ void mlia_buf_puts(mlia_buf *b, const char *s)
     mlia_buf_append(b, s, strlen(s));
 }
 
-void mlia_buf_putc(mlia_buf *b, char c)
-{
-    mlia_buf_append(b, &c, 1);
-}
 
 void mlia_buf_printf(mlia_buf *b, const char *fmt, ...)
 {

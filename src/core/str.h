@@ -32,14 +32,38 @@ typedef struct mlia_buf {
 void mlia_buf_init(mlia_buf *b);
 void mlia_buf_free(mlia_buf *b);
 void mlia_buf_reserve(mlia_buf *b, size_t extra);
-void mlia_buf_append(mlia_buf *b, const void *p, size_t n);
+void mlia_buf_append_slow(mlia_buf *b, const void *p, size_t n);
 void mlia_buf_puts(mlia_buf *b, const char *s);
-void mlia_buf_putc(mlia_buf *b, char c);
 void mlia_buf_printf(mlia_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Take ownership of the NUL-terminated contents; the buffer is reset. */
 char *mlia_buf_take(mlia_buf *b);
 
 #include <string.h>
+
+/* Append n bytes (the buffer stays NUL-terminated). Inline fast path: the
+ * JSON writers call this for every token. */
+static inline void mlia_buf_append(mlia_buf *b, const void *p, size_t n)
+{
+    if (b->cap - b->len > n) {
+        if (n)
+            memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len] = 0;
+        return;
+    }
+    mlia_buf_append_slow(b, p, n);
+}
+
+static inline void mlia_buf_putc(mlia_buf *b, char c)
+{
+    if (b->cap - b->len > 1) {
+        b->data[b->len++] = c;
+        b->data[b->len] = 0;
+        return;
+    }
+    mlia_buf_append_slow(b, &c, 1);
+}
+
 static inline mlia_str mlia_str_c(const char *s)
 {
     mlia_str r = {s, s ? strlen(s) : 0};

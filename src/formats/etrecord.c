@@ -371,11 +371,14 @@ static etrecord_method *add_method(etrecord *rec, uint32_t *cap, const char *nam
 }
 
 /* Visits the non-shadowed members of an object (last occurrence wins). */
+/* Iterates the members that mlia_json_get would return (the last of
+ * duplicated keys), in document order; linear time. Needs `arena` in scope. */
 #define FOR_MEMBERS_I(obj, i, m)                                               \
-    for (size_t i = 0; (obj) && i < (obj)->u.object.n; i++)                    \
-        for (const mlia_json_member *m = &(obj)->u.object.members[i]; m;       \
-             m = NULL)                                                         \
-            if (mlia_json_get((obj), m->key) == m->value)
+    for (const bool *i##_last = mlia_json_last_members((obj), arena); i##_last; i##_last = NULL) \
+        for (size_t i = 0; (obj) && i < (obj)->u.object.n; i++)                \
+            for (const mlia_json_member *m = &(obj)->u.object.members[i]; m;   \
+                 m = NULL)                                                     \
+                if (i##_last[i])
 #define FOR_MEMBERS(obj, m) FOR_MEMBERS_I(obj, m##_i, m)
 
 static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *maps[3], mlia_arena *arena,

@@ -1,0 +1,301 @@
+/* Runtime timing analysis (product.md sections 3 and 4) on in-memory
+ * ETDump / ETRecord structures: nearest-rank P50, unattributed time, backend
+ * event nesting and naming, dropped events, method selection. */
+#include "test.h"
+
+#include "analysis/runtime.h"
+#include "formats/etdump.h"
+#include "formats/etrecord.h"
+#include "formats/exported_program.h"
+
+static mlia_arena A;
+
+static etdump_event prof(const char *name, int64_t chain, int32_t instr, uint64_t s, uint64_t e)
+{
+    etdump_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = ETDUMP_EVENT_PROFILE;
+    ev.name = name ? mlia_str_c(name) : (mlia_str){NULL, 0};
+    ev.chain_index = chain;
+    ev.instruction_id = instr;
+    ev.delegate_debug_id_int = -1;
+    ev.start_time = s;
+    ev.end_time = e;
+    return ev;
+}
+
+static etdump_event backend(const char *id, int32_t instr, uint64_t s, uint64_t e)
+{
+    etdump_event ev = prof(NULL, 0, instr, s, e);
+    ev.delegate_debug_id_str = mlia_str_c(id);
+    ev.has_metadata = true;
+    return ev;
+}
+
+static etdump_run run_of(const char *name, etdump_event *evs, uint32_t n)
+{
+    etdump_run r;
+    memset(&r, 0, sizeof r);
+    r.name = mlia_str_c(name);
+    r.bundled_input_index = -1;
+    r.n_events = n;
+    r.events = evs;
+    return r;
+}
+
+TEST(p50_is_nearest_rank_lower_median)
+{
+    uint64_t a[] = {5, 1, 4, 2};
+    CHECK_UINT(runtime_p50_u64(a, 4), 2);
+    uint64_t b[] = {9};
+    CHECK_UINT(runtime_p50_u64(b, 1), 9);
+    uint64_t c[] = {3, 3, 1, 3, 2};
+    CHECK_UINT(runtime_p50_u64(c, 5), 3);
+    uint64_t d[] = {7, 7, 7, 1, 1, 1};
+    CHECK_UINT(runtime_p50_u64(d, 6), 1);
+}
+
+/* One method with two kernels sharing a handle, one exclusive kernel and a
+ * delegate call with nested backend events; three executions. */
+typedef struct world {
+    etdump dump;
+    etdump_run runs[4];
+    etdump_event ev[4][32];
+    etrecord_method m;
+    etrecord_handles handles[4];
+    etrecord_delegate_entry delegates[4];
+    int64_t hv[8];
+    int64_t num_outs[4];
+    ep_program prog;
+    ep_node nodes[4];
+} world;
+
+static void build(world *w)
+{
+    memset(w, 0, sizeof *w);
+    /* nodes: a (handle 1), b and c (handle 2, decomposed), d (handle 3, delegated) */
+    const char *names[4] = {"a", "b", "c", "d"};
+    int64_t hs[4] = {1, 2, 2, 3};
+    for (int i = 0; i < 4; i++) {
+        w->nodes[i].name = names[i];
+        w->nodes[i].target = "executorch.exir.dialects.edge.ops.aten.mul.Tensor";
+        w->nodes[i].debug_handle = hs[i];
+        w->nodes[i].index = (uint32_t)i;
+    }
+    w->prog.graph.n_nodes = 4;
+    w->prog.graph.nodes = w->nodes;
+    /* maps: instr 0 -> 1, instr 1 -> 2, instr 2 -> 2, instr 3 delegate -> [3] */
+    w->hv[0] = 1;
+    w->hv[1] = 2;
+    w->hv[2] = 2;
+    w->hv[3] = 3;
+    for (int i = 0; i < 4; i++) {
+        w->handles[i] = (etrecord_handles){1, &w->hv[i], true};
+        w->num_outs[i] = -1;
+    }
+    w->delegates[3].present = true;
+    w->delegates[3].backend = "VgfBackend";
+    w->m.name = "forward";
+    w->m.n_instr = 4;
+    w->m.debug_handles = w->handles;
+    w->m.delegates = w->delegates;
+    w->m.num_outs = w->num_outs;
+
+    w->runs[0] = run_of("Default", w->ev[0], 0);
+    for (int r = 1; r <= 3; r++) {
+        etdump_event *e = w->ev[r];
+        uint32_t n = 0;
+        uint64_t k = (uint64_t)r; /* execution r scales durations */
+        e[n++] = prof("native_call_mul.out", 0, 0, 100, 100 + 50 * k);
+        e[n++] = prof("OPERATOR_CALL", 0, 0, 90, 160 + 50 * k);
+        e[n++] = prof("native_call_mul.out", 0, 1, 400, 420);
+        e[n++] = prof("OPERATOR_CALL", 0, 1, 395, 425);
+        e[n++] = prof("native_call_mul.out", 0, 2, 500, 510);
+        e[n++] = prof("OPERATOR_CALL", 0, 2, 495, 515);
+        if (r != 2) { /* the delegate call is missing in execution 2 */
+            e[n++] = backend("VGF_COPY_INPUTS", 3, 610, 620);
+            e[n++] = backend("VGF_DISPATCH_AND_WAIT", 3, 620, 680);
+            e[n++] = backend("VGF_COPY_OUTPUTS", 3, 690, 695);
+            e[n++] = backend("VGF_EXECUTE", 3, 605, 700);
+            e[n++] = prof("DELEGATE_CALL", 0, 3, 600, 720);
+        }
+        e[n++] = prof("OPERATOR_CALL", 0, 0, 900, 800); /* end < start: dropped */
+        e[n++] = prof("Method::execute", -1, 0, 0, 1000 + 100 * k);
+        w->runs[r] = run_of("Execute", e, n);
+    }
+    w->dump.n_runs = 4;
+    w->dump.runs = w->runs;
+}
+
+static const mlia_entity *ent(const mlia_result *r, const char *id)
+{
+    return mlia_result_find(r, id);
+}
+
+TEST(runtime_rules)
+{
+    static world w;
+    build(&w);
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    uint32_t runs[3] = {1, 2, 3};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false};
+    runtime_analysis *ra;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+
+    /* exclusive node a: OPERATOR_CALL 70+50k ns over k = 1, 2, 3 */
+    const mlia_entity *a = ent(&res, "source_operator/forward/a");
+    CHECK(a);
+    const mlia_metric *m = mlia_entity_metric(a, "execution_time", "p50");
+    CHECK(m);
+    CHECK_DBL(m->d, 170 / 1e6);
+    CHECK_STR(mlia_metric_qualifier(m, "attribution"), "exclusive");
+    CHECK_INT(m->samples, 3);
+    CHECK_DBL(mlia_entity_metric(a, "execution_time", "min")->d, 120 / 1e6);
+    CHECK_DBL(mlia_entity_metric(a, "execution_time", "max")->d, 220 / 1e6);
+    CHECK_DBL(mlia_entity_metric(a, "kernel_time", "p50")->d, 100 / 1e6);
+    /* unattributed = OPERATOR_CALL minus its native_call: 70 ns every time */
+    CHECK_DBL(mlia_entity_metric(a, "unattributed_time", "p50")->d, 70 / 1e6);
+
+    /* b and c share handle 2: both get the sum of instructions 1 and 2 (30 + 20) */
+    const mlia_entity *b = ent(&res, "source_operator/forward/b");
+    m = mlia_entity_metric(b, "execution_time", "p50");
+    CHECK_DBL(m->d, 50 / 1e6);
+    CHECK_STR(mlia_metric_qualifier(m, "attribution"), "shared");
+    const mlia_attr *sw = mlia_entity_attr(b, "shared_with");
+    CHECK(sw && sw->n == 1);
+    CHECK_STR(sw->list_s[0], "source_operator/forward/c");
+
+    /* d is delegated: shared timing from the delegate call, in 2 of 3 executions */
+    const mlia_entity *d = ent(&res, "source_operator/forward/d");
+    m = mlia_entity_metric(d, "execution_time", "p50");
+    CHECK_DBL(m->d, 120 / 1e6);
+    CHECK_STR(mlia_metric_qualifier(m, "attribution"), "shared");
+    CHECK_STR(d->parent, "delegate_call/forward/0/3");
+    const mlia_metric *cov = mlia_entity_metric(d, "execution_coverage", NULL);
+    CHECK_DBL(cov->d, 100.0 * 2 / 3);
+
+    /* delegate call: duration 120, children cover VGF_EXECUTE [605,700] -> 25 unattributed */
+    const mlia_entity *dc = ent(&res, "delegate_call/forward/0/3");
+    CHECK(dc);
+    CHECK_STR(dc->name, "VgfBackend");
+    CHECK_DBL(mlia_entity_metric(dc, "unattributed_time", "p50")->d, 25 / 1e6);
+    /* nesting from time containment, children written first */
+    const mlia_entity *ex = ent(&res, "runtime_event/forward/0/3/VGF_EXECUTE");
+    CHECK(ex);
+    CHECK_STR(ex->parent, "delegate_call/forward/0/3");
+    const mlia_entity *cp = ent(&res, "runtime_event/forward/0/3/VGF_COPY_INPUTS");
+    CHECK(cp);
+    CHECK_STR(cp->parent, "runtime_event/forward/0/3/VGF_EXECUTE");
+    /* VGF_EXECUTE 95 minus children (10 + 60 + 5) = 20 */
+    CHECK_DBL(mlia_entity_metric(ex, "unattributed_time", "p50")->d, 20 / 1e6);
+    CHECK_DBL(mlia_entity_metric(ex, "execution_time", "p50")->d, 95 / 1e6);
+
+    /* inference time and dropped events */
+    CHECK(ra->has_inference);
+    CHECK_DBL(ra->inference_p50, 1200 / 1e6);
+    CHECK_INT(ra->inference_samples, 3);
+    CHECK_UINT(ra->dropped_events, 3);
+    CHECK(mlia_result_has_warning(&res, "Dropped 3 runtime event(s) whose end time precedes their start time."));
+    CHECK(mlia_result_has_warning(&res, "1 of 4 measured source_operator entities were measured in fewer than all "
+                                        "3 executions (execution coverage below 100%)."));
+}
+
+TEST(repeated_name_at_another_position_gets_ordinal)
+{
+    static world w;
+    build(&w);
+    /* execution 1: a second VGF_COPY_INPUTS directly under the delegate call */
+    etdump_event *e = w.ev[1];
+    uint32_t n = w.runs[1].n_events;
+    memmove(&e[1], &e[0], n * sizeof *e);
+    e[0] = backend("VGF_COPY_INPUTS", 3, 601, 604);
+    w.runs[1].n_events = n + 1;
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    uint32_t runs[3] = {1, 2, 3};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false};
+    runtime_analysis *ra;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+    /* first seen (in time order): the one directly under the delegate call */
+    const mlia_entity *first = ent(&res, "runtime_event/forward/0/3/VGF_COPY_INPUTS");
+    CHECK(first);
+    CHECK_STR(first->parent, "delegate_call/forward/0/3");
+    CHECK_INT(mlia_entity_metric(first, "execution_time", "p50")->samples, 1);
+    const mlia_entity *second = ent(&res, "runtime_event/forward/0/3/VGF_COPY_INPUTS#2");
+    CHECK(second);
+    CHECK_STR(second->parent, "runtime_event/forward/0/3/VGF_EXECUTE");
+    CHECK_INT(mlia_entity_metric(second, "execution_time", "p50")->samples, 2);
+}
+
+TEST(selecting_methods)
+{
+    static world w;
+    build(&w);
+    /* a second method with a single kernel at instruction 0 */
+    etrecord_method ms[2];
+    ms[0] = w.m;
+    memset(&ms[1], 0, sizeof ms[1]);
+    etrecord_handles h1[1] = {{1, &w.hv[0], true}};
+    etrecord_delegate_entry d1[1];
+    memset(d1, 0, sizeof d1);
+    int64_t no[1] = {-1};
+    ms[1].name = "decode";
+    ms[1].n_instr = 1;
+    ms[1].debug_handles = h1;
+    ms[1].delegates = d1;
+    ms[1].num_outs = no;
+    etrecord rec;
+    memset(&rec, 0, sizeof rec);
+    rec.n_methods = 2;
+    rec.methods = ms;
+    /* run 4: only instruction 0 -> fits both methods (ambiguous); run 5 fits none */
+    etdump_run runs[6];
+    memcpy(runs, w.runs, sizeof w.runs);
+    etdump_event amb[2] = {prof("OPERATOR_CALL", 0, 0, 1, 2), prof("Method::execute", -1, 0, 0, 3)};
+    etdump_event none[2] = {prof("OPERATOR_CALL", 0, 9, 1, 2), prof("Method::execute", -1, 0, 0, 3)};
+    runs[4] = run_of("Execute", amb, 2);
+    runs[5] = run_of("Execute", none, 2);
+    etdump dump = {0};
+    dump.n_runs = 6;
+    dump.runs = runs;
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    method_selection sel;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_select_method(&rec, "m.etrecord", NULL, &dump, NULL, &A, &res, &sel, &err), -1);
+    CHECK_STR(err.text, "m.etrecord: the ETRecord records several methods (forward, decode); select one with "
+                        "--neural-technology-profiling-data.etrecord-method");
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_select_method(&rec, "m.etrecord", "encode", &dump, NULL, &A, &res, &sel, &err), -1);
+    CHECK_STR(err.text, "m.etrecord: method 'encode' is not recorded in the ETRecord; recorded methods: forward, "
+                        "decode");
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_select_method(&rec, "m.etrecord", "forward", &dump, NULL, &A, &res, &sel, &err), 0);
+    CHECK_INT(sel.n_executions, 4);
+    CHECK_INT(sel.execution_runs[3], 4);
+    CHECK(mlia_result_has_warning(&res, "1 execution(s) of the ETDump fit no recorded method and were ignored "
+                                        "(runs 5)."));
+    CHECK(mlia_result_has_warning(&res, "1 execution(s) fit method 'forward' and another recorded method; they "
+                                        "were attributed to the selected method 'forward' (runs 4)."));
+    mlia_result_init(&res, &A);
+    CHECK_INT(runtime_select_method(&rec, "m.etrecord", "decode", &dump, NULL, &A, &res, &sel, &err), 0);
+    CHECK_INT(sel.n_executions, 1);
+    CHECK_INT(sel.execution_runs[0], 4);
+}
+
+int main(void)
+{
+    mlia_arena_init(&A);
+    RUN(p50_is_nearest_rank_lower_median);
+    RUN(runtime_rules);
+    RUN(repeated_name_at_another_position_gets_ordinal);
+    RUN(selecting_methods);
+    mlia_arena_free(&A);
+    return test_summary();
+}

@@ -1,0 +1,116 @@
+// Helpers of generated.test.mjs: produce real pages with the C tool
+// (`../build/mlia check ... --model-explorer files`) from the sample
+// fixtures made by tools/mkfixture.py, open such a page from a fresh
+// folder over file:// (network off, see helpers.mjs), and read the data
+// embedded in the page so that tests can derive what the page must show
+// from the same document the C writer emitted.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { VIEWER } from './helpers.mjs';
+
+export const REPO = join(VIEWER, '..');
+export const MLIA = join(REPO, 'build', 'mlia');
+export const MKFIXTURE = join(REPO, 'tools', 'mkfixture.py');
+export const SAMPLES = join(REPO, 'samples');
+
+function hasPython() {
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Why the generated-page tests cannot run here, or null when they can.
+export function skipReason() {
+  if (!existsSync(MLIA)) return `${MLIA} does not exist (run make first)`;
+  if (!existsSync(MKFIXTURE)) return `${MKFIXTURE} does not exist`;
+  if (!hasPython()) return 'python3 is not installed (needed by tools/mkfixture.py)';
+  return null;
+}
+
+function run(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { cwd: VIEWER, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    throw new Error(`${cmd} ${args.join(' ')} failed (exit ${err.status}):\n${err.stdout || ''}${err.stderr || ''}`);
+  }
+}
+
+// Makes the fixture of samples/<name>.json in <root>/<name> and runs
+// `mlia check` on it; companion: also pass the fixture's .pte with
+// --companion-model. Returns the path of the generated page.
+export function generate(root, name, companion) {
+  const dir = join(root, name);
+  run('python3', [MKFIXTURE, join(SAMPLES, `${name}.json`), dir]);
+  const args = ['check', join(dir, `${name}.etrecord`), '--target-profile', 'neural-technology',
+    '--performance', '--profiling-data', join(dir, `${name}.etdump`), '--output-dir', dir,
+    '--model-explorer', 'files'];
+  if (companion) args.push('--companion-model', join(dir, `${name}.pte`));
+  const stdout = run(MLIA, args);
+  const page = join(dir, 'mlia-output', 'model-explorer', 'bundle', 'index.html');
+  if (!existsSync(page)) throw new Error(`mlia check did not write ${page}; its output:\n${stdout}`);
+  return page;
+}
+
+export function makeTempRoot() {
+  return mkdtempSync(join(tmpdir(), 'mlia-generated-'));
+}
+
+// The JSON document the C writer embedded in the page.
+export function embeddedData(htmlPath) {
+  const html = readFileSync(htmlPath, 'utf8');
+  const m = /<script type="application\/json" id="mlia-data">([\s\S]*?)<\/script>/.exec(html);
+  if (!m) throw new Error(`${htmlPath}: no <script id="mlia-data"> element`);
+  return JSON.parse(m[1]);
+}
+
+// Opens a copy of the generated page, placed alone in a fresh folder,
+// from file:// in the browser of startBrowser() and waits for the first
+// paint. Same bookkeeping as openPage() of helpers.mjs.
+export async function openFile(browser, htmlPath) {
+  const dir = mkdtempSync(join(tmpdir(), 'mlia-generated-page-'));
+  const file = join(dir, 'index.html');
+  copyFileSync(htmlPath, file);
+  const page = await browser.context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('dialog', async (dialog) => { problems.push(`dialog: ${dialog.message()}`); await dialog.dismiss(); });
+  page.on('request', (req) => requests.push(req.url()));
+  const url = pathToFileURL(file).href;
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]');
+  return {
+    page, problems, requests, url,
+    async close() { await page.close(); rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+// The nodes of view `targetView` that the page contract (docs/page.md,
+// "Selection and sync") relates to node `node` of view/graph: the sync
+// entries from that location, the other locations of its entity and the
+// locations of its related entities. Returns "graph/node" strings.
+export function relatedNodes(data, view, graph, node, targetView) {
+  const out = new Set();
+  const add = (loc) => {
+    if (loc.view !== targetView) return;
+    if (loc.view === view && loc.graph === graph && loc.node === node) return;
+    out.add(`${loc.graph}/${loc.node}`);
+  };
+  for (const s of data.sync) {
+    if (s.from.view === view && s.from.graph === graph && s.from.node === node) s.to.forEach(add);
+  }
+  const entity = data.entities[node];
+  if (entity) {
+    (data.entity_nodes[node] || []).forEach(add);
+    for (const rel of entity.related || []) (data.entity_nodes[rel.id] || []).forEach(add);
+  }
+  return [...out].sort();
+}
