@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# The main job on the repository's own sample: builds the demo capture from
-# samples/demo.json with the fixture builder (ETRecord + ETDump with VGF
-# neural statistics + a companion PTE embedding a VGF), then runs
-#   mlia check demo.etrecord --target-profile neural-technology --performance \
-#       --profiling-data demo.etdump --companion-model demo.pte \
-#       --output-dir build/demo --model-explorer files
+# The main job on the repository's own samples (built by the fixture builder,
+# nothing from ../shared):
+#  1. samples/demo.json: a small CNN, 3 executions, one VGF delegate call each
+#     with NX statistics (v2, mode 1, Mali-G2)          -> build/demo/
+#  2. samples/vww4.json: the same flow with a companion PTE whose VgfBackend
+#     delegate is a real VGF, so all five views exist   -> build/demo-companion/
+# Each run is:
+#   mlia check X.etrecord --target-profile neural-technology --performance \
+#       --profiling-data X.etdump [--companion-model X.pte] \
+#       --output-dir DIR --model-explorer files
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
-out="$BUILD/demo"
-rm -rf "$out/sample"
-mkdir -p "$out/sample"
-python3 tools/mkfixture.py samples/demo.json "$out/sample" >/dev/null
-args=(check "$out/sample/demo.etrecord" --target-profile neural-technology --performance
-      --profiling-data "$out/sample/demo.etdump" --output-dir "$out" --model-explorer files)
-[ -f "$out/sample/demo.pte" ] && args+=(--companion-model "$out/sample/demo.pte")
-echo "+ mlia ${args[*]}"
-"$BUILD/mlia" "${args[@]}"
-echo
-echo "Result:  $out/mlia-output/mlia-output.json"
-echo "Page:    file://$(cd "$out" && pwd)/mlia-output/model-explorer/bundle/index.html"
+
+run_sample() { # sample-name output-dir [companion]
+  local name=$1 out=$2 companion=${3:-}
+  rm -rf "$out/sample"
+  mkdir -p "$out/sample"
+  python3 tools/mkfixture.py "samples/$name.json" "$out/sample" >/dev/null
+  local args=(check "$out/sample/$name.etrecord" --target-profile neural-technology --performance
+              --profiling-data "$out/sample/$name.etdump" --output-dir "$out" --model-explorer files)
+  [ -n "$companion" ] && args+=(--companion-model "$out/sample/$name.pte")
+  echo "+ mlia ${args[*]}"
+  "$BUILD/mlia" "${args[@]}"
+  echo
+}
+
+run_sample demo "$BUILD/demo"
+run_sample vww4 "$BUILD/demo-companion" companion
+echo "Results: $BUILD/demo/mlia-output/mlia-output.json, $BUILD/demo-companion/mlia-output/mlia-output.json"
+echo "Pages:   file://$(cd "$BUILD/demo" && pwd)/mlia-output/model-explorer/bundle/index.html"
+echo "         file://$(cd "$BUILD/demo-companion" && pwd)/mlia-output/model-explorer/bundle/index.html"

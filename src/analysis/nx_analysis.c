@@ -25,6 +25,7 @@
  * scan first so that its token is right.
  */
 #include "analysis/nx_analysis.h"
+#include "analysis/runtime.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,33 +38,34 @@
 /* summaries                                                           */
 /* ------------------------------------------------------------------ */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_dbl(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
+/* Same nearest-rank P50 as the runtime timings (runtime_p50_u64). */
 nx_stat nx_summarise(const uint64_t *v, uint32_t n)
 {
     nx_stat s = {0};
     if (n == 0)
         return s;
     uint64_t *t = malloc((size_t)n * sizeof *t);
-    if (!t)
-        return s;
+    if (!t) {
+        fprintf(stderr, "mlia: error: out of memory\n");
+        exit(1);
+    }
     memcpy(t, v, (size_t)n * sizeof *t);
-    qsort(t, n, sizeof *t, cmp_u64);
     s.available = true;
     s.samples = n;
-    s.p50 = t[(n + 1) / 2 - 1];
-    s.min = t[0];
-    s.max = t[n - 1];
+    s.min = s.max = t[0];
+    for (uint32_t i = 1; i < n; i++) {
+        if (t[i] < s.min)
+            s.min = t[i];
+        if (t[i] > s.max)
+            s.max = t[i];
+    }
+    s.p50 = runtime_p50_u64(t, n);
     free(t);
     return s;
 }
@@ -74,8 +76,10 @@ nx_dstat nx_summarise_double(const double *v, uint32_t n)
     if (n == 0)
         return s;
     double *t = malloc((size_t)n * sizeof *t);
-    if (!t)
-        return s;
+    if (!t) {
+        fprintf(stderr, "mlia: error: out of memory\n");
+        exit(1);
+    }
     memcpy(t, v, (size_t)n * sizeof *t);
     qsort(t, n, sizeof *t, cmp_dbl);
     s.available = true;

@@ -40,30 +40,35 @@ void result_json_metric(mlia_jw *w, const mlia_metric *m)
     mlia_jw_obj_end(w);
 }
 
+void result_json_attr_value(mlia_jw *w, const mlia_attr *a)
+{
+    switch (a->type) {
+    case MLIA_ATTR_STRING: mlia_jw_str(w, a->s); break;
+    case MLIA_ATTR_INT: mlia_jw_int(w, a->i); break;
+    case MLIA_ATTR_DOUBLE: mlia_jw_double(w, a->d); break;
+    case MLIA_ATTR_BOOL: mlia_jw_bool(w, a->b); break;
+    case MLIA_ATTR_STRING_LIST:
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < a->n; k++)
+            mlia_jw_str(w, a->list_s[k]);
+        mlia_jw_arr_end(w);
+        break;
+    case MLIA_ATTR_INT_LIST:
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < a->n; k++)
+            mlia_jw_int(w, a->list_i[k]);
+        mlia_jw_arr_end(w);
+        break;
+    default: mlia_jw_null(w); break;
+    }
+}
+
 void result_json_attrs(mlia_jw *w, const mlia_entity *e)
 {
     mlia_jw_obj_begin(w);
     for (uint32_t i = 0; i < e->n_attrs; i++) {
-        const mlia_attr *a = &e->attrs[i];
-        mlia_jw_key(w, a->key);
-        switch (a->type) {
-        case MLIA_ATTR_STRING: mlia_jw_str(w, a->s); break;
-        case MLIA_ATTR_INT: mlia_jw_int(w, a->i); break;
-        case MLIA_ATTR_DOUBLE: mlia_jw_double(w, a->d); break;
-        case MLIA_ATTR_BOOL: mlia_jw_bool(w, a->b); break;
-        case MLIA_ATTR_STRING_LIST:
-            mlia_jw_arr_begin(w);
-            for (uint32_t k = 0; k < a->n; k++)
-                mlia_jw_str(w, a->list_s[k]);
-            mlia_jw_arr_end(w);
-            break;
-        case MLIA_ATTR_INT_LIST:
-            mlia_jw_arr_begin(w);
-            for (uint32_t k = 0; k < a->n; k++)
-                mlia_jw_int(w, a->list_i[k]);
-            mlia_jw_arr_end(w);
-            break;
-        }
+        mlia_jw_key(w, e->attrs[i].key);
+        result_json_attr_value(w, &e->attrs[i]);
     }
     mlia_jw_obj_end(w);
 }

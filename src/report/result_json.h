@@ -14,6 +14,8 @@
 void result_json_write(const mlia_session *s, mlia_jw *w);
 /* One metric object (numeric or unavailable). */
 void result_json_metric(mlia_jw *w, const mlia_metric *m);
+/* One attribute value (string, number, bool or list). */
+void result_json_attr_value(mlia_jw *w, const mlia_attr *a);
 /* Attributes object of an entity. */
 void result_json_attrs(mlia_jw *w, const mlia_entity *e);
 

@@ -33,6 +33,7 @@
 #include "formats/exported_program.h"
 #include "report/page_asset.h"
 #include "report/views.h"
+#include "report/result_json.h"
 #include "report/views_model.h"
 
 #define VW_SYNC_CAP 64       /* sync targets per node */
@@ -467,29 +468,6 @@ static bool is_assumption(const char *w)
     return strncmp(w, "Statistics mode not recorded", 28) == 0 || strncmp(w, "Device not recorded", 19) == 0;
 }
 
-static void write_attr_value(const mlia_attr *a, mlia_jw *w)
-{
-    switch (a->type) {
-    case MLIA_ATTR_STRING: mlia_jw_str(w, a->s); break;
-    case MLIA_ATTR_INT: mlia_jw_int(w, a->i); break;
-    case MLIA_ATTR_DOUBLE: mlia_jw_double(w, a->d); break;
-    case MLIA_ATTR_BOOL: mlia_jw_bool(w, a->b); break;
-    case MLIA_ATTR_STRING_LIST:
-        mlia_jw_arr_begin(w);
-        for (uint32_t i = 0; i < a->n; i++)
-            mlia_jw_str(w, a->list_s[i]);
-        mlia_jw_arr_end(w);
-        break;
-    case MLIA_ATTR_INT_LIST:
-        mlia_jw_arr_begin(w);
-        for (uint32_t i = 0; i < a->n; i++)
-            mlia_jw_int(w, a->list_i[i]);
-        mlia_jw_arr_end(w);
-        break;
-    default: mlia_jw_null(w); break;
-    }
-}
-
 static void write_metric(const mlia_metric *m, mlia_jw *w)
 {
     mlia_jw_obj_begin(w);
@@ -552,7 +530,7 @@ static void write_entities(vw_out *o, mlia_jw *w)
         mlia_jw_obj_begin(w);
         for (uint32_t k = 0; k < e->n_attrs; k++) {
             mlia_jw_key(w, e->attrs[k].key);
-            write_attr_value(&e->attrs[k], w);
+            result_json_attr_value(w, &e->attrs[k]);
         }
         mlia_jw_obj_end(w);
         mlia_jw_key(w, "metrics");

@@ -158,8 +158,10 @@ export class GraphModel {
     let changed = false;
     for (let g = item.parent; g && g.parent; g = g.parent) {
       if (!g.expanded) { g.expanded = true; changed = true; }
-      g.layout = null;
     }
+    // Every ancestor's cached layout, the root's included, holds the old
+    // (collapsed) size of the group that changed: drop them, as setExpanded does.
+    if (changed) for (let g = item.parent; g; g = g.parent) g.layout = null;
     return changed;
   }
 

@@ -13,6 +13,17 @@
 import { el, svgEl, clear, formatNumber } from './dom.js';
 import { layoutGroup, shortLabel, GROUP_HEADER, GROUP_PADDING } from './layout.js';
 
+// Width of one character of the second text line (class "sub"), in px.
+const SUB_CHAR_WIDTH = 6.2;
+
+// Cuts text to maxChars characters (with an ellipsis) so that it stays inside
+// its box; the full text remains in the node's tooltip and details panel.
+function fitText(text, maxChars) {
+  const s = String(text);
+  if (maxChars === undefined || s.length <= maxChars) return s;
+  return maxChars <= 1 ? '' : `${s.slice(0, maxChars - 1)}\u2026`;
+}
+
 export const VIEW_ORDER = [
   ['source_model', 'Source Model'],
   ['segment_cascade_chain', 'segment_cascade_chain'],
@@ -453,7 +464,8 @@ export class Pane {
     const g = svgEl('g', { class: 'node', 'data-uid': node.uid, 'data-node': node.id, transform: `translate(${box.x},${box.y})` },
       svgEl('title', { text: node.label === node.id ? node.id : `${node.label}\n${node.id}` }),
       rect, svgEl('text', { class: 'label', x: 8, y: 16, text: shortLabel(node.label) }), sub);
-    this.parts.set(node.uid, { g, rect, sub, fallback: node.label === node.id ? '' : shortLabel(node.id) });
+    this.parts.set(node.uid, { g, rect, sub, fallback: node.label === node.id ? '' : node.id,
+      maxChars: Math.max(4, Math.floor((box.w - 16) / SUB_CHAR_WIDTH)) });
     return g;
   }
 
@@ -473,7 +485,8 @@ export class Pane {
       svgEl('text', { class: 'label', x: 28, y: 18, text: shortLabel(group.name) }),
       svgEl('text', { class: 'count', x: 10, y: 33, text: `${group.nodeCount} node${group.nodeCount === 1 ? '' : 's'}` }),
       sub);
-    this.parts.set(group.uid, { g, rect, sub, fallback: '' });
+    this.parts.set(group.uid, { g, rect, sub, fallback: '',
+      maxChars: Math.max(4, Math.floor((box.w - 20) / SUB_CHAR_WIDTH)) });
     return g;
   }
 
@@ -520,7 +533,7 @@ export class Pane {
         const shown = value.text !== undefined && value.text !== null ? String(value.text) : formatNumber(value.value);
         text = item.kind === 'group' ? `group: ${shown}` : shown;
       }
-      part.sub.textContent = text;
+      part.sub.textContent = fitText(text, part.maxChars);
       if (part.frame && color) part.sub.setAttribute('fill', color);
       else if (part.frame) part.sub.removeAttribute('fill');
     }

@@ -114,3 +114,66 @@ export function relatedNodes(data, view, graph, node, targetView) {
   }
   return [...out].sort();
 }
+
+// Clicks node `id` of pane i with the real mouse, at a point of its box
+// where the node is the topmost element (a node's bounding box can be
+// wider than its box, and boxes can be partly covered). Fails when no
+// point of the box can be hit.
+export async function clickNode(page, i, id) {
+  const sel = `.pane[data-pane="${i}"] g.node[data-node="${id}"]`;
+  await page.locator(sel).waitFor();
+  const point = await page.evaluate((s) => {
+    const g = document.querySelector(s);
+    const canvas = g.closest('svg').getBoundingClientRect();
+    const r = g.querySelector('rect.box').getBoundingClientRect();
+    for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+      for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+        const x = r.x + r.width * fx;
+        const y = r.y + r.height * fy;
+        if (x < canvas.x || x > canvas.right || y < canvas.y || y > canvas.bottom) continue;
+        const hit = document.elementFromPoint(x, y);
+        if (hit && hit.closest('g.node') === g) return { x, y };
+      }
+    }
+    return null;
+  }, sel);
+  if (!point) throw new Error(`${sel}: no visible point of its box can be clicked (covered or outside the pane)`);
+  await page.mouse.click(point.x, point.y);
+}
+
+// Geometry problems of pane i as drawn: an expanded group frame that does
+// not contain a drawn member (a sub-group frame or box, or a node whose
+// namespace, from nsOf, lies inside the group). Returns messages (the
+// first six and a count of the rest).
+export function frameProblems(page, i, nsOf) {
+  return page.evaluate(([paneIndex, ns]) => {
+    const root = document.querySelector(`.pane[data-pane="${paneIndex}"] svg.canvas`);
+    const box = (el) => el.getBoundingClientRect();
+    const inside = (a, b) => a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.right <= b.right + 0.5 && a.bottom <= b.bottom + 0.5;
+    const frames = [...root.querySelectorAll('g.group.expanded')].map((g) => ({ path: g.getAttribute('data-group'), r: box(g.querySelector('rect.frame')) }));
+    const members = [
+      ...[...root.querySelectorAll('g.group')].map((g) => ({ name: `group ${g.getAttribute('data-group')}`, path: g.getAttribute('data-group'), r: box(g.querySelector('rect')) })),
+      ...[...root.querySelectorAll('g.node')].map((g) => {
+        const id = g.getAttribute('data-node');
+        return { name: `node ${id}`, path: `${ns[id] || ''}/${id}`, r: box(g.querySelector('rect.box')) };
+      }),
+    ];
+    const out = [];
+    for (const f of frames) {
+      for (const m of members) {
+        if (m.path !== f.path && m.path.startsWith(`${f.path}/`) && !inside(m.r, f.r)) {
+          out.push(`${m.name} (${Math.round(m.r.x)},${Math.round(m.r.y)} ${Math.round(m.r.width)}x${Math.round(m.r.height)}) is outside the frame of group ${f.path} (${Math.round(f.r.x)},${Math.round(f.r.y)} ${Math.round(f.r.width)}x${Math.round(f.r.height)})`);
+        }
+      }
+    }
+    return out.length > 6 ? [...out.slice(0, 6), `... and ${out.length - 6} more`] : out;
+  }, [i, nsOf]);
+}
+
+// node id -> namespace (normalised: empty segments dropped) of every node
+// of one graph of the page data.
+export function namespaces(data, viewId, graphId) {
+  const view = data.views.find((v) => v.id === viewId);
+  const graph = view.collection.graphs.find((g) => g.id === graphId);
+  return Object.fromEntries(graph.nodes.map((n) => [n.id, String(n.namespace || '').split('/').filter((s) => s).join('/')]));
+}
