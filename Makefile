@@ -37,7 +37,7 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup
+.PHONY: fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup
 
 all: $(BUILD)/mlia $(BUILD)/libmlia.so
 
@@ -85,6 +85,9 @@ demo:
 asan:
 	@[ -n "$(MLIA_SKIP_SETUP)" ] || bash tools/setup.sh --page
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 check-only
+
+fuzz:
+	@bash fuzz/run.sh
 
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) bash bench/run.sh
