@@ -82,19 +82,44 @@ static int open_input(mlia_session *s, mlia_file *f, mlia_input_digest *d, const
     return 0;
 }
 
-/* Input digests are computed on the second core while the readers parse:
- * hashing a 64 MB ETDump costs about as much as reading it. */
-typedef struct digest_job {
-    const mlia_file *files[3];
-    mlia_input_digest *digests[3];
-    int n;
-} digest_job;
+/* The second core works while the main thread reads the ETDump: it reads the
+ * ETRecord (and, when the method is already known, its edge program) into an
+ * arena of its own, then digests the inputs (hashing a 64 MB ETDump costs
+ * about as much as reading it). Results and errors are picked up after the
+ * join, in the same order as a sequential run would report them. */
+typedef struct worker_job {
+    mlia_session *s;
+    mlia_arena arena;            /* ETRecord and program memory (freed with the session) */
+    int rc_read, rc_program;
+    mlia_error err_read, err_program;
+    const etrecord_method *method; /* method whose program was loaded, or NULL */
+    ep_program *program;
+    double read_ms;
+} worker_job;
 
-static void *digest_thread(void *arg)
+static void *worker_thread(void *arg)
 {
-    digest_job *job = arg;
-    for (int i = 0; i < job->n; i++)
-        mlia_sha256_hex(job->files[i]->data, job->files[i]->size, job->digests[i]->sha256);
+    worker_job *job = arg;
+    mlia_session *s = job->s;
+    const mlia_check_options *o = s->opts;
+    double t0 = now_ms();
+    job->rc_read = etrecord_read(s->etrecord_file.data, s->etrecord_file.size, o->etrecord_path, &job->arena,
+                                 &s->etrecord, &job->err_read);
+    job->read_ms = now_ms() - t0;
+    if (!job->rc_read) {
+        const etrecord *r = s->etrecord;
+        const etrecord_method *m = o->method ? etrecord_find_method(r, o->method)
+                                   : (r->n_methods == 1 ? &r->methods[0] : NULL);
+        if (m) {
+            job->method = m;
+            job->rc_program = etrecord_load_method_program(s->etrecord, m, &job->arena, &job->program,
+                                                           &job->err_program);
+        }
+    }
+    mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
+    const mlia_file *fs[3] = {&s->etrecord_file, &s->etdump_file, &s->companion_file};
+    for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
+        mlia_sha256_hex(fs[i]->data, fs[i]->size, ds[i]->sha256);
     return NULL;
 }
 
@@ -259,7 +284,8 @@ fail:
     return -1;
 }
 
-static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err, double t0);
+static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err,
+                                    const etrecord_method *preloaded);
 static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err);
 
 static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
@@ -279,40 +305,57 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
             return -1;
         s->has_companion = true;
     }
-    digest_job job = {{&s->etrecord_file, &s->etdump_file, &s->companion_file},
-                      {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest},
-                      s->has_companion ? 3 : 2};
-    pthread_t digester;
-    bool threaded = pthread_create(&digester, NULL, digest_thread, &job) == 0;
+    worker_job *job = mlia_arena_alloc(&s->arena, sizeof *job);
+    job->s = s;
+    mlia_arena_init(&job->arena);
+    s->worker_arena = &job->arena;
+    mlia_error_clear(&job->err_read);
+    mlia_error_clear(&job->err_program);
+    pthread_t worker;
+    bool threaded = pthread_create(&worker, NULL, worker_thread, job) == 0;
     if (!threaded)
-        digest_thread(&job);
-    int rc = run_readers_and_analysis(s, out, err, t0);
-    if (threaded)
-        pthread_join(digester, NULL);
-    return rc;
-}
-
-static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err, double t0)
-{
-    const mlia_check_options *o = s->opts;
-    if (etrecord_read(s->etrecord_file.data, s->etrecord_file.size, o->etrecord_path, &s->arena, &s->etrecord,
-                      err))
-        return -1;
-    s->stage_ms[0] = now_ms() - t0;
-    mlia_log_add(s, "stage read ETRecord: %.3f ms (%u method(s), %s layout)", s->stage_ms[0],
-                 s->etrecord->n_methods, s->etrecord->legacy ? "legacy" : "current");
+        worker_thread(job);
 
     progress(s, "reading ETDump");
-    t0 = now_ms();
-    if (etdump_read(s->etdump_file.data, s->etdump_file.size, o->etdump_path, &s->arena, &s->dump, err))
+    double t1 = now_ms();
+    mlia_error dump_err;
+    mlia_error_clear(&dump_err);
+    int rc_dump = etdump_read(s->etdump_file.data, s->etdump_file.size, o->etdump_path, &s->arena, &s->dump,
+                              &dump_err);
+    s->stage_ms[1] = now_ms() - t1;
+    if (threaded)
+        pthread_join(worker, NULL);
+    /* report in the order of a sequential run: ETRecord, ETDump, program */
+    if (job->rc_read) {
+        *err = job->err_read;
         return -1;
-    s->stage_ms[1] = now_ms() - t0;
+    }
+    s->stage_ms[0] = job->read_ms;
+    mlia_log_add(s, "stage read ETRecord: %.3f ms (%u method(s), %s layout; on the second core)", s->stage_ms[0],
+                 s->etrecord->n_methods, s->etrecord->legacy ? "legacy" : "current");
+    if (rc_dump) {
+        *err = dump_err;
+        return -1;
+    }
     mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
+    if (job->method && job->rc_program) {
+        *err = job->err_program;
+        return -1;
+    }
+    if (job->method)
+        s->program = job->program;
+    (void)t0;
+    return run_readers_and_analysis(s, out, err, job->method);
+}
 
+static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err,
+                                    const etrecord_method *preloaded)
+{
+    const mlia_check_options *o = s->opts;
     if (s->has_companion && companion_read(s, err))
         return -1;
 
-    t0 = now_ms();
+    double t0 = now_ms();
     mlia_result_init(&s->result, &s->arena);
     method_selection sel;
     if (runtime_select_method(s->etrecord, o->etrecord_path, o->method, s->dump, s->companion, &s->arena,
@@ -328,7 +371,7 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     if (!sel.n_executions)
         mlia_result_warn(&s->result, "The ETDump holds no execution of the selected method (no \"Execute\" "
                                      "event block); no runtime timing is available.");
-    if (etrecord_load_method_program(s->etrecord, s->method, &s->arena, &s->program, err))
+    if (s->method != preloaded && etrecord_load_method_program(s->etrecord, s->method, &s->arena, &s->program, err))
         return -1;
     if (!s->program)
         mlia_result_warnf(&s->result, "The ETRecord holds no edge program for method '%s'; source operators "
@@ -425,6 +468,8 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
     mlia_file_close(&s->etrecord_file);
     mlia_file_close(&s->etdump_file);
     mlia_file_close(&s->companion_file);
+    if (s->worker_arena)
+        mlia_arena_free(s->worker_arena);
     mlia_arena_free(&s->arena);
     free(s);
     return rc ? 1 : 0;

@@ -43,6 +43,7 @@ typedef struct mlia_input_digest {
 
 typedef struct mlia_session {
     mlia_arena arena;
+    mlia_arena *worker_arena;   /* ETRecord memory read on the second core (in arena) */
     const mlia_check_options *opts;
     mlia_file etrecord_file, etdump_file, companion_file;
     mlia_input_digest etrecord_digest, etdump_digest, companion_digest;

@@ -211,20 +211,36 @@ void mlia_jw_strn(mlia_jw *w, const char *s, size_t len)
 
 void mlia_jw_str(mlia_jw *w, const char *s) { mlia_jw_strn(w, s, s ? strlen(s) : 0); }
 
+/* Decimal text of v, written backwards into the end of buf[32]; returns the
+ * first character (integers are written for every metric: no printf). */
+static char *u64_text(uint64_t v, char *buf, bool neg)
+{
+    char *p = buf + 31;
+    *p = 0;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (neg)
+        *--p = '-';
+    return p;
+}
+
 void mlia_jw_int(mlia_jw *w, int64_t v)
 {
     char tmp[32];
     before_item(w);
-    snprintf(tmp, sizeof tmp, "%lld", (long long)v);
-    outs(w, tmp);
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    const char *t = u64_text(mag, tmp, v < 0);
+    out(w, t, (size_t)(tmp + 31 - t));
 }
 
 void mlia_jw_uint(mlia_jw *w, uint64_t v)
 {
     char tmp[32];
     before_item(w);
-    snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)v);
-    outs(w, tmp);
+    const char *t = u64_text(v, tmp, false);
+    out(w, t, (size_t)(tmp + 31 - t));
 }
 
 void mlia_format_double(char *buf, double v)

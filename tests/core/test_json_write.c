@@ -49,8 +49,27 @@ TEST(html_safe_and_bad_utf8)
     mlia_buf_free(&b);
 }
 
+TEST(integers)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &b, false);
+    mlia_jw_arr_begin(&w);
+    mlia_jw_int(&w, 0);
+    mlia_jw_int(&w, -1);
+    mlia_jw_int(&w, INT64_MIN);
+    mlia_jw_int(&w, INT64_MAX);
+    mlia_jw_uint(&w, UINT64_MAX);
+    mlia_jw_uint(&w, 1032230);
+    mlia_jw_arr_end(&w);
+    CHECK_STR(b.data, "[0,-1,-9223372036854775808,9223372036854775807,18446744073709551615,1032230]");
+    mlia_buf_free(&b);
+}
+
 int main(void)
 {
+    RUN(integers);
     RUN(double_format);
     RUN(pretty_nested);
     RUN(html_safe_and_bad_utf8);
