@@ -36,6 +36,7 @@
 #include "formats/pte.h"
 
 #define NOT_MEASURED UINT64_MAX
+#define SHARED_WITH_MAX 64
 #define TRACE_EVENT_LIMIT 2000000u
 
 /* ------------------------------------------------------------------ */
@@ -861,6 +862,8 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
     uint32_t *group_n = mlia_arena_array(st->arena, ns ? ns : 1, sizeof *group_n);
     uint32_t *node_slot_count = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof(uint32_t));
     bool *node_shared = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof(bool));
+    /* stamp[node] = last slot (+1) that added the node; reused below for shared_with */
+    uint32_t *stamp = mlia_arena_array(st->arena, g->n_nodes ? g->n_nodes : 1, sizeof(uint32_t));
     for (uint32_t s = 0; s < ns; s++) {
         int64_t chain = st->slots.chain[s], instr = st->slots.instr[s];
         if (chain != 0 || instr < 0 || (uint64_t)instr >= maps->n_instr)
@@ -870,18 +873,14 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         uint32_t cap = 0;
         uint32_t *nodes = NULL;
         uint32_t n = 0;
-        /* delegated region: inner delegate map handles when present, else instruction handles */
-        uint32_t nsrc = 0;
-        const etrecord_handles *srcs[1024];
-        if (de->present && de->n_keys) {
-            for (uint32_t k = 0; k < de->n_keys && nsrc < 1024; k++)
-                srcs[nsrc++] = &de->handles[k];
-        } else if (h->present) {
-            srcs[nsrc++] = h;
-        }
+        /* delegated region: inner delegate map handles when present, else
+         * the instruction's handles; a node joins the group once (stamp) */
+        bool use_inner = de->present && de->n_keys;
+        uint32_t nsrc = use_inner ? de->n_keys : (h->present ? 1 : 0);
         for (uint32_t q = 0; q < nsrc; q++) {
-            for (uint32_t j = 0; j < srcs[q]->n; j++) {
-                handle_node key = {srcs[q]->v[j], 0};
+            const etrecord_handles *src = use_inner ? &de->handles[q] : h;
+            for (uint32_t j = 0; j < src->n; j++) {
+                handle_node key = {src->v[j], 0};
                 handle_node *lo = hn, *hi = hn + nh;
                 while (lo < hi) {
                     handle_node *mid = lo + (hi - lo) / 2;
@@ -891,12 +890,9 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
                         hi = mid;
                 }
                 for (; lo < hn + nh && lo->handle == key.handle; lo++) {
-                    bool dup = false;
-                    for (uint32_t t = 0; t < n; t++)
-                        if (nodes[t] == lo->node)
-                            dup = true;
-                    if (dup)
+                    if (stamp[lo->node] == s + 1)
                         continue;
+                    stamp[lo->node] = s + 1;
                     if (n == cap) {
                         uint32_t nc = cap ? cap * 2 : 4;
                         nodes = mlia_arena_grow(st->arena, nodes, n, nc, sizeof *nodes);
@@ -983,23 +979,26 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         mlia_entity_set_str(st->result, ent, "attribution", attr);
         ra->n_timed_nodes++;
         if (node_shared[i]) {
-            const char *others[4096];
-            uint32_t no = 0;
+            /* shared_with lists at most SHARED_WITH_MAX ids (a delegated region
+             * of thousands of nodes would otherwise cost n^2 strings);
+             * shared_with_count always gives the full number */
+            const char *others[SHARED_WITH_MAX];
+            uint32_t no = 0, total = 0;
             for (uint32_t q = 0; q < node_slot_count[i]; q++) {
                 uint32_t s = node_slots[i][q];
-                for (uint32_t t = 0; t < group_n[s] && no < 4096; t++) {
+                for (uint32_t t = 0; t < group_n[s]; t++) {
                     uint32_t o = group[s][t];
-                    if (o == i)
+                    if (o == i || stamp[o] == UINT32_MAX - i)
                         continue;
-                    bool dup = false;
-                    for (uint32_t z = 0; z < no; z++)
-                        if (others[z] == ra->node_entities[o]->id)
-                            dup = true;
-                    if (!dup)
+                    stamp[o] = UINT32_MAX - i;
+                    total++;
+                    if (no < SHARED_WITH_MAX)
                         others[no++] = ra->node_entities[o]->id;
                 }
             }
             mlia_entity_set_str_list(st->result, ent, "shared_with", others, no);
+            if (total > no)
+                mlia_entity_set_int(st->result, ent, "shared_with_count", total);
         }
         /* delegated nodes are children of their delegate call */
         for (uint32_t q = 0; q < node_slot_count[i]; q++) {

@@ -289,9 +289,66 @@ TEST(selecting_methods)
     CHECK_INT(sel.execution_runs[0], 4);
 }
 
+/* 70 nodes share one handle (a large delegated or decomposed region): every
+ * node gets the shared timing; shared_with is capped at 64 ids and
+ * shared_with_count gives the full number. */
+TEST(large_shared_group_is_capped)
+{
+    enum { N = 70 };
+    static ep_node nodes[N];
+    static char names[N][16];
+    memset(nodes, 0, sizeof nodes);
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "n%d", i);
+        nodes[i].name = names[i];
+        nodes[i].target = "executorch.exir.dialects.edge.ops.aten.add.Tensor";
+        nodes[i].debug_handle = 5;
+    }
+    ep_program prog;
+    memset(&prog, 0, sizeof prog);
+    prog.graph.n_nodes = N;
+    prog.graph.nodes = nodes;
+    int64_t hv = 5;
+    etrecord_handles hs[1] = {{1, &hv, true}};
+    etrecord_delegate_entry ds[1];
+    memset(ds, 0, sizeof ds);
+    int64_t no[1] = {-1};
+    etrecord_method m = {0};
+    m.name = "forward";
+    m.n_instr = 1;
+    m.debug_handles = hs;
+    m.delegates = ds;
+    m.num_outs = no;
+    etdump_event ev[2] = {prof("OPERATOR_CALL", 0, 0, 10, 60), prof("Method::execute", -1, 0, 0, 100)};
+    etdump_run runs[1] = {run_of("Execute", ev, 2)};
+    etdump dump = {0};
+    dump.n_runs = 1;
+    dump.runs = runs;
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    uint32_t ex[1] = {0};
+    runtime_inputs in = {"forward", &dump, ex, 1, &m, &prog, "ns", 1e6, false};
+    runtime_analysis *ra;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+    const mlia_entity *e = ent(&res, "source_operator/forward/n3");
+    CHECK(e);
+    CHECK_DBL(mlia_entity_metric(e, "execution_time", "p50")->d, 50 / 1e6);
+    const mlia_attr *sw = mlia_entity_attr(e, "shared_with");
+    CHECK(sw && sw->n == 64);
+    CHECK_STR(sw->list_s[0], "source_operator/forward/n0");
+    CHECK_STR(sw->list_s[3], "source_operator/forward/n4");
+    const mlia_attr *cnt = mlia_entity_attr(e, "shared_with_count");
+    CHECK(cnt);
+    CHECK_INT(cnt->i, N - 1);
+    CHECK_INT(ra->n_timed_nodes, N);
+}
+
 int main(void)
 {
     mlia_arena_init(&A);
+    RUN(large_shared_group_is_capped);
     RUN(p50_is_nearest_rank_lower_median);
     RUN(runtime_rules);
     RUN(repeated_name_at_another_position_gets_ordinal);
