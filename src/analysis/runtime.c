@@ -37,7 +37,6 @@
 
 #define NOT_MEASURED UINT64_MAX
 #define SHARED_WITH_MAX 64
-#define TRACE_EVENT_LIMIT 2000000u
 
 /* ------------------------------------------------------------------ */
 /* helpers                                                              */
@@ -608,7 +607,6 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_run *run, u
 {
     uint32_t n_touched = 0;
     const uint32_t NONE = UINT32_MAX;
-    rex->n_trace = 0;
     for (uint32_t k = 0; k < run->n_events; k++) {
         const etdump_event *e = &run->events[k];
         if (e->kind != ETDUMP_EVENT_PROFILE)

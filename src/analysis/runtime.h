@@ -5,8 +5,8 @@
  * the method's ETRecord maps and its edge program. Output: entities and
  * breakdown metrics in an mlia_result (source operators, nn.Module and code
  * stack entities, delegate calls, runtime events), the model's
- * inference_time, plus a runtime_analysis record that the view and trace
- * writers use (node -> entity, event tree per delegate call, per-execution
+ * inference_time, plus a runtime_analysis record that the view writers use
+ * (node -> entity, event tree per delegate call, per-execution
  * Method::execute intervals).
  *
  * The event loop is linear in the number of events and allocates nothing per
@@ -65,19 +65,10 @@ typedef struct runtime_delegate_call {
     runtime_event_node *events;  /* first-seen order */
 } runtime_delegate_call;
 
-/* One profile event of an execution, kept for the trace writer. */
-typedef struct runtime_trace_event {
-    const char *name;
-    const char *entity_id;       /* entity the event is reported on, may be NULL */
-    uint64_t start, end;         /* ticks */
-} runtime_trace_event;
-
 typedef struct runtime_execution {
     uint32_t run_index;
     bool has_execute;            /* Method::execute present */
     uint64_t execute_start, execute_end;
-    uint32_t n_trace;
-    runtime_trace_event *trace;  /* events in start order (bounded: see runtime.c) */
 } runtime_execution;
 
 typedef struct runtime_inputs {
@@ -89,7 +80,6 @@ typedef struct runtime_inputs {
     const struct ep_program *program;        /* may be NULL */
     const char *time_unit;                   /* "ns" */
     double ticks_per_ms;                     /* 1e6 for ns */
-    bool keep_trace;                         /* record per-execution events for trace.json */
 } runtime_inputs;
 
 typedef struct runtime_analysis {

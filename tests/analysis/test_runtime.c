@@ -139,7 +139,7 @@ TEST(runtime_rules)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -216,7 +216,7 @@ TEST(repeated_name_at_another_position_gets_ordinal)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -327,7 +327,7 @@ TEST(large_shared_group_is_capped)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t ex[1] = {0};
-    runtime_inputs in = {"forward", &dump, ex, 1, &m, &prog, "ns", 1e6, false};
+    runtime_inputs in = {"forward", &dump, ex, 1, &m, &prog, "ns", 1e6};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
