@@ -12,6 +12,7 @@
 
 #include "analysis/nx_analysis.h"
 #include "analysis/runtime.h"
+#include "formats/exported_program.h"
 
 void result_json_metric(mlia_jw *w, const mlia_metric *m)
 {
@@ -167,6 +168,18 @@ void result_json_write(const mlia_session *s, mlia_jw *w)
         mlia_jw_knull(w, "device");
     }
     mlia_jw_obj_end(w);
+    /* product.md 5.2: associations may be incomplete, so say how many there are */
+    mlia_jw_key(w, "associations");
+    if (nx && nx->n_ops) {
+        mlia_jw_obj_begin(w);
+        mlia_jw_kuint(w, "compiler_operations", nx->n_ops);
+        mlia_jw_kuint(w, "compiler_operations_associated", nx->n_ops_associated);
+        mlia_jw_kuint(w, "source_operators", s->program ? s->program->graph.n_nodes : 0);
+        mlia_jw_kuint(w, "source_operators_associated", nx->n_sources_associated);
+        mlia_jw_obj_end(w);
+    } else {
+        mlia_jw_null(w);
+    }
     mlia_jw_key(w, "companion_model");
     if (s->has_companion)
         digest_obj(w, &s->companion_digest);

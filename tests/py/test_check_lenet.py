@@ -102,6 +102,7 @@ class LenetEndToEnd(unittest.TestCase):
         self.assertEqual(rc["etrecord_method"], "forward")
         self.assertEqual(rc["executions"], 1)
         self.assertEqual(rc["time_unit"], "ns")
+        self.assertIsNone(rc["associations"])
         self.assertEqual(rc["profiling_data"]["sha256"],
                          "e4264113eb80570032968258251262216d4321d85225e3468b3ef718578bca38")
         self.assertEqual(self.res.doc["schema_version"], "1.2.0")

@@ -83,6 +83,9 @@ class NxEndToEnd(unittest.TestCase):
         self.assertEqual(res.entities["chain/segment_0/30"]["parent_id"], "cascade/segment_0/40")
         self.assertEqual(res.entities["stripe/segment_0/0"]["parent_id"], "chain/segment_0/30")
         self.assertEqual(res.entities["chain/segment_0/30"]["attributes"]["stripe_ids"], ["0", "1", "2"])
+        assoc = res.doc["context"]["runtime_configuration"]["associations"]
+        self.assertEqual(assoc, {"compiler_operations": 6, "compiler_operations_associated": 6,
+                                 "source_operators": 12, "source_operators_associated": 6})
         op = res.entities["compiler_operation/segment_0/tosa-10"]
         self.assertEqual(op["parent_id"], "chain/segment_0/30")
         self.assertIn("source_operator/forward/aten_convolution_default", op["associations"])
