@@ -92,9 +92,9 @@ int fb_fail(const fb_table *t, const char *leaf, int64_t leaf_index, uint64_t po
 
 int fb_vec_fail(const fb_vec *v, int64_t index, mlia_error *err, const char *fmt, ...)
 {
-    uint64_t pos = v->pos;
+    uint64_t pos = v->pos >= 4 ? v->pos - 4 : v->pos; /* the length word */
     if (index >= 0 && (uint64_t)index < v->n)
-        pos = v->pos + 4 * (uint64_t)index;
+        pos = v->pos + (uint64_t)(v->elem_size ? v->elem_size : 4) * (uint64_t)index;
     va_list ap;
     va_start(ap, fmt);
     fb_vfail(v->owner->b, v->owner, v->name, index, pos, err, fmt, ap);
@@ -320,6 +320,7 @@ int fb_get_vector(const fb_table *t, unsigned slot, const char *name, unsigned e
     out->name = name;
     out->pos = 0;
     out->n = 0;
+    out->elem_size = elem_size;
     out->present = false;
     uint64_t p = fb_field_pos(t, slot, name, 4, err);
     if (p == 0)

@@ -90,6 +90,7 @@ typedef struct fb_vec {
     const char *name;             /* field name (for paths) */
     uint64_t pos;                 /* position of element 0 */
     uint32_t n;                   /* element count */
+    uint32_t elem_size;           /* bytes per element (4 for tables and strings) */
     bool present;                 /* false when the field is absent (n = 0) */
 } fb_vec;
 
@@ -146,7 +147,8 @@ int fb_table_at(const fb_table *parent, uint64_t refpos, const char *name, int64
  * errors (bad index, missing member...). */
 int fb_fail(const fb_table *t, const char *leaf, int64_t leaf_index, uint64_t pos, mlia_error *err,
             const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* Same for an element of a vector: path = owner path + name[index]. */
+/* Same for an element of a vector: path = owner path + name[index]; index
+ * -1 names the vector itself (reported at its length word). */
 int fb_vec_fail(const fb_vec *v, int64_t index, mlia_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Write t's field path (+ leaf / leaf_index) into buf (always NUL-terminated;
