@@ -604,9 +604,7 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     mlia_jw_str(w, mlia_arena_printf(c->a, "Times are in milliseconds (ETDump ticks read as %s).",
                                      s->time_unit ? s->time_unit : "ns"));
     mlia_jw_str(w, "Cycle counters describe captured activity, not elapsed time; they are never converted to time.");
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
-        if (!c->views[i].available && c->views[i].reason)
-            mlia_jw_str(w, mlia_arena_printf(c->a, "%s: not shown. %s", c->views[i].label, c->views[i].reason));
+    /* unavailable views and their reasons are listed by the page from "views" */
     mlia_jw_str(w, mlia_arena_printf(c->a, "Colours use one linear scale per entity kind and metric across all "
                                            "views (%s to %s to %s).",
                                      vw_gradient_stops[0], vw_gradient_stops[1], vw_gradient_stops[2]));
