@@ -219,21 +219,6 @@ static void compute_status(mlia_session *s)
     r->status = partial ? "partial" : "ok";
 }
 
-static int write_text(mlia_outdir *od, const char *rel, const char *text, size_t len, mlia_error *err)
-{
-    const char *p = mlia_outdir_path(od, rel, err);
-    if (!p)
-        return -1;
-    FILE *fp = fopen(p, "wb");
-    if (!fp)
-        return mlia_error_setf(err, p, "cannot write: %s", strerror(errno));
-    size_t n = fwrite(text, 1, len, fp);
-    int bad = (n != len) | (fclose(fp) != 0);
-    if (bad)
-        return mlia_error_setf(err, p, "write failed");
-    return 0;
-}
-
 static int write_outputs(mlia_session *s, const char *result_json, size_t result_len, char **page_path,
                          char **output_path, mlia_error *err)
 {
@@ -241,7 +226,7 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
     if (mlia_outdir_begin(s->opts->output_dir, &od, err))
         return -1;
     double t0 = now_ms();
-    if (write_text(&od, "mlia-output.json", result_json, result_len, err))
+    if (mlia_outdir_write(&od, "mlia-output.json", result_json, result_len, err))
         goto fail;
     if (s->opts->model_explorer) {
         progress(s, "writing views");
@@ -259,7 +244,7 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
             mlia_buf_printf(&log, "%s\n", s->log.lines[i]);
         for (uint32_t i = 0; i < s->result.n_warnings; i++)
             mlia_buf_printf(&log, "warning: %s\n", s->result.warnings[i]);
-        int rc = write_text(&od, "logs/mlia.log", log.data ? log.data : "", log.len, err);
+        int rc = mlia_outdir_write(&od, "logs/mlia.log", log.data ? log.data : "", log.len, err);
         mlia_buf_free(&log);
         if (rc)
             goto fail;

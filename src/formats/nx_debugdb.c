@@ -20,6 +20,7 @@
 
 #include "core/json_read.h"
 #include "core/str.h"
+#include "core/utf8.h"
 #include "formats/nx_stats.h"
 
 /* ------------------------------------------------------------------ */
@@ -169,40 +170,6 @@ typedef struct line {
     size_t n;
 } line;
 
-static bool utf8_ok(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        uint32_t min;
-        if (c >= 0xC2 && c <= 0xDF)
-            need = 1, min = 0x80;
-        else if (c >= 0xE0 && c <= 0xEF)
-            need = 2, min = 0x800;
-        else if (c >= 0xF0 && c <= 0xF4)
-            need = 3, min = 0x10000;
-        else
-            return false;
-        if (n - i <= need)
-            return false;
-        uint32_t cp = c & (0x3Fu >> need);
-        for (size_t k = 1; k <= need; k++) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return false;
-            cp = cp << 6 | (s[i + k] & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += need + 1;
-    }
-    return true;
-}
-
 typedef struct section {
     const line *lines;
     size_t n;
@@ -297,7 +264,7 @@ int nx_debugdb_parse(const uint8_t *data, size_t len, mlia_arena *arena, nx_debu
         return -1;
     while (n && p[n - 1] == 0)
         n--;
-    if (!utf8_ok(p, n))
+    if (!mlia_utf8_check(p, n, NULL, NULL))
         return mlia_error_setf(err, NULL, "Debug database is not valid UTF-8 text.");
     const char *t = (const char *)p;
     /* lines (splitlines semantics: no empty line after a final terminator) */

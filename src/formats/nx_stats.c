@@ -18,6 +18,7 @@
 
 #include "core/json_read.h"
 #include "core/str.h"
+#include "core/utf8.h"
 
 /* ------------------------------------------------------------------ */
 /* list formatting                                                     */
@@ -189,52 +190,12 @@ int nx_unframe(const uint8_t *data, size_t len, nx_blob_kind kind, const uint8_t
 /* Strict UTF-8 check; on failure *detail describes it like Python's codec. */
 static bool utf8_valid(const uint8_t *s, size_t n, char *detail, size_t detail_size)
 {
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t need;
-        uint32_t min;
-        if (c >= 0xC2 && c <= 0xDF)
-            need = 1, min = 0x80;
-        else if (c >= 0xE0 && c <= 0xEF)
-            need = 2, min = 0x800;
-        else if (c >= 0xF0 && c <= 0xF4)
-            need = 3, min = 0x10000;
-        else {
-            snprintf(detail, detail_size,
-                     "'utf-8' codec can't decode byte 0x%02x in position %zu: invalid start byte", c, i);
-            return false;
-        }
-        uint32_t cp = c & (0x3Fu >> need);
-        for (size_t k = 1; k <= need; k++) {
-            if (i + k >= n) {
-                snprintf(detail, detail_size,
-                         "'utf-8' codec can't decode byte 0x%02x in position %zu: unexpected end of data",
-                         c, i);
-                return false;
-            }
-            uint8_t cc = s[i + k];
-            if ((cc & 0xC0) != 0x80) {
-                snprintf(detail, detail_size,
-                         "'utf-8' codec can't decode byte 0x%02x in position %zu: invalid continuation byte",
-                         c, i);
-                return false;
-            }
-            cp = cp << 6 | (cc & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            snprintf(detail, detail_size,
-                     "'utf-8' codec can't decode byte 0x%02x in position %zu: invalid continuation byte", c,
-                     i);
-            return false;
-        }
-        i += need + 1;
-    }
-    return true;
+    size_t pos;
+    const char *why;
+    if (mlia_utf8_check(s, n, &pos, &why))
+        return true;
+    snprintf(detail, detail_size, "'utf-8' codec can't decode byte 0x%02x in position %zu: %s", s[pos], pos, why);
+    return false;
 }
 
 static bool info_separator(uint8_t c)

@@ -443,3 +443,18 @@ int mlia_remove_tree_at(int dir_fd, const char *name)
 {
     return remove_tree(dir_fd, name, 0);
 }
+
+int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t len, mlia_error *err)
+{
+    const char *p = mlia_outdir_path(od, rel, err);
+    if (!p)
+        return -1;
+    FILE *fp = fopen(p, "wb");
+    if (!fp)
+        return mlia_error_setf(err, p, "cannot write: %s", strerror(errno));
+    size_t n = len ? fwrite(data, 1, len, fp) : 0;
+    int bad = (n != len) | (fclose(fp) != 0);
+    if (bad)
+        return mlia_error_setf(err, p, "write failed");
+    return 0;
+}

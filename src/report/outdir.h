@@ -29,6 +29,7 @@
 #define MLIA_REPORT_OUTDIR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/error.h"
 
@@ -66,6 +67,10 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err);
  * inside the temporary tree; every parent folder of it is created. Returns
  * NULL and sets err on failure. The string belongs to od. */
 const char *mlia_outdir_path(mlia_outdir *od, const char *rel, mlia_error *err);
+
+/* Write `len` bytes to `rel` inside the temporary tree (parents created).
+ * Errors: "<path>: cannot write: <reason>", "<path>: write failed". */
+int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t len, mlia_error *err);
 
 /* Root of the temporary tree (where the files are being written). */
 const char *mlia_outdir_tmp_root(const mlia_outdir *od);

@@ -199,17 +199,7 @@ static void compute_sync(vw_out *o)
 
 static int write_buf(mlia_outdir *od, const char *rel, const mlia_buf *b, mlia_error *err)
 {
-    const char *p = mlia_outdir_path(od, rel, err);
-    if (!p)
-        return -1;
-    FILE *fp = fopen(p, "wb");
-    if (!fp)
-        return mlia_error_setf(err, p, "cannot write: %s", strerror(errno));
-    size_t n = b->len ? fwrite(b->data, 1, b->len, fp) : 0;
-    int bad = (n != b->len) | (fclose(fp) != 0);
-    if (bad)
-        return mlia_error_setf(err, p, "write failed");
-    return 0;
+    return mlia_outdir_write(od, rel, b->data, b->len, err);
 }
 
 static void write_kvs(mlia_jw *w, const vw_kv *kv, uint32_t n)
