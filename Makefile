@@ -58,7 +58,7 @@ $(BUILD)/mlia: $(CLI_OBJ) $(BUILD)/libmlia.a
 
 $(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/libmlia.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
+	$(CC) $(CFLAGS) -Itests -DMLIA_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libmlia.a
 	@mkdir -p $(dir $@)

@@ -1,25 +1,41 @@
 #!/usr/bin/env bash
-# Runs every test of the project and prints one closing "N passed, N failed"
-# line. C unit tests are the binaries under $BUILD/tests; Python tests (CLI,
-# end to end, fixture builder, Python API) live under tests/py.
+# Runs every test of the project and prints one closing line, alone:
+#   N passed, N failed, N skipped
+# (CI parses that form). C unit tests are the binaries under $BUILD/tests;
+# Python tests (CLI, end to end, fixture builder, Python API, install) live
+# under tests/py; the page tests under viewer/tests.
+# Tests that need a real third-party fixture (tests/fixtures.lock) that is
+# absent are SKIPPED with the reason (one "SKIP name: reason" line each);
+# MLIA_REQUIRE_FIXTURES=1 makes every skip a failure (CI's full run).
 # ONLY=unit runs the C tests alone; ONLY=py the Python ones.
 set -u
 BUILD=${BUILD:-build}
 export MLIA_BIN="$PWD/$BUILD/mlia"
 export MLIA_LIB="$PWD/$BUILD/libmlia.so"
 export MLIA_FIXTURES=${MLIA_FIXTURES:-$PWD/../shared/fixtures}
-passed=0; failed=0; broken=()
+passed=0; failed=0; skipped=0
 log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# "N passed, N failed[, N skipped]" -> sets p f s
+parse_counts() {
+  local line=$1
+  p=${line%% passed*}
+  f=${line#*, }; f=${f%% failed*}
+  s=0
+  case "$line" in *skipped) s=${line##*failed, }; s=${s%% skipped} ;; esac
+}
+
 if [ "${ONLY:-}" != py ]; then
   for t in $(find "$BUILD/tests" -type f -perm -u+x | sort); do
     "$t" >"$log" 2>&1; rc=$?
-    grep '^FAIL' "$log" || true
-    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    grep -E '^(FAIL|SKIP)' "$log" || true
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
     if [ -z "$line" ]; then
-      echo "BROKEN $t (exit $rc, no summary)"; tail -n 20 "$log"; failed=$((failed+1)); broken+=("$t"); continue
+      echo "BROKEN $t (exit $rc, no summary)"; tail -n 20 "$log"; failed=$((failed+1)); continue
     fi
-    p=${line%% passed*}; f=${line#*, }; f=${f%% failed}
-    passed=$((passed+p)); failed=$((failed+f))
+    parse_counts "$line"
+    passed=$((passed+p)); failed=$((failed+f)); skipped=$((skipped+s))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then echo "BROKEN $t (exit $rc)"; tail -n 20 "$log"; failed=$((failed+1)); fi
     echo "$(basename "$t"): $line"
   done
@@ -33,14 +49,14 @@ if [ "${ONLY:-}" != unit ] && [ -d tests/py ]; then
     py_env=(env)
   fi
   "${py_env[@]}" python3 tests/py/run.py >"$log" 2>&1; rc=$?
-  grep -E '^(FAIL|ERROR)' "$log" || true
-  line=$(grep -E '^py: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+  grep -E '^(FAIL|ERROR|SKIP)' "$log" || true
+  line=$(grep -E '^py: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
   if [ -z "$line" ]; then
     echo "BROKEN python tests (exit $rc)"; tail -n 40 "$log"; failed=$((failed+1))
   else
     line=${line#py: }
-    p=${line%% passed*}; f=${line#*, }; f=${f%% failed}
-    passed=$((passed+p)); failed=$((failed+f))
+    parse_counts "$line"
+    passed=$((passed+p)); failed=$((failed+f)); skipped=$((skipped+s))
     echo "python: $line"
     [ "$f" -eq 0 ] || sed -n '/^=\{10,\}/,$p' "$log" | head -n 200
   fi
@@ -49,14 +65,19 @@ if [ "${ONLY:-}" = "" ] && [ -z "${MLIA_SAN:-}" ] && [ -d viewer/node_modules ];
   (cd viewer && npm test --silent) >"$log" 2>&1; rc=$?
   vp=$(grep -E '^# pass [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
   vf=$(grep -E '^# fail [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
+  vs=$(grep -E '^# skipped [0-9]+' "$log" | tail -n 1 | awk '{print $3}')
   if [ -z "$vp" ]; then
     echo "BROKEN viewer tests (exit $rc)"; tail -n 40 "$log"; failed=$((failed+1))
   else
-    passed=$((passed+vp)); failed=$((failed+${vf:-0}))
-    echo "viewer: $vp passed, ${vf:-0} failed"
+    passed=$((passed+vp)); failed=$((failed+${vf:-0})); skipped=$((skipped+${vs:-0}))
+    grep -E '# SKIP' "$log" | sed -E 's/^ *(not )?ok [0-9]+ - /SKIP viewer: /' || true
+    echo "viewer: $vp passed, ${vf:-0} failed, ${vs:-0} skipped"
     { [ "${vf:-0}" -eq 0 ] && [ "$rc" -eq 0 ]; } || { grep -E '^not ok|# Subtest' "$log" | head -n 40; [ "$rc" -eq 0 ] || failed=$((failed+1)); }
   fi
 fi
-rm -f "$log"
-echo "$passed passed, $failed failed"
+if [ "${MLIA_REQUIRE_FIXTURES:-}" = 1 ] && [ "$skipped" -gt 0 ]; then
+  echo "MLIA_REQUIRE_FIXTURES=1: $skipped skipped test(s) count as failures"
+  failed=$((failed+skipped)); skipped=0
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

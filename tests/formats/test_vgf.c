@@ -95,6 +95,7 @@ static vgf_file *vww4_file;
 
 TEST(vww4_container)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     CHECK(vww4_file != NULL);
     const vgf_file *f = vww4_file;
     CHECK_INT(f->size, 412728);
@@ -160,6 +161,7 @@ TEST(vww4_container)
 
 TEST(vww4_resources_and_constants)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     const vgf_file *f = vww4_file;
     CHECK(f != NULL);
     CHECK_INT(f->n_resources, 97);
@@ -217,6 +219,7 @@ TEST(vww4_resources_and_constants)
 
 TEST(vww4_spirv)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     const spv_module *m = vww4_file ? vww4_file->modules[0].spirv : NULL;
     CHECK(m != NULL);
     CHECK_UINT(m->version, 0x00010500);
@@ -310,6 +313,7 @@ TEST(vww4_spirv)
 
 TEST(vww4_tosa_graph)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     const vgf_segment *s = vww4_file ? &vww4_file->segments[0] : NULL;
     CHECK(s != NULL && s->graph != NULL);
     CHECK_INT(s->n_operations, 168);
@@ -372,6 +376,7 @@ TEST(vww4_tosa_graph)
 
 TEST(vww4_first_ops)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     const vgf_segment *s = vww4_file ? &vww4_file->segments[0] : NULL;
     CHECK(s != NULL && s->n_operations == 168);
     char buf[512];
@@ -476,6 +481,7 @@ TEST(vww4_first_ops)
 
 TEST(vww4_name_map)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     vgf_name_map nm;
     vgf_segment_name_map(vww4_file, 0, &nm);
     CHECK_INT(nm.n, 168);
@@ -496,6 +502,7 @@ TEST(vww4_name_map)
 
 TEST(vww4_model_explorer_in_c)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     mlia_buf b;
     mlia_buf_init(&b);
     mlia_jw w;
@@ -525,6 +532,7 @@ TEST(vww4_model_explorer_in_c)
 
 TEST(vww4_inspect_json)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     mlia_buf b;
     mlia_buf_init(&b);
     mlia_jw w;
@@ -775,6 +783,7 @@ TEST(section_and_cross_reference_errors)
 
 TEST(truncations_never_accepted)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     /* Every section ends at EOF in these files, so every shorter length must
      * fail (and never crash under ASan). */
     for (int c = 0; c < 4; c++) {
@@ -833,6 +842,7 @@ TEST(truncations_never_accepted)
 
 TEST(bit_flips_never_crash)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     int accepted = 0, rejected = 0;
     for (int c = 0; c < 4; c++) {
         loaded l = load(lib_cases[c].file);
@@ -904,6 +914,7 @@ TEST(bit_flips_never_crash)
 
 TEST(spirv_errors_inside_vgf)
 {
+    TEST_NEED_FIXTURE("vgf/vww4.vgf");
     CHECK(vww4.data != NULL);
     uint8_t *d = malloc(vww4.size);
     memcpy(d, vww4.data, vww4.size);

@@ -1,4 +1,14 @@
-"""Shared helpers for the Python tests: paths, running the CLI, building fixtures."""
+"""Shared helpers for the Python tests: paths, running the CLI, building fixtures.
+
+Real third-party fixtures (tests/fixtures.lock) are reached through
+fixture(rel): under $MLIA_FIXTURES, else ../shared/fixtures beside the
+repository root. An absent fixture skips the calling test (or class, or
+module) with the reason; a fixture whose SHA-256 differs from the list, or
+that the list does not name, fails it; MLIA_REQUIRE_FIXTURES=1 turns the
+skip into a failure. fixture_path(rel) only builds the path, for module
+level constants whose tests call fixture() when they run.
+"""
+import hashlib
 import json
 import os
 import subprocess
@@ -9,12 +19,84 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("BUILD", "build")
 MLIA = os.environ.get("MLIA_BIN", os.path.join(ROOT, BUILD, "mlia"))
-FIXTURES = os.environ.get("MLIA_FIXTURES", os.path.join(ROOT, "..", "shared", "fixtures"))
+FIXTURES = os.environ.get("MLIA_FIXTURES") or os.path.join(ROOT, "..", "shared", "fixtures")
+LOCK = os.path.join(ROOT, "tests", "fixtures.lock")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 
-def fixture(rel):
+class FixtureError(AssertionError):
+    """A fixture that is present but is not the file tests/fixtures.lock names
+    (or is absent while MLIA_REQUIRE_FIXTURES=1): a test failure."""
+
+
+def fixture_lock():
+    """{relative path: (sha256, bytes, origin)} of tests/fixtures.lock."""
+    out = {}
+    with open(LOCK, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            sha, size, rel, origin = (line.rstrip("\n").split(None, 3) + [""])[:4]
+            out[rel] = (sha, int(size), origin)
+    return out
+
+
+_verified = {}
+
+
+def fixture_path(rel):
+    """Path of a real fixture, without any check."""
     return os.path.join(FIXTURES, rel)
+
+
+def fixture_state(rel):
+    """(state, reason): "ok", "absent" or "wrong" for a real fixture."""
+    path = fixture_path(rel)
+    if path in _verified:
+        return _verified[path]
+    lock = fixture_lock()
+    if not os.path.exists(path):
+        state = ("absent", f"fixture {rel} is absent (looked in {path}; set MLIA_FIXTURES, "
+                           "see tests/fixtures.lock)")
+    elif rel not in lock:
+        state = ("wrong", f"fixture {rel} is not listed in tests/fixtures.lock")
+    else:
+        with open(path, "rb") as f:
+            got = hashlib.sha256(f.read()).hexdigest()
+        want = lock[rel][0]
+        state = ("ok", "") if got == want else (
+            "wrong", f"fixture {path} has SHA-256 {got}, tests/fixtures.lock says {want}")
+    _verified[path] = state
+    return state
+
+
+def require_fixtures():
+    return os.environ.get("MLIA_REQUIRE_FIXTURES") == "1"
+
+
+def fixture(rel):
+    """Path of a real fixture, checked: raises unittest.SkipTest when it is
+    absent (FixtureError with MLIA_REQUIRE_FIXTURES=1) and FixtureError when
+    its SHA-256 is not the listed one."""
+    state, reason = fixture_state(rel)
+    if state == "absent":
+        if require_fixtures():
+            raise FixtureError(reason + " (MLIA_REQUIRE_FIXTURES=1)")
+        raise unittest.SkipTest(reason)
+    if state == "wrong":
+        raise FixtureError(reason)
+    return fixture_path(rel)
+
+
+def fixture_refs(desc):
+    """The `fixture:<rel>` paths a fixture description uses."""
+    if isinstance(desc, dict):
+        return [r for v in desc.values() for r in fixture_refs(v)]
+    if isinstance(desc, list):
+        return [r for v in desc for r in fixture_refs(v)]
+    if isinstance(desc, str) and desc.startswith("fixture:"):
+        return [desc[len("fixture:"):]]
+    return []
 
 
 def need_binary(test):
@@ -33,6 +115,13 @@ def run_mlia(*args, cwd=None, env=None):
 def build_fixture(desc, outdir):
     """desc: path of a description JSON or a dict. Returns {kind: path}."""
     import mkfixture  # tools/mkfixture.py
+    if isinstance(desc, str):
+        with open(desc, encoding="utf-8") as f:
+            refs = fixture_refs(json.load(f))
+    else:
+        refs = fixture_refs(desc)
+    for rel in refs:        # skip (or fail) like fixture() before building
+        fixture(rel)
     if isinstance(desc, str):
         return mkfixture.build(desc, outdir)
     return mkfixture.build_desc(desc, outdir, ROOT)

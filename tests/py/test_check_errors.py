@@ -6,9 +6,11 @@ import tempfile
 import unittest
 import zipfile
 
-from helpers import ROOT, build_fixture, check_args, fixture, need_binary, run_mlia
+from helpers import ROOT, build_fixture, check_args, fixture, fixture_path, need_binary, run_mlia
 
-LENET = fixture("executorch/lenet.etdp")
+# The real LeNet ETDump: the byte-exact error messages below are facts of
+# that file. Errors about the ETRecord use the generated LeNet capture.
+LENET = fixture_path("executorch/lenet.etdp")
 
 
 class CheckErrors(unittest.TestCase):
@@ -16,9 +18,15 @@ class CheckErrors(unittest.TestCase):
     def setUpClass(cls):
         need_binary(cls)
         cls.tmp = tempfile.mkdtemp(prefix="mlia-errors-")
-        cls.etrecord = build_fixture(os.path.join(ROOT, "samples", "lenet.json"), cls.tmp)["etrecord"]
-        with open(LENET, "rb") as f:
-            cls.etdump_bytes = f.read()
+        built = build_fixture(os.path.join(ROOT, "samples", "lenet.json"), cls.tmp)
+        cls.etrecord = built["etrecord"]
+        cls.gen_etdump = built["etdump"]
+        cls.gen_pte = built["pte"]
+
+    @property
+    def etdump_bytes(self):
+        with open(fixture("executorch/lenet.etdp"), "rb") as f:
+            return f.read()
 
     def write(self, name, data):
         path = os.path.join(self.tmp, name)
@@ -60,19 +68,19 @@ class CheckErrors(unittest.TestCase):
         self.expect(self.etrecord, path, f'{path}: not an ETDump: no "ED00" identifier at byte 8 (size-prefixed) or 4')
 
     def test_pte_given_as_etdump(self):
-        path = os.path.join(self.tmp, "add.etdump")
-        shutil.copy(fixture("executorch/add.pte"), path)
+        path = os.path.join(self.tmp, "lenet-pte.etdump")
+        shutil.copy(self.gen_pte, path)
         self.expect(self.etrecord, path, f'{path}: not an ETDump: no "ED00" identifier at byte 8 (size-prefixed) or 4')
 
     def test_zip_that_is_not_an_etrecord(self):
         path = os.path.join(self.tmp, "notrec.etrecord")
         with zipfile.ZipFile(path, "w") as z:
             z.writestr("hello", "x")
-        self.expect(path, LENET, f"{path}: ETRecord identifier missing from the archive")
+        self.expect(path, self.gen_etdump, f"{path}: ETRecord identifier missing from the archive")
 
     def test_not_a_zip(self):
         path = self.write("notzip.etrecord", b"hello world")
-        self.expect(path, LENET, f"{path}: Invalid etrecord file passed in.")
+        self.expect(path, self.gen_etdump, f"{path}: Invalid etrecord file passed in.")
 
     def test_corrupt_program_json(self):
         path = os.path.join(self.tmp, "badjson.etrecord")
@@ -82,18 +90,18 @@ class CheckErrors(unittest.TestCase):
                 if i.filename == "edge_dialect_exported_program/forward":
                     data = data[:500]
                 z.writestr(i.filename, data)
-        self.expect(path, LENET, f"{path}: edge_dialect_exported_program/forward: invalid JSON at byte 500: "
+        self.expect(path, self.gen_etdump, f"{path}: edge_dialect_exported_program/forward: invalid JSON at byte 500: "
                                  "unterminated string")
 
     def test_unknown_method(self):
-        self.expect(self.etrecord, LENET, f"{self.etrecord}: method 'decode' is not recorded in the ETRecord; "
+        self.expect(self.etrecord, self.gen_etdump, f"{self.etrecord}: method 'decode' is not recorded in the ETRecord; "
                                           "recorded methods: forward",
                     "--neural-technology-profiling-data.etrecord-method", "decode")
 
     def test_legacy_etrecord_matches_no_etdump(self):
         legacy = fixture("executorch/legacy-mul.etrecord.bin")
         out = tempfile.mkdtemp(dir=self.tmp)
-        p = run_mlia(*check_args(legacy, LENET, "--output-dir", out, "--json"))
+        p = run_mlia(*check_args(legacy, self.gen_etdump, "--output-dir", out, "--json"))
         # the legacy file has empty maps: nothing can be attributed, but it is read
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertIn('"etrecord_method": "forward"', p.stdout)

@@ -5,9 +5,14 @@ import os
 import tempfile
 import unittest
 
-from helpers import ROOT, Result, check_args, fixture, load_sample, need_binary, run_mlia
+from helpers import ROOT, Result, build_fixture, check_args, load_sample, need_binary, run_mlia
 
-LENET = fixture("executorch/lenet.etdp")
+
+
+def inspect_runs(etdump):
+    p = run_mlia("inspect", etdump)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)["runs"]
 
 
 class MethodSelection(unittest.TestCase):
@@ -18,6 +23,9 @@ class MethodSelection(unittest.TestCase):
         from fixturelib.model import Fixture
         from fixturelib import etrecord as etrecord_mod
         cls.tmp = tempfile.mkdtemp(prefix="mlia-methods-")
+        # the LeNet capture (one execution of `forward`) from the fixture builder
+        cls.lenet_etdump = build_fixture(os.path.join(ROOT, "samples", "lenet.json"),
+                                         os.path.join(cls.tmp, "lenet"))["etdump"]
         lenet = Fixture(load_sample("lenet.json"), ROOT)
         demo_desc = load_sample("demo.json")
         demo_desc["method"] = "decode"
@@ -35,7 +43,7 @@ class MethodSelection(unittest.TestCase):
 
     def run_check(self, *extra):
         out = tempfile.mkdtemp(dir=self.tmp)
-        return run_mlia(*check_args(self.etrecord, LENET, "--output-dir", out, "--json", *extra)), out
+        return run_mlia(*check_args(self.etrecord, self.lenet_etdump, "--output-dir", out, "--json", *extra)), out
 
     def test_several_methods_need_a_selection(self):
         p, out = self.run_check()
@@ -53,7 +61,12 @@ class MethodSelection(unittest.TestCase):
         self.assertEqual((rc["etrecord_method"], rc["executions"], rc["execution_runs"]), ("forward", 1, [1]))
         m = res.m("source_operator/forward/aten_convolution_default_1", "execution_time", "p50")
         self.assertEqual(m["value"], 1.03223)
-        self.assertEqual(res.model_metric("inference_time")["value"], 1.898821)
+        # inference time = the Method::execute event of the capture, in ms
+        execute = [e for r in inspect_runs(self.lenet_etdump) for e in r["events"]
+                   if e["name"] == "Method::execute"]
+        self.assertEqual(len(execute), 1)
+        self.assertEqual(res.model_metric("inference_time")["value"],
+                         (execute[0]["end_time"] - execute[0]["start_time"]) / 1e6)
 
     def test_method_without_fitting_executions(self):
         p, _ = self.run_check("--neural-technology-profiling-data.etrecord-method", "decode")

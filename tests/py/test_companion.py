@@ -1,5 +1,6 @@
-"""Companion PTE (product.md section 6, issue 4): a PTE embedding vww4.vgf as its
-VgfBackend delegate with a matching capture, and the rejection cases."""
+"""Companion PTE (product.md section 6, issue 4): a PTE embedding the vww4
+sample's generated VGF (a SPIR-V TOSA graph) as its VgfBackend delegate with a
+matching capture, and the rejection cases."""
 import json
 import os
 import shutil
@@ -61,9 +62,12 @@ class CompanionTests(unittest.TestCase):
             self.assertIn(spirv, res.entities[chain]["associations"])
             for src in (a for a in e["associations"] if a.startswith("source_operator/")):
                 self.assertIn(spirv, res.entities[src]["associations"])
-        # 168 TOSA operations of vww4 become entities
+        # every TOSA operation of the VGF becomes an entity
+        from fixturelib.model import Fixture
+        tosa = Fixture(self.desc, ROOT).vgf_ops[0]
         spirv_ops = [i for i in res.entities if i.startswith("compiler_operation/segment_0/spirv-")]
-        self.assertEqual(len(spirv_ops), 168)
+        self.assertEqual(sorted(spirv_ops), sorted(f"compiler_operation/segment_0/spirv-{rid}" for rid, _ in tosa))
+        self.assertEqual(len(tosa), 25)
         cm = res.doc["context"]["runtime_configuration"]["companion_model"]
         self.assertEqual(cm["name"], "m.pte")
         self.assertEqual(cm["size_bytes"], os.path.getsize(self.paths["pte"]))
@@ -72,10 +76,13 @@ class CompanionTests(unittest.TestCase):
             self.assertIn("structural compatibility only", f.read())
 
     def test_pte_without_vgf_delegate(self):
-        p, out = self.run_check(fixture("executorch/lenet.pte"))
+        import mkfixture
+        lenet_pte = mkfixture.build(os.path.join(ROOT, "samples", "lenet.json"),
+                                    os.path.join(self.tmp, "lenet-pte"))["pte"]
+        p, out = self.run_check(lenet_pte)
         self.assertEqual(p.returncode, 1)
         self.assertEqual(p.stderr.strip(),
-                         f"mlia: error: {fixture('executorch/lenet.pte')}: Companion model must be a .pte "
+                         f"mlia: error: {lenet_pte}: Companion model must be a .pte "
                          "with a VGF delegate; found a PTE without delegate calls in method 'forward'.")
         self.assertFalse(os.path.exists(os.path.join(out, "mlia-output")))
 
@@ -88,8 +95,14 @@ class CompanionTests(unittest.TestCase):
                                            "delegate; found a BundledProgram.")
 
     def test_pte_embedding_a_different_vgf(self):
-        other = build(self.desc, os.path.join(self.tmp, "other"),
-                      vgf_override=fixture("vgf/single_maxpool_graph_v0_4_3.vgf"))
+        # a one-op graph (spirvwrite): the capture's labels name ids it lacks
+        from fixturelib import spirvwrite, vgfwrite
+        other_vgf = os.path.join(self.tmp, "maxpool.vgf")
+        with open(other_vgf, "wb") as f:
+            f.write(vgfwrite.build(spirvwrite.graph_vgf({
+                "input": {"shape": [1, 4, 4, 1], "dtype": "i8"},
+                "ops": [{"op": "MAX_POOL2D", "kernel": [2, 2], "stride": [2, 2], "shape": [1, 2, 2, 1]}]})))
+        other = build(self.desc, os.path.join(self.tmp, "other"), vgf_override=other_vgf)
         p, _ = self.run_check(other["pte"])
         self.assertEqual(p.returncode, 1)
         line = p.stderr.strip()
@@ -102,7 +115,7 @@ class CompanionTests(unittest.TestCase):
         import mkfixture
         paths = mkfixture.build(os.path.join(ROOT, "samples", "lenet.json"), lenet)
         out = tempfile.mkdtemp(prefix="mlia-out-", dir=self.tmp)
-        p = run_mlia(*check_args(paths["etrecord"], fixture("executorch/lenet.etdp"),
+        p = run_mlia(*check_args(paths["etrecord"], paths["etdump"],
                                  "--companion-model", self.paths["pte"], "--output-dir", out))
         self.assertEqual(p.returncode, 1)
         self.assertEqual(p.stderr.strip(),

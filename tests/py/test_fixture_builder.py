@@ -26,10 +26,10 @@ import mkfixture  # noqa: E402
 from fixturelib import etdump, flatbuf, nx, vgf  # noqa: E402
 from fixturelib.model import Fixture  # noqa: E402
 
-FIXTURES = os.environ.get("MLIA_FIXTURES") or os.path.join(ROOT, "..", "shared", "fixtures")
+from helpers import fixture  # noqa: E402
+
 SCHEMA = os.environ.get("MLIA_SCHEMA_DIR") or os.path.join(ROOT, "tools", "schema")
 SAMPLES = os.path.join(ROOT, "samples")
-VWW4 = os.path.join(FIXTURES, "vgf", "vww4.vgf")
 
 
 def have_schemas():
@@ -264,10 +264,9 @@ class NxWriterTest(unittest.TestCase):
                          "Segment is not a data graph pipeline")
 
 
-@unittest.skipUnless(os.path.exists(VWW4), "vww4.vgf fixture missing")
 class VgfHelperTest(unittest.TestCase):
     def test_vww4_tosa_ids(self):
-        with open(VWW4, "rb") as f:
+        with open(fixture("vgf/vww4.vgf"), "rb") as f:
             ops = vgf.segment_tosa_ops(f.read())
         self.assertEqual(len(ops), 1)
         self.assertEqual(len(ops[0]), 168)
@@ -295,8 +294,6 @@ class SampleBuildTest(unittest.TestCase):
         cls.out = tempfile.mkdtemp(prefix="mkfixture-")
         cls.built = {}
         for name in ("demo", "lenet", "vww4"):
-            if name == "vww4" and not os.path.exists(VWW4):
-                continue
             cls.built[name] = mkfixture.build(os.path.join(SAMPLES, name + ".json"), cls.out)
 
     @classmethod
@@ -514,13 +511,14 @@ class SampleBuildTest(unittest.TestCase):
         self.assertEqual((kinds["Tensor"], kinds["IntList"], kinds["Bool"], kinds["TensorList"]),
                          (28, 19, 4, 2))
 
-    @unittest.skipUnless(have_schemas() and os.path.exists(VWW4), NO_SCHEMA + " or vww4")
+    @unittest.skipUnless(have_schemas(), NO_SCHEMA)
     def test_vww4_pte_segment_and_labels(self):
         path = self.built["vww4"]["pte"]
         with open(path, "rb") as f:
             data = f.read()
-        with open(VWW4, "rb") as f:
-            blob = f.read()
+        blob = Fixture(self.load_desc("vww4"), SAMPLES).vgf_bytes   # generated (spirvwrite)
+        (conv, conv_name), (rescale, rescale_name) = vgf.segment_tosa_ops(blob)[0][:2]
+        self.assertEqual((conv_name, rescale_name), ("CONV2D", "RESCALE"))
         hlen, psize, base, seg_size = struct.unpack_from("<IQQQ", data, 12)
         self.assertEqual((hlen, seg_size), (32, len(blob)))
         j = flatc_json("program.fbs", path)
@@ -536,15 +534,13 @@ class SampleBuildTest(unittest.TestCase):
         stat = [p for p in ev if p.get("delegate_debug_id_str") == "VGF_NEURAL_STATISTICS"][0]
         w = json.loads(bytes(stat["delegate_debug_metadata"]))
         db = base64.b64decode(w["segments"][0]["debug_database"]["data"]).decode()
-        self.assertIn("10\tConv2D\tTOSACONV2D_spirv_id_6012;", db)
-        self.assertIn("11\tRescale\tTOSARESCALE_spirv_id_6017;", db)
+        self.assertIn(f"10\tConv2D\tTOSACONV2D_spirv_id_{conv};", db)
+        self.assertIn(f"11\tRescale\tTOSARESCALE_spirv_id_{rescale};", db)
         info = base64.b64decode(w["segments"][0]["statistics_info"]["data"])
         self.assertEqual(info[:4], bytes.fromhex("FFEE1122"))
         self.assertEqual(info[12:], b"0, 1, 2, 3, 4, 5\n")
 
     def test_inline_storage(self):
-        if not os.path.exists(VWW4):
-            self.skipTest("vww4 missing")
         desc = self.load_desc("vww4")
         desc["pte"]["storage"] = "inline"
         fx = Fixture(desc, SAMPLES)
@@ -555,14 +551,13 @@ class SampleBuildTest(unittest.TestCase):
         inline = r.vec(r.ref(r.root(), 3))
         vec = r.ref(inline[0], 0)
         self.assertEqual((vec + 4) % 16, 0)
-        with open(VWW4, "rb") as f:
-            self.assertEqual(data[vec + 4:vec + 4 + read_u32(data, vec)], f.read())
+        self.assertEqual(data[vec + 4:vec + 4 + read_u32(data, vec)], fx.vgf_bytes)
 
-    @unittest.skipUnless(have_schemas() and os.path.exists(VWW4), NO_SCHEMA + " or vww4")
+    @unittest.skipUnless(have_schemas(), NO_SCHEMA)
     def test_mixed_plan_pte_and_optional_events(self):
         desc = self.load_desc("demo")
         desc["name"] = "demo-mixed"
-        desc["pte"] = {"vgf": "fixture:vgf/vww4.vgf", "storage": "segment"}
+        desc["pte"] = {"vgf": self.load_desc("vww4")["pte"]["vgf"], "storage": "segment"}
         desc["etdump"] = {"allocators": ["method", "temp"], "allocations": [[1, 4096], [2, 64]],
                           "debug_outputs": True}
         out = mkfixture.build_desc(desc, self.out, SAMPLES)

@@ -19,8 +19,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SCHEMA = os.path.join(ROOT, "tools", "schema")
-FIXTURES = os.environ.get("MLIA_FIXTURES") or os.path.join(ROOT, "..", "shared", "fixtures")
-ET = os.path.join(FIXTURES, "executorch")
+from helpers import fixture  # noqa: E402  (real fixtures: skip when absent, fail when wrong)
 
 INSTR_KINDS = {"NONE": "none", "KernelCall": "kernel", "DelegateCall": "delegate", "MoveCall": "move",
                "JumpFalseCall": "jump_false", "FreeCall": "free"}
@@ -78,7 +77,7 @@ class FlatcCrossCheck(unittest.TestCase):
 
     # ------------------------------------------------------------ ETDump
     def test_etdump_lenet(self):
-        path = os.path.join(ET, "lenet.etdp")
+        path = fixture("executorch/lenet.etdp")
         ours = mlia_inspect(path)
         ref = flatc_json("etdump.fbs", path, size_prefixed=True)
         self.assertEqual(ours["format"], "etdump")
@@ -189,7 +188,7 @@ class FlatcCrossCheck(unittest.TestCase):
                 self.assertEqual(od["index"], rd["processed"]["index"])
 
     def _check_pte(self, name):
-        path = os.path.join(ET, name)
+        path = fixture("executorch/" + name)
         self._compare_program(mlia_inspect(path), flatc_json("program.fbs", path))
 
     def test_pte_add(self):
@@ -206,7 +205,7 @@ class FlatcCrossCheck(unittest.TestCase):
 
     # ------------------------------------------------------------ BundledProgram
     def _check_bp(self, name):
-        path = os.path.join(ET, name)
+        path = fixture("executorch/" + name)
         ours = mlia_inspect(path)
         ref = flatc_json("bundled_program.fbs", path, raw_binary=True)
         self.assertEqual(ours["format"], "bundled_program")

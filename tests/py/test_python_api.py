@@ -4,7 +4,9 @@ import sys
 import tempfile
 import unittest
 
-from helpers import ROOT, BUILD, build_fixture, fixture
+import json
+
+from helpers import ROOT, BUILD, MLIA, build_fixture, check_args, run_mlia
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
 LIB = os.environ.get("MLIA_LIB", os.path.join(ROOT, BUILD, "libmlia.so"))
@@ -19,14 +21,21 @@ class PythonApi(unittest.TestCase):
         import mlia
         cls.mlia = mlia
         cls.tmp = tempfile.mkdtemp(prefix="mlia-py-")
-        cls.etrecord = build_fixture(os.path.join(ROOT, "samples", "lenet.json"), cls.tmp)["etrecord"]
-        cls.etdump = fixture("executorch/lenet.etdp")
+        built = build_fixture(os.path.join(ROOT, "samples", "lenet.json"), cls.tmp)
+        cls.etrecord, cls.etdump = built["etrecord"], built["etdump"]
 
     def test_run_advisor_returns_the_result(self):
         res = self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump])
         self.assertEqual(res["schema_version"], "1.2.0")
         metrics = {m["name"]: m for m in res["results"][0]["metrics"]}
-        self.assertEqual(metrics["inference_time"]["value"], 1.898821)
+        # the same figure as the CLI's on the same capture
+        if os.path.exists(MLIA):
+            p = run_mlia(*check_args(self.etrecord, self.etdump, "--output-dir",
+                                     tempfile.mkdtemp(dir=self.tmp), "--json"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            cli = {m["name"]: m for m in json.loads(p.stdout)["results"][0]["metrics"]}
+            self.assertEqual(metrics["inference_time"], cli["inference_time"])
+        self.assertGreater(metrics["inference_time"]["value"], 0)
         # no output_dir: nothing written
         self.assertFalse(os.path.exists(os.path.join(os.getcwd(), "mlia-output", "x")))
 

@@ -7,10 +7,8 @@ import subprocess
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-FIXTURES = os.environ.get("MLIA_FIXTURES", os.path.join(ROOT, "..", "shared", "fixtures"))
-BUILD = os.environ.get("BUILD", "build")
+from helpers import BUILD, ROOT, fixture
+
 DRIVER = os.path.join(ROOT, BUILD, "tests", "formats", "test_vgf")
 
 
@@ -25,8 +23,8 @@ class ModelExplorerOracle(unittest.TestCase):
     def setUp(self):
         if not os.path.exists(DRIVER):
             self.fail(f"test driver not built: {DRIVER}")
-        self.vgf = os.path.join(FIXTURES, "vgf", "vww4.vgf")
-        with open(os.path.join(FIXTURES, "vgf", "vww4.model-explorer.json")) as f:
+        self.vgf = fixture("vgf/vww4.vgf")
+        with open(fixture("vgf/vww4.model-explorer.json")) as f:
             self.expected = strip_loc(json.load(f))
         fd, self.out = tempfile.mkstemp(suffix=".json")
         os.close(fd)

@@ -22,7 +22,9 @@ import os
 from . import etdump as etdump_mod
 from . import exported_program as ep_mod
 from . import nx
+from . import spirvwrite
 from . import vgf as vgf_mod
+from . import vgfwrite
 from .pte import write_pte
 
 VGF_EVENTS = ["VGF_COPY_INPUTS", "VGF_QUEUE_SUBMIT_AND_WAIT_FENCE", "VGF_DISPATCH_AND_WAIT",
@@ -362,7 +364,15 @@ class Fixture:
         self.vgf_bytes = None
         self.vgf_ops = []
         pte = self.desc.get("pte")
-        if pte and pte.get("vgf"):
+        if pte and isinstance(pte.get("vgf"), dict):
+            # a generated VGF: a vgfwrite description, or {"graph": ...}
+            # for a one-segment SPIR-V TOSA graph (spirvwrite.py)
+            vdesc = pte["vgf"]
+            if "graph" in vdesc:
+                vdesc = spirvwrite.graph_vgf(vdesc["graph"])
+            self.vgf_bytes = vgfwrite.build(vdesc)
+            self.vgf_ops = vgf_mod.segment_tosa_ops(self.vgf_bytes)
+        elif pte and pte.get("vgf"):
             with open(resolve_path(pte["vgf"], self.base_dir), "rb") as f:
                 self.vgf_bytes = f.read()
             self.vgf_ops = vgf_mod.segment_tosa_ops(self.vgf_bytes)

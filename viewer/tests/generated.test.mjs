@@ -10,7 +10,7 @@
 // panel's related-entity links. Expected related nodes are derived from
 // the page's own embedded data (the contract of docs/page.md) and checked
 // against known fixture facts (chain 30 serves aten_convolution_default,
-// lowered to SPIR-V operation 6012). Nodes are clicked with the real
+// lowered to SPIR-V operation 47 of the generated VGF). Nodes are clicked with the real
 // mouse at a point where the node is the topmost element (clickNode).
 // The whole suite is skipped with a reason when ../build/mlia,
 // tools/mkfixture.py or python3 is missing.
@@ -31,7 +31,7 @@ const VIEW_LABELS = ['Source Model', 'segment_cascade_chain', 'ETRecord Chain Ma
 // Fixture facts of samples/vww4.json.
 const CHAIN = 'chain/segment_0/30';
 const SOURCE_OP = 'source_operator/forward/aten_convolution_default';
-const SPIRV_OP = 'compiler_operation/segment_0/spirv-6012';
+const SPIRV_OP = 'compiler_operation/segment_0/spirv-47';
 
 const pane = (i) => `.pane[data-pane="${i}"]`;
 const nodeSel = (i, id) => `${pane(i)} g.node[data-node="${id}"]`;
