@@ -5,6 +5,10 @@
 #   make demo       run the main job on the repository's own sample
 #   make asan       build and run the whole suite under ASan+UBSan (build-asan/)
 #   make bench      speed and memory figures on generated large captures
+#   make install    PREFIX=/usr/local DESTDIR=: bin/mlia, lib/libmlia.so.<version>
+#                   (+ soname links), lib/libmlia.a, include/mlia/*.h,
+#                   lib/pkgconfig/mlia.pc, share/man/man1/mlia.1
+#   make uninstall  removes exactly what `make install` wrote
 #
 # Dependencies (Debian): libzip-dev libjson-c-dev libssl-dev zlib1g-dev
 # pkg-config python3 flatbuffers-compiler (tests) - see tools/setup.sh.
@@ -28,6 +32,20 @@ endif
 
 CFLAGS := $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
 
+# Library version from the public header; the soname carries the major.
+VERSION := $(shell sed -n 's/^\#define MLIA_VERSION "\(.*\)"/\1/p' include/mlia/mlia.h)
+MAJOR   := $(firstword $(subst ., ,$(VERSION)))
+SONAME  := libmlia.so.$(MAJOR)
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR  ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL ?= install
+
 LIB_SRC := $(sort $(wildcard src/core/*.c src/formats/*.c src/analysis/*.c src/report/*.c src/api/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -37,9 +55,10 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup
+.PHONY: fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
+        install uninstall $(BUILD)/mlia.pc
 
-all: $(BUILD)/mlia $(BUILD)/libmlia.so
+all: $(BUILD)/mlia $(BUILD)/libmlia.so $(BUILD)/libmlia.a
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -51,7 +70,7 @@ $(BUILD)/libmlia.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/libmlia.so: $(LIB_OBJ)
-	$(CC) -shared $(LDSAN) -o $@ $^ $(LIBS)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDSAN) -o $@ $^ $(LIBS) -pthread
 
 $(BUILD)/mlia: $(CLI_OBJ) $(BUILD)/libmlia.a
 	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/libmlia.a $(LIBS)
@@ -97,5 +116,37 @@ setup:
 
 clean:
 	rm -rf build build-asan
+
+# pkg-config file of the installed library: libzip and libcrypto are only
+# needed to link statically (Requires.private), like -lm and -pthread.
+$(BUILD)/mlia.pc:
+	@mkdir -p $(dir $@)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	  'Name: mlia' \
+	  'Description: mlia check for ExecuTorch ETRecord profiling views (ETRecord, ETDump, VGF statistics)' \
+	  'Version: $(VERSION)' \
+	  'Requires.private: $(PKGS)' \
+	  'Libs: -L$${libdir} -lmlia' \
+	  'Libs.private: -lm -pthread' \
+	  'Cflags: -I$${includedir}' > $@
+
+install: all $(BUILD)/mlia.pc
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/mlia \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 $(BUILD)/mlia $(DESTDIR)$(BINDIR)/mlia
+	$(INSTALL) -m 755 $(BUILD)/libmlia.so $(DESTDIR)$(LIBDIR)/libmlia.so.$(VERSION)
+	ln -sf libmlia.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmlia.so
+	$(INSTALL) -m 644 $(BUILD)/libmlia.a $(DESTDIR)$(LIBDIR)/libmlia.a
+	$(INSTALL) -m 644 include/mlia/*.h $(DESTDIR)$(INCLUDEDIR)/mlia/
+	$(INSTALL) -m 644 $(BUILD)/mlia.pc $(DESTDIR)$(PKGCONFIGDIR)/mlia.pc
+	$(INSTALL) -m 644 docs/mlia.1 $(DESTDIR)$(MANDIR)/man1/mlia.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/mlia $(DESTDIR)$(LIBDIR)/libmlia.so.$(VERSION) \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libmlia.so $(DESTDIR)$(LIBDIR)/libmlia.a \
+	  $(DESTDIR)$(PKGCONFIGDIR)/mlia.pc $(DESTDIR)$(MANDIR)/man1/mlia.1 \
+	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/mlia/,$(notdir $(wildcard include/mlia/*.h)))
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/mlia 2>/dev/null
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -4,8 +4,10 @@
     result = run_advisor(model="model.etrecord", profiling_data=["run.etdump"])
 
 The package loads the project's shared library (libmlia.so) with ctypes. It
-looks in $MLIA_LIB, then next to this package (../build/libmlia.so from the
-repository root), then the system library path.
+looks in $MLIA_LIB, then inside the installed package (mlia/_native/, put
+there by `pip install .`), then in the repository's build/ (when used from a
+checkout as python/mlia), then the system library path. The `mlia` console
+script and `python -m mlia` run the CLI (mlia.cli).
 """
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-__all__ = ["run_advisor", "MliaError", "MliaUsageError"]
+__all__ = ["run_advisor", "MliaError", "MliaUsageError", "__version__"]
+
+__version__ = "0.1.0"
 
 
 class MliaError(Exception):
@@ -28,7 +32,8 @@ class MliaUsageError(MliaError):
 _lib = None
 
 
-def _load():
+def _load() -> ctypes.CDLL:
+    """The shared library, loaded once (see the module docstring for the order)."""
     global _lib
     if _lib is not None:
         return _lib
@@ -36,6 +41,7 @@ def _load():
     candidates = []
     if os.environ.get("MLIA_LIB"):
         candidates.append(os.environ["MLIA_LIB"])
+    candidates.append(os.path.join(here, "_native", "libmlia.so"))
     candidates.append(os.path.join(here, "..", "..", "build", "libmlia.so"))
     candidates.append("libmlia.so")
     last = None
@@ -56,7 +62,8 @@ def _load():
     return lib
 
 
-def _take(lib, ptr: ctypes.c_void_p) -> Optional[str]:
+def _take(lib: ctypes.CDLL, ptr: ctypes.c_void_p) -> Optional[str]:
+    """The library-allocated string behind ptr (freed here), or None."""
     if not ptr.value:
         return None
     text = ctypes.string_at(ptr.value).decode("utf-8", "replace")
