@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on Debian 12.
-#   bash tools/setup.sh          build + test dependencies (C libraries, python3, flatc)
+#   bash tools/setup.sh          build + test dependencies (C libraries, python3 with venv,
+#                                setuptools and wheel for the pip-install test, flatc)
 #   bash tools/setup.sh --page   also Chromium and the viewer's npm packages (page tests)
 #                                and clang with its fuzzer runtime (`make fuzz`)
 # As root, missing Debian packages are installed with apt-get; otherwise the
@@ -10,7 +11,8 @@ cd "$(dirname "$0")/.."
 want_page=0
 [ "${1:-}" = "--page" ] && want_page=1
 
-pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler)
+pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler
+      python3-venv python3-setuptools python3-wheel)
 [ "$want_page" = 1 ] && pkgs+=(chromium nodejs npm clang libclang-rt-14-dev)
 
 missing=()
