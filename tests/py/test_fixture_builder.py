@@ -277,6 +277,48 @@ class VgfHelperTest(unittest.TestCase):
         self.assertEqual(vgf.op_type("DEPTHWISE_CONV2D"), "DepthwiseConv2D")
 
 
+class SpirvWriterTest(unittest.TestCase):
+    """spirvwrite: the sample's generated VGF, read back by the C library."""
+
+    def setUp(self):
+        from helpers import MLIA
+        if not os.path.exists(MLIA):
+            self.fail(f"{MLIA} is not built")
+        self.mlia = MLIA
+        with open(os.path.join(SAMPLES, "vww4.json"), encoding="utf-8") as f:
+            self.graph = json.load(f)["pte"]["vgf"]["graph"]
+
+    def inspect(self, desc):
+        from fixturelib import spirvwrite, vgfwrite
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "g.vgf")
+            with open(path, "wb") as f:
+                f.write(vgfwrite.build(spirvwrite.graph_vgf(desc)))
+            p = subprocess.run([self.mlia, "inspect", path], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(path, "rb") as f:
+                return json.loads(p.stdout), vgf.segment_tosa_ops(f.read())
+
+    def test_sample_graph_reads_without_warnings(self):
+        doc, scanned = self.inspect(self.graph)
+        self.assertEqual(doc["warnings"], [])
+        ops = doc["segments"][0]["operations"]
+        self.assertEqual([o["op"] for o in ops], [o["op"] for o in self.graph["ops"]])
+        self.assertEqual([(o["id"], o["op"]) for o in ops], scanned[0])   # the builder's own scan agrees
+        first = ops[0]
+        self.assertEqual([i["class"] for i in first["inputs"]],
+                         ["graph_input", "graph_constant", "module_constant", "module_constant", "module_constant"])
+        self.assertEqual(first["attributes"]["stride"], self.graph["ops"][0]["stride"])
+        self.assertEqual(first["result_type"], "!spirv.arm.tensor<1x64x64x8xi32>")
+        for prev, op in zip(ops, ops[1:]):       # a chain: each op reads the previous result
+            self.assertEqual((op["inputs"][0]["class"], op["inputs"][0]["producer"]), ("op_result", prev["id"]))
+        self.assertEqual(ops[-1]["result_type"], "!spirv.arm.tensor<1x2xi8>")
+
+    def test_deterministic(self):
+        from fixturelib import spirvwrite
+        self.assertEqual(spirvwrite.graph_module(self.graph)[0], spirvwrite.graph_module(self.graph)[0])
+
+
 class EtdumpWriterTest(unittest.TestCase):
     def test_unprefixed_and_allocators(self):
         data = etdump.write_etdump([{"name": "Execute", "allocators": ["a", "b"], "events": [
