@@ -9,8 +9,8 @@ segments only.
 - bad inputs: dispatch_shape of length != 3 (X10, error), constants in a
   compute segment (§17, warning), segment/module type mismatch (X2), two
   descriptor sets (§18 runtime rule, warning);
-- `mlia check` with a companion PTE whose VGF is [GRAPH (vww4 SPIR-V),
-  COMPUTE]: the W10 warning, the PTE view node, and the companion mismatch
+- `mlia check` with a companion PTE whose VGF is [GRAPH (the vww4 sample's
+  generated SPIR-V graph), COMPUTE]: the W10 warning, the PTE view node, and the companion mismatch
   when the statistics disagree on graph vs compute.
 """
 import json
