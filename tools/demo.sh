@@ -4,7 +4,9 @@
 #  1. samples/demo.json: a small CNN, 3 executions, one VGF delegate call each
 #     with NX statistics (v2, mode 1, Mali-G2)          -> build/demo/
 #  2. samples/vww4.json: the same flow with a companion PTE whose VgfBackend
-#     delegate is a real VGF, so all five views exist   -> build/demo-companion/
+#     delegate is a VGF generated from the description (a SPIR-V TOSA graph,
+#     tools/fixturelib/spirvwrite.py), so all five views exist
+#                                                       -> build/demo-companion/
 # Each run is:
 #   mlia check X.etrecord --target-profile neural-technology --performance \
 #       --profiling-data X.etdump [--companion-model X.pte] \
