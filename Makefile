@@ -10,7 +10,8 @@
 #                   lib/pkgconfig/mlia.pc, share/man/man1/mlia.1
 #   make uninstall  removes exactly what `make install` wrote
 #
-# Dependencies (Debian): libzip-dev libjson-c-dev libssl-dev zlib1g-dev
+# Dependencies (Debian): libzip-dev libjson-c-dev libssl-dev zlib1g-dev (libbz2-dev to link
+# libmlia statically: libzip.pc lists -lbz2)
 # pkg-config python3 flatbuffers-compiler (tests) - see tools/setup.sh.
 
 BUILD   ?= build
