@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on Debian 12.
-#   bash tools/setup.sh          build + test dependencies (C libraries, python3 with venv,
-#                                setuptools and wheel for the pip-install test, flatc)
-#   bash tools/setup.sh --page   also Chromium and the viewer's npm packages (page tests)
-#                                and clang with its fuzzer runtime (`make fuzz`)
+#   bash tools/setup.sh          build + demo dependencies (C libraries, python3, flatc)
+#   bash tools/setup.sh --page   everything `make check` needs besides: Chromium and the
+#                                viewer's npm packages (page tests), clang with its fuzzer
+#                                runtime (`make fuzz`), python3 venv/setuptools/wheel (the
+#                                pip-install test) and libbz2-dev (the static pkg-config link)
 # As root, missing Debian packages are installed with apt-get; otherwise the
 # script lists the command to run and fails.
 set -euo pipefail
@@ -11,9 +12,9 @@ cd "$(dirname "$0")/.."
 want_page=0
 [ "${1:-}" = "--page" ] && want_page=1
 
-pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler
-      python3-venv python3-setuptools python3-wheel libbz2-dev)
-[ "$want_page" = 1 ] && pkgs+=(chromium nodejs npm clang libclang-rt-14-dev)
+pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler)
+[ "$want_page" = 1 ] && pkgs+=(chromium nodejs npm clang libclang-rt-14-dev
+                               python3-venv python3-setuptools python3-wheel libbz2-dev)
 
 missing=()
 for p in "${pkgs[@]}"; do
