@@ -228,6 +228,32 @@ class CheckerCatchesOldProblems(unittest.TestCase):
         self.assert_reported(old, '"Accelerator" is not one of', '"accelerator" is not one of')
 
 
+class RulesFileAgainstJsonSchemaLibrary(CheckerCatchesOldProblems):
+    """When the `jsonschema` package is importable (optional), our rules file must be a
+    valid draft 2020-12 schema and the library must agree with our structural checker on
+    the valid document and on every mutated one of CheckerCatchesOldProblems."""
+
+    @classmethod
+    def setUpClass(cls):
+        try:
+            import jsonschema
+        except ImportError:
+            raise unittest.SkipTest("jsonschema is not installed (optional cross-check)")
+        super().setUpClass()
+        rules = validate.load_rules()
+        jsonschema.Draft202012Validator.check_schema(rules)
+        cls.library = jsonschema.Draft202012Validator(rules)
+        cls.ours = validate.SchemaChecker(rules)
+
+    def problems(self, mutate):
+        doc = copy.deepcopy(self.good)
+        mutate(doc["results"][0], doc)
+        library_ok = not list(self.library.iter_errors(doc))
+        ours_ok = not self.ours.check(doc)
+        self.assertEqual(library_ok, ours_ok)
+        return validate.validate(doc)
+
+
 class RelationshipsRoundTrip(unittest.TestCase):
     """The DAG in the result alone gives the trees and associations the views draw."""
 
