@@ -827,7 +827,12 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
                 mlia_entity *cs = mlia_result_find(st->result, cid);
                 if (!cs) {
                     cs = mlia_result_entity(st->result, cid, "code_stack", disp);
-                    mlia_entity_set_str(st->result, cs, "file", frames[uf].file);
+                    /* MLIA's code_stack `file` uses forward slashes */
+                    char *file = mlia_arena_strdup(st->arena, frames[uf].file ? frames[uf].file : "");
+                    for (char *q = file; *q; q++)
+                        if (*q == '\\')
+                            *q = '/';
+                    mlia_entity_set_str(st->result, cs, "file", file);
                     mlia_entity_set_int(st->result, cs, "line", frames[uf].line);
                     if (frames[uf].function)
                         mlia_entity_set_str(st->result, cs, "function", frames[uf].function);

@@ -101,6 +101,15 @@ class ExplicitRuns(unittest.TestCase):
         tu = next(m for m in doc["results"][0]["metrics"] if m["name"] == "target_utilization")
         self.assertIsInstance(tu.get("aggregation", ""), str)  # never null
 
+    def test_code_stack_file_uses_forward_slashes(self):
+        desc = load_sample("demo.json")
+        node = next(n for n in desc["nodes"] if n.get("source"))
+        node["source"][-1]["file"] = "C:\\Users\\me\\demo\\layers.py"
+        doc, _ = self.desc_run("windows", desc)
+        files = [e["attributes"]["file"] for e in doc["results"][0]["entities"] if e["kind"] == "code_stack"]
+        self.assertIn("C:/Users/me/demo/layers.py", files)
+        self.assertFalse(any("\\" in f for f in files), files)
+
     def test_empty_method_without_errors(self):
         # a method with no execution in the ETDump: nothing measured, no error, still valid
         import mkfixture  # noqa: F401  (tools/ on the path)
