@@ -190,13 +190,50 @@ const mlia_attr *mlia_entity_attr(const mlia_entity *e, const char *key)
     return NULL;
 }
 
-void mlia_entity_associate(mlia_result *r, mlia_entity *e, const char *other_id)
+bool mlia_kind_is_well_known(const char *kind)
 {
-    for (uint32_t i = 0; i < e->n_assoc; i++)
-        if (strcmp(e->assoc[i], other_id) == 0)
+    return strcmp(kind, "source_operator") == 0 || strcmp(kind, "model") == 0 ||
+           strcmp(kind, "code_stack") == 0 || strcmp(kind, "code_line") == 0;
+}
+
+bool mlia_kind_edge_is_well_known(const char *parent_kind, const char *child_kind)
+{
+    if (strcmp(parent_kind, "code_line") == 0)
+        return strcmp(child_kind, "code_stack") == 0;
+    if (strcmp(parent_kind, "code_stack") == 0)
+        return strcmp(child_kind, "code_stack") == 0 || strcmp(child_kind, "source_operator") == 0;
+    return false;
+}
+
+static void note_kind_edge(mlia_result *r, const char *pk, const char *ck)
+{
+    /* the last pair is the likeliest repeat: links come in runs of one type */
+    for (uint32_t i = r->n_kind_edges; i-- > 0;)
+        if (strcmp(r->kind_edges[i].parent_kind, pk) == 0 && strcmp(r->kind_edges[i].child_kind, ck) == 0)
             return;
-    GROW(r, e->assoc, e->n_assoc, e->cap_assoc, const char *);
-    e->assoc[e->n_assoc++] = mlia_arena_strdup(r->arena, other_id);
+    GROW(r, r->kind_edges, r->n_kind_edges, r->cap_kind_edges, mlia_kind_edge);
+    r->kind_edges[r->n_kind_edges++] = (mlia_kind_edge){pk, ck};
+}
+
+void mlia_result_link(mlia_result *r, mlia_entity *parent, mlia_entity *child)
+{
+    if (!parent || !child || parent == child)
+        return;
+    /* parents lists are short (a handful per entity), so this scan is the
+     * duplicate check for both directions */
+    for (uint32_t i = 0; i < child->n_parents; i++)
+        if (child->parents[i] == parent)
+            return;
+    GROW(r, child->parents, child->n_parents, child->cap_parents, mlia_entity *);
+    child->parents[child->n_parents++] = parent;
+    GROW(r, parent->children, parent->n_children, parent->cap_children, mlia_entity *);
+    parent->children[parent->n_children++] = child;
+    note_kind_edge(r, parent->kind, child->kind);
+}
+
+void mlia_result_link_ids(mlia_result *r, const char *parent_id, const char *child_id)
+{
+    mlia_result_link(r, mlia_result_find(r, parent_id), mlia_result_find(r, child_id));
 }
 
 mlia_metric mlia_metric_uint(const char *name, const char *unit, uint64_t v, const char *aggregation,

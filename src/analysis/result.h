@@ -75,26 +75,44 @@ typedef struct mlia_attr {
     int64_t *list_i;
 } mlia_attr;
 
-typedef struct mlia_entity {
+typedef struct mlia_entity mlia_entity;
+
+/* Relationships form a directed acyclic graph (MLIA schema 1.2.0 parent_ids /
+ * child_ids): an entity may have several parents, e.g. a source operator under
+ * its nn_module, the delegate call that ran it, the chains and compiler
+ * operations that served it. Both directions are kept, in link order, without
+ * duplicates; mlia_result_link() is the only writer of these lists. */
+struct mlia_entity {
     const char *id;
     const char *kind;
     const char *name;
-    const char *parent;          /* parent entity id or NULL */
+    const char *placement;       /* MLIA placement ("NX", "CPU", ...) or NULL (static string) */
     uint32_t n_attrs, cap_attrs;
     mlia_attr *attrs;
-    uint32_t n_assoc, cap_assoc; /* associated entity ids (links that are not parent/child) */
-    const char **assoc;
+    uint32_t n_parents, cap_parents;
+    mlia_entity **parents;
+    uint32_t n_children, cap_children;
+    mlia_entity **children;
     /* Breakdown metrics of this entity, in emission order. */
     uint32_t n_metrics, cap_metrics;
     mlia_metric *metrics;
-} mlia_entity;
+};
 
+/* A backend-defined entity kind (MLIA's well-known kinds source_operator,
+ * model, code_stack and code_line are never declared). The description is
+ * documentation only; it is not written to the result. */
 typedef struct mlia_entity_kind {
     const char *kind;
     const char *description;
     const char *parent_kinds;    /* comma-separated, may be NULL */
     const char *child_kinds;     /* comma-separated, may be NULL */
 } mlia_entity_kind;
+
+/* One (parent kind, child kind) pair that some link in the result uses. */
+typedef struct mlia_kind_edge {
+    const char *parent_kind;
+    const char *child_kind;
+} mlia_kind_edge;
 
 typedef struct mlia_result {
     mlia_arena *arena;
@@ -112,6 +130,9 @@ typedef struct mlia_result {
     mlia_entity **entities;
     uint32_t n_kinds, cap_kinds;
     mlia_entity_kind *kinds;
+    /* Kind pairs used by links, in first-use order (small: one per relationship type). */
+    uint32_t n_kind_edges, cap_kind_edges;
+    mlia_kind_edge *kind_edges;
     /* id -> entity hash index (private). */
     uint32_t index_cap;
     mlia_entity **index;
@@ -141,8 +162,16 @@ void mlia_entity_set_str_list(mlia_result *r, mlia_entity *e, const char *key,
 void mlia_entity_set_int_list(mlia_result *r, mlia_entity *e, const char *key,
                               const int64_t *values, uint32_t n);
 const mlia_attr *mlia_entity_attr(const mlia_entity *e, const char *key);
-/* Association (deduplicated, id copied). */
-void mlia_entity_associate(mlia_result *r, mlia_entity *e, const char *other_id);
+/* Adds the edge parent -> child (both directions, deduplicated; a self link is
+ * ignored). Callers keep the graph acyclic by linking only from a containing or
+ * serving entity to a contained or served one (docs/result-format.md). */
+void mlia_result_link(mlia_result *r, mlia_entity *parent, mlia_entity *child);
+/* Same, by ids; does nothing when either entity does not exist. */
+void mlia_result_link_ids(mlia_result *r, const char *parent_id, const char *child_id);
+/* True for MLIA's well-known kinds (source_operator, model, code_stack, code_line). */
+bool mlia_kind_is_well_known(const char *kind);
+/* True when MLIA's schema itself allows parent_kind -> child_kind. */
+bool mlia_kind_edge_is_well_known(const char *parent_kind, const char *child_kind);
 
 /* Metric constructors (name/unit/aggregation must outlive the result: use
  * literals or arena strings). */

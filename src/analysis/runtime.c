@@ -783,7 +783,7 @@ static mlia_entity *module_entities(rt_state *st, const ep_node *node)
             if (me->key && *me->key)
                 mlia_entity_set_str(st->result, ent, "tracer_key", me->key);
             if (parent && strcmp(parent->id, ent->id) != 0)
-                ent->parent = parent->id;
+                mlia_result_link(st->result, parent, ent);
         }
         parent = ent;
     }
@@ -814,7 +814,7 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
             mlia_entity_set_str(st->result, ent, "delegate_backend", nd->delegate_backend);
         mlia_entity *mod = module_entities(st, nd);
         if (mod) {
-            ent->parent = mod->id;
+            mlia_result_link(st->result, mod, ent);
             mlia_entity_set_str(st->result, ent, "nn_module", mod->id);
         }
         if (nd->stack_trace) {
@@ -827,14 +827,18 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
                 mlia_entity *cs = mlia_result_find(st->result, cid);
                 if (!cs) {
                     cs = mlia_result_entity(st->result, cid, "code_stack", disp);
-                    mlia_entity_set_str(st->result, cs, "file", frames[uf].file);
+                    /* MLIA's code_stack `file` uses forward slashes */
+                    char *file = mlia_arena_strdup(st->arena, frames[uf].file ? frames[uf].file : "");
+                    for (char *q = file; *q; q++)
+                        if (*q == '\\')
+                            *q = '/';
+                    mlia_entity_set_str(st->result, cs, "file", file);
                     mlia_entity_set_int(st->result, cs, "line", frames[uf].line);
                     if (frames[uf].function)
                         mlia_entity_set_str(st->result, cs, "function", frames[uf].function);
                 }
                 mlia_entity_set_str(st->result, ent, "code_stack", cid);
-                mlia_entity_associate(st->result, ent, cid);
-                mlia_entity_associate(st->result, cs, ent->id);
+                mlia_result_link(st->result, cs, ent);
             }
         }
         ra->node_entities[i] = ent;
@@ -1003,9 +1007,9 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
             uint32_t s = node_slots[i][q];
             if (st->call_of_slot[s] >= 0) {
                 rt_call *c = &st->calls[st->call_of_slot[s]];
-                if (ent->parent)
-                    mlia_entity_associate(st->result, ent, ent->parent);
-                ent->parent = c->id;
+                /* created here (found again below) so that the link has both ends */
+                mlia_entity *ce = mlia_result_entity(st->result, c->id, "delegate_call", c->backend);
+                mlia_result_link(st->result, ce, ent);
                 mlia_entity_set_str(st->result, ent, "delegate_call", c->id);
             }
         }
@@ -1163,7 +1167,6 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
             rt_event_entity *ev = &c->events[k];
             rc->events[k] = (runtime_event_node){ev->id, ev->name, ev->parent_id};
             mlia_entity *ee = mlia_result_entity(result, ev->id, "runtime_event", ev->name);
-            ee->parent = ev->parent_id;
             summary es = summarise(st.call_t.v + (size_t)ev->exec_row * n_exec, n_exec, tmp);
             if (es.n) {
                 add_timing(&st, ee, "execution_time", es, "exclusive");
@@ -1175,6 +1178,9 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
                 add_coverage(&st, ee, es.n);
             }
         }
+        /* events are written children-first: link once every event of the call exists */
+        for (uint32_t k = 0; k < c->n_events; k++)
+            mlia_result_link_ids(result, c->events[k].parent_id ? c->events[k].parent_id : c->id, c->events[k].id);
     }
 
     /* inference time */

@@ -162,6 +162,17 @@ static void identify_run(mlia_session *s)
 static const char *const OTHER_METRICS[] = {"cache_cycles", "dram_cycles", "dram_read_bytes", "dram_write_bytes",
                                             "cache_read_bytes", "cache_write_bytes"};
 
+static const struct {
+    const char *name, *unit, *reason;
+} STANDARD_UNAVAILABLE[] = {
+    {"accelerator_operator_percentage", "%",
+     "ETDump profiling data does not record the placement of every operator on the accelerator."},
+    {"cpu_utilization", "%", "ETDump profiling data does not record CPU utilization."},
+    {"model_weight_memory", "bytes", "ETDump profiling data does not record model weight memory."},
+    {"peak_activation_memory", "bytes", "ETDump profiling data does not record activation memory."},
+    {"average_memory", "bytes", "ETDump profiling data does not record memory use over time."},
+};
+
 static void model_metrics(mlia_session *s)
 {
     mlia_result *r = &s->result;
@@ -171,19 +182,26 @@ static void model_metrics(mlia_session *s)
         mlia_metric_qualify(&it, "statistic", "p50");
         mlia_result_add_metric(r, it);
         double ips = ra->inference_p50 > 0 ? 1000.0 / ra->inference_p50 : 0.0;
-        mlia_metric im = mlia_metric_double("inferences_per_second", "1/s", ips, "p50", ra->inference_samples);
+        mlia_metric im = mlia_metric_double("inferences_per_second", "inferences/s", ips, "p50", ra->inference_samples);
         mlia_metric_qualify(&im, "statistic", "p50");
         if (ra->inference_p50 > 0)
             mlia_result_add_metric(r, im);
         else
-            mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "1/s",
+            mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "inferences/s",
                                                               "The measured inference time is zero."));
     } else {
         const char *why = "No Method::execute event was recorded for the selected method.";
         mlia_result_add_metric(r, mlia_metric_unavailable("inference_time", "ms", why));
-        mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "1/s", why));
+        mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "inferences/s", why));
     }
     nx_model_metrics(s->nx, r);
+    /* MLIA's standard performance metrics that the ETDump cannot give
+     * (ensure_standard_performance_metrics in MLIA): present, unavailable */
+    for (size_t i = 0; i < sizeof STANDARD_UNAVAILABLE / sizeof *STANDARD_UNAVAILABLE; i++)
+        if (!mlia_result_metric(r, STANDARD_UNAVAILABLE[i].name))
+            mlia_result_add_metric(r, mlia_metric_unavailable(STANDARD_UNAVAILABLE[i].name,
+                                                              STANDARD_UNAVAILABLE[i].unit,
+                                                              STANDARD_UNAVAILABLE[i].reason));
     for (size_t i = 0; i < sizeof OTHER_METRICS / sizeof *OTHER_METRICS; i++) {
         const char *unit = strstr(OTHER_METRICS[i], "bytes") ? "bytes" : "cycles";
         mlia_result_add_metric(r, mlia_metric_unavailable(OTHER_METRICS[i], unit,
@@ -194,11 +212,10 @@ static void model_metrics(mlia_session *s)
 
 static void declare_kinds(mlia_result *r)
 {
-    mlia_result_kind(r, "source_operator", "ETRecord edge-program node (PyTorch operator)",
-                     "nn_module,delegate_call,chain", NULL);
+    /* source_operator (ETRecord edge-program node) and code_stack (innermost
+     * user frame of its stack trace) are MLIA well-known kinds: not declared */
     mlia_result_kind(r, "nn_module", "nn.Module from the node's nn_module_stack", "nn_module",
                      "nn_module,source_operator");
-    mlia_result_kind(r, "code_stack", "innermost user frame of the node's stack trace", NULL, NULL);
     mlia_result_kind(r, "delegate_call", "DELEGATE_CALL instruction of the method", NULL,
                      "runtime_event,source_operator");
     mlia_result_kind(r, "runtime_event", "backend event inside a delegate call", "delegate_call,runtime_event",
@@ -232,7 +249,7 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         progress(s, "writing views");
         if (s->has_companion && companion_recheck_digest(s, err))
             goto fail;
-        if (views_write(s, &od, err))
+        if (views_write(&s->record, &od, err))
             goto fail;
     }
     s->stage_ms[5] = now_ms() - t0;
@@ -267,6 +284,31 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
 fail:
     mlia_outdir_abort(&od);
     return -1;
+}
+
+const mlia_run_record *mlia_session_record(mlia_session *s)
+{
+    mlia_run_record *rec = &s->record;
+    rec->run_id = s->run_id;
+    rec->timestamp = s->timestamp;
+    rec->cli_args = s->opts->cli_args;
+    rec->n_cli_args = s->opts->n_cli_args;
+    rec->etrecord_digest = s->etrecord_digest;
+    rec->etdump_digest = s->etdump_digest;
+    rec->companion_digest = s->companion_digest;
+    rec->has_companion = s->has_companion;
+    rec->method_name = s->method_name;
+    rec->program = s->program;
+    rec->companion = s->companion;
+    rec->vgf = s->vgf;
+    rec->vgf_delegate_index = s->vgf_delegate_index;
+    rec->n_executions = s->n_executions;
+    rec->execution_runs = s->execution_runs;
+    rec->time_unit = s->time_unit;
+    rec->runtime = s->runtime;
+    rec->nx = s->nx;
+    rec->result = &s->result;
+    return rec;
 }
 
 static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err,
@@ -411,7 +453,7 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
     mlia_buf_reserve(&json, 65536 + (size_t)s->result.n_entities * 4096);
     mlia_jw w;
     mlia_jw_init_buf(&w, &json, true);
-    result_json_write(s, &w);
+    result_json_write(mlia_session_record(s), &w);
     size_t json_len = json.len;
     char *json_text = mlia_buf_take(&json);
 
@@ -423,7 +465,7 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
     out->result_json = json_text;
     out->page_path = page;
     out->output_path = outp;
-    out->console = mlia_console_summary(s);
+    out->console = mlia_console_summary(&s->record);
     return 0;
 }
 

@@ -219,8 +219,8 @@ int companion_check(mlia_session *s, mlia_error *err)
             if (op->debug_name)
                 mlia_entity_set_str(r, oe, "debug_name", op->debug_name);
             mlia_entity_set_str(r, oe, "source", "companion VGF");
-            if (se)
-                oe->parent = se->id;
+            oe->placement = "NX";
+            mlia_result_link(r, se, oe);
         }
         for (uint32_t k = 0; k < seg->n_ops; k++) {
             const nx_compiler_op *cop = &nx->ops[seg->first_op + k];
@@ -235,22 +235,16 @@ int companion_check(mlia_session *s, mlia_error *err)
                 if (!oe || !ce)
                     continue;
                 linked++;
-                mlia_entity_associate(r, ce, id);
-                mlia_entity_associate(r, oe, ce->id);
-                for (uint32_t p = 0; p < cop->n_parents; p++) {
-                    const char *chain = nx->chains[cop->parents[p]].id;
-                    mlia_entity_associate(r, oe, chain);
-                    mlia_entity *che = mlia_result_find(r, chain);
-                    if (che)
-                        mlia_entity_associate(r, che, id);
-                }
-                for (uint32_t p = 0; p < ce->n_assoc; p++)
-                    if (strncmp(ce->assoc[p], "source_operator/", 16) == 0) {
-                        mlia_entity_associate(r, oe, ce->assoc[p]);
-                        mlia_entity *src = mlia_result_find(r, ce->assoc[p]);
-                        if (src)
-                            mlia_entity_associate(r, src, id);
-                    }
+                /* debug-database operation -> the SPIR-V operation it was
+                 * compiled from; its chains -> the SPIR-V operation; the
+                 * SPIR-V operation -> the source operators the debug-database
+                 * operation serves */
+                mlia_result_link(r, ce, oe);
+                for (uint32_t p = 0; p < cop->n_parents; p++)
+                    mlia_result_link_ids(r, nx->chains[cop->parents[p]].id, oe->id);
+                for (uint32_t p = 0; p < ce->n_children; p++)
+                    if (strcmp(ce->children[p]->kind, "source_operator") == 0)
+                        mlia_result_link(r, oe, ce->children[p]);
             }
         }
     }

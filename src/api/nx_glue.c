@@ -59,13 +59,16 @@ static void stripe_list(mlia_session *s, mlia_entity *e, const uint32_t *ids, ui
 
 static void declare_nx_kinds(mlia_result *r)
 {
+    /* parents/children as in docs/result-format.md; edges observed in a run are
+     * added to these declarations by the writer */
     mlia_result_kind(r, "segment", "VGF model-sequence segment measured by NX statistics", NULL,
-                     "cascade,compiler_operation");
+                     "cascade,chain,compiler_operation");
     mlia_result_kind(r, "cascade", "NX cascade (compiler scheduling group)", "segment", "chain");
-    mlia_result_kind(r, "chain", "NX chain (compiler scheduling group of stripes)", "cascade",
-                     "stripe,compiler_operation");
+    mlia_result_kind(r, "chain", "NX chain (compiler scheduling group of stripes)", "cascade,segment",
+                     "stripe,compiler_operation,source_operator");
     mlia_result_kind(r, "stripe", "NX stripe: one statistics block", "chain", NULL);
-    mlia_result_kind(r, "compiler_operation", "TOSA / fused operation from the debug database", "chain", NULL);
+    mlia_result_kind(r, "compiler_operation", "TOSA / fused operation from the debug database, or a SPIR-V operation of the companion VGF",
+                     "segment,chain,compiler_operation", "compiler_operation,source_operator");
 }
 
 int nx_run(mlia_session *s, mlia_error *err)
@@ -142,8 +145,8 @@ int nx_run(mlia_session *s, mlia_error *err)
         for (uint32_t k = 0; k < seg->n_cascades; k++) {
             const nx_cascade *c = &nx->cascades[seg->first_cascade + k];
             mlia_entity *ce = mlia_result_entity(r, c->id, "cascade", c->name);
-            ce->parent = se->id;
-            mlia_entity_set_str(r, ce, "placement", "NX");
+            mlia_result_link(r, se, ce);
+            ce->placement = "NX";
             stripe_list(s, ce, c->stripe_ids, c->n_stripes);
             cycle_metrics(s, ce, &c->m, seg->coverage, seg->n_recorded);
         }
@@ -151,10 +154,10 @@ int nx_run(mlia_session *s, mlia_error *err)
             const nx_chain *ch = &nx->chains[seg->first_chain + k];
             mlia_entity *he = mlia_result_entity(r, ch->id, "chain", ch->name);
             if (ch->parent_cascade != UINT32_MAX && ch->parent_cascade < nx->n_cascades)
-                he->parent = nx->cascades[ch->parent_cascade].id;
+                mlia_result_link_ids(r, nx->cascades[ch->parent_cascade].id, he->id);
             else
-                he->parent = se->id;
-            mlia_entity_set_str(r, he, "placement", "NX");
+                mlia_result_link(r, se, he);
+            he->placement = "NX";
             mlia_entity_set_str(r, he, "segment", seg->id);
             stripe_list(s, he, ch->stripe_ids, ch->n_stripes);
             cycle_metrics(s, he, &ch->m, seg->coverage, seg->n_recorded);
@@ -163,15 +166,16 @@ int nx_run(mlia_session *s, mlia_error *err)
             const nx_stripe *st = &nx->stripes[seg->first_stripe + k];
             mlia_entity *te = mlia_result_entity(r, st->id, "stripe", st->name);
             if (st->chain < nx->n_chains)
-                te->parent = nx->chains[st->chain].id;
+                mlia_result_link_ids(r, nx->chains[st->chain].id, te->id);
+            te->placement = "NX";
             mlia_entity_set_int(r, te, "stripe", st->stripe);
             cycle_metrics(s, te, &st->m, seg->coverage, seg->n_recorded);
         }
         for (uint32_t k = 0; k < seg->n_ops; k++) {
             const nx_compiler_op *op = &nx->ops[seg->first_op + k];
             mlia_entity *oe = mlia_result_entity(r, op->id, "compiler_operation", op->name);
-            if (op->n_parents)
-                oe->parent = nx->chains[op->parents[0]].id;
+            for (uint32_t q = 0; q < op->n_parents; q++)
+                mlia_result_link_ids(r, nx->chains[op->parents[q]].id, oe->id);
             const char **pc = mlia_arena_array(&s->arena, op->n_parents ? op->n_parents : 1, sizeof *pc);
             for (uint32_t q = 0; q < op->n_parents; q++)
                 pc[q] = nx->chains[op->parents[q]].id;
@@ -190,20 +194,17 @@ int nx_run(mlia_session *s, mlia_error *err)
             }
             if (op->n_vgf_ids)
                 mlia_entity_set_str_list(r, oe, "vgf_operations", op->vgf_ids, op->n_vgf_ids);
-            mlia_entity_set_str(r, oe, "placement", "NX");
+            oe->placement = "NX";
             for (uint32_t q = 0; q < op->n_sources; q++) {
                 char *sid = mlia_arena_printf(&s->arena, "source_operator/%s/%s", s->method_name, op->sources[q]);
                 mlia_entity *src = mlia_result_find(r, sid);
                 if (!src)
                     continue;
-                mlia_entity_associate(r, oe, sid);
-                mlia_entity_associate(r, src, oe->id);
-                for (uint32_t p = 0; p < op->n_parents; p++) {
-                    mlia_entity_associate(r, src, nx->chains[op->parents[p]].id);
-                    mlia_entity *ch = mlia_result_find(r, nx->chains[op->parents[p]].id);
-                    if (ch)
-                        mlia_entity_associate(r, ch, sid);
-                }
+                /* chain -> operation -> source operator, and chain -> source
+                 * operator directly: the chain <-> source operator association */
+                mlia_result_link(r, oe, src);
+                for (uint32_t p = 0; p < op->n_parents; p++)
+                    mlia_result_link_ids(r, nx->chains[op->parents[p]].id, sid);
             }
         }
     }

@@ -4,7 +4,7 @@
  * Data flows one way: files -> readers -> analysis -> writers. The session is
  * the context object that owns the memory of a run (one arena, the mapped
  * input files) and carries the typed views from stage to stage. Writers get
- * a const session.
+ * only the const record of the run (analysis/run.h), never the session.
  */
 #ifndef MLIA_API_SESSION_H
 #define MLIA_API_SESSION_H
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "analysis/result.h"
+#include "analysis/run.h"
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/file.h"
@@ -33,13 +34,6 @@ typedef struct mlia_log {
     uint32_t n, cap;
     const char **lines;
 } mlia_log;
-
-typedef struct mlia_input_digest {
-    const char *path;
-    const char *name;        /* basename */
-    uint64_t size;
-    char sha256[65];
-} mlia_input_digest;
 
 typedef struct mlia_session {
     mlia_arena arena;
@@ -70,7 +64,11 @@ typedef struct mlia_session {
     double stage_ms[8];                     /* timings per stage for the log */
     const char *run_id;
     const char *timestamp;
+    mlia_run_record record;                 /* what the writers read; see mlia_session_record() */
 } mlia_session;
+
+/* Fills s->record from the finished analysis (borrowed pointers) and returns it. */
+const mlia_run_record *mlia_session_record(mlia_session *s);
 
 void mlia_log_add(mlia_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

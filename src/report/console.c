@@ -547,7 +547,7 @@ char *mlia_console_summary_result(const mlia_result *r, const char *method, uint
     return mlia_buf_take(&b);
 }
 
-char *mlia_console_summary(const mlia_session *s)
+char *mlia_console_summary(const mlia_run_record *s)
 {
-    return mlia_console_summary_result(&s->result, s->method_name, s->n_executions);
+    return mlia_console_summary_result(s->result, s->method_name, s->n_executions);
 }

@@ -21,13 +21,13 @@
 #include <stdint.h>
 
 #include "analysis/result.h"
-#include "api/session.h"
+#include "analysis/run.h"
 
 #define MLIA_CONSOLE_WIDTH 100
 #define MLIA_CONSOLE_TOP 10
 
-/* Summary of a finished session (method name, execution count and result). */
-char *mlia_console_summary(const mlia_session *s);
+/* Summary of a finished run (method name, execution count and result). */
+char *mlia_console_summary(const mlia_run_record *s);
 
 /* Same from the parts: method may be NULL (shown as "(none)"). */
 char *mlia_console_summary_result(const mlia_result *r, const char *method, uint32_t n_executions);

@@ -1,43 +1,52 @@
 /*
  * result_json.c - the standardized result document (see result_json.h).
  *
- * Layout (product.md section 7): schema_version, run_id, timestamp, tool,
- * target, model, context, backends, results[1]. Entities are written in the
- * order the analysis created them; breakdowns list the entities that carry
- * metrics, in the same order.
+ * Layout (product.md section 7, Arm MLIA schema 1.2.0): schema_version,
+ * run_id, timestamp, tool, target, model, context, backends, results[1].
+ * Entities are written in the order the analysis created them, with their
+ * relationships as parent_ids / child_ids; breakdowns list the entities that
+ * carry metrics, in the same order; entity_kinds declares every
+ * backend-defined kind with the kind relationships the links use.
+ * docs/result-format.md describes every field.
  */
 #include "result_json.h"
 
 #include <string.h>
 
 #include "analysis/nx_analysis.h"
+#include "mlia/mlia.h"
 #include "analysis/runtime.h"
 #include "formats/exported_program.h"
 
 void result_json_metric(mlia_jw *w, const mlia_metric *m)
 {
+    /* the two metric forms of MLIA schema 1.2.0: numeric {name, value, unit,
+     * aggregation?, samples?, qualifiers?} or unavailable {name, unit,
+     * availability, reason, qualifiers?}; optional fields are omitted, never null */
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "name", m->name);
     if (m->type == MLIA_VALUE_UNAVAILABLE) {
         mlia_jw_kstr(w, "unit", m->unit);
         mlia_jw_kstr(w, "availability", "unavailable");
-        mlia_jw_kstr(w, "reason", m->reason ? m->reason : "");
-        mlia_jw_obj_end(w);
-        return;
+        mlia_jw_kstr(w, "reason", m->reason && *m->reason ? m->reason : "The value is not available.");
+    } else {
+        mlia_jw_key(w, "value");
+        if (m->type == MLIA_VALUE_UINT)
+            mlia_jw_uint(w, m->u);
+        else
+            mlia_jw_double(w, m->d);
+        mlia_jw_kstr(w, "unit", m->unit);
+        if (m->aggregation)
+            mlia_jw_kstr(w, "aggregation", m->aggregation);
+        mlia_jw_kuint(w, "samples", m->samples ? m->samples : 1);
     }
-    mlia_jw_key(w, "value");
-    if (m->type == MLIA_VALUE_UINT)
-        mlia_jw_uint(w, m->u);
-    else
-        mlia_jw_double(w, m->d);
-    mlia_jw_kstr(w, "unit", m->unit);
-    mlia_jw_kstr(w, "aggregation", m->aggregation);
-    mlia_jw_kuint(w, "samples", m->samples ? m->samples : 1);
-    mlia_jw_key(w, "qualifiers");
-    mlia_jw_obj_begin(w);
-    for (uint8_t i = 0; i < m->n_qualifiers; i++)
-        mlia_jw_kstr(w, m->qualifiers[i].key, m->qualifiers[i].value);
-    mlia_jw_obj_end(w);
+    if (m->n_qualifiers) {
+        mlia_jw_key(w, "qualifiers");
+        mlia_jw_obj_begin(w);
+        for (uint8_t i = 0; i < m->n_qualifiers; i++)
+            mlia_jw_kstr(w, m->qualifiers[i].key, m->qualifiers[i].value);
+        mlia_jw_obj_end(w);
+    }
     mlia_jw_obj_end(w);
 }
 
@@ -84,9 +93,142 @@ static void digest_obj(mlia_jw *w, const mlia_input_digest *d)
     mlia_jw_obj_end(w);
 }
 
-void result_json_write(const mlia_session *s, mlia_jw *w)
+/* ---- entity_kinds: declarations of the backend-defined kinds ---------- */
+
+#define KIND_MAX 32
+#define KIND_REFS_MAX 32
+
+typedef struct kind_refs {
+    uint32_t n;
+    const char *v[KIND_REFS_MAX];
+} kind_refs;
+
+typedef struct kind_decl {
+    const char *id;
+    kind_refs parents, children;
+} kind_decl;
+
+typedef struct kind_table {
+    uint32_t n;
+    kind_decl v[KIND_MAX];
+} kind_table;
+
+static kind_decl *kind_find(kind_table *t, const char *id)
 {
-    const mlia_result *r = &s->result;
+    for (uint32_t i = 0; i < t->n; i++)
+        if (strcmp(t->v[i].id, id) == 0)
+            return &t->v[i];
+    return NULL;
+}
+
+static void kind_declare(kind_table *t, const char *id)
+{
+    if (mlia_kind_is_well_known(id) || kind_find(t, id) || t->n == KIND_MAX)
+        return;
+    memset(&t->v[t->n], 0, sizeof t->v[t->n]);
+    t->v[t->n++].id = id;
+}
+
+static void refs_add(kind_refs *r, const char *id, size_t len)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        if (strlen(r->v[i]) == len && strncmp(r->v[i], id, len) == 0)
+            return;
+    if (r->n < KIND_REFS_MAX)
+        r->v[r->n++] = id;
+}
+
+/* kinds named in a comma-separated static list that resolve in this result */
+static void refs_add_list(const kind_table *t, kind_refs *r, const char *list)
+{
+    for (const char *p = list; p && *p;) {
+        const char *c = strchr(p, ',');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        for (uint32_t i = 0; i < t->n; i++)
+            if (strlen(t->v[i].id) == n && strncmp(t->v[i].id, p, n) == 0)
+                refs_add(r, t->v[i].id, n);
+        static const char *const well_known[] = {"source_operator", "model", "code_stack", "code_line"};
+        for (size_t i = 0; i < sizeof well_known / sizeof *well_known; i++)
+            if (strlen(well_known[i]) == n && strncmp(well_known[i], p, n) == 0)
+                refs_add(r, well_known[i], n);
+        p = c ? c + 1 : p + n;
+    }
+}
+
+/* Every kind an entity uses is well-known or declared here; every parent ->
+ * child kind pair a link uses is covered by a declaration (MLIA rejects a
+ * relationship that no declared or well-known kind relationship covers). */
+static void build_kinds(const mlia_result *r, kind_table *t)
+{
+    t->n = 0;
+    for (uint32_t i = 0; i < r->n_kinds; i++)
+        kind_declare(t, r->kinds[i].kind);
+    for (uint32_t i = 0; i < r->n_entities; i++)
+        kind_declare(t, r->entities[i]->kind);
+    for (uint32_t i = 0; i < r->n_kinds; i++) {
+        kind_decl *d = kind_find(t, r->kinds[i].kind);
+        if (!d)
+            continue;
+        refs_add_list(t, &d->parents, r->kinds[i].parent_kinds);
+        refs_add_list(t, &d->children, r->kinds[i].child_kinds);
+    }
+    for (uint32_t i = 0; i < r->n_kind_edges; i++) {
+        const mlia_kind_edge *e = &r->kind_edges[i];
+        if (mlia_kind_edge_is_well_known(e->parent_kind, e->child_kind))
+            continue;
+        kind_decl *p = kind_find(t, e->parent_kind), *c = kind_find(t, e->child_kind);
+        if (p)
+            refs_add(&p->children, e->child_kind, strlen(e->child_kind));
+        if (c)
+            refs_add(&c->parents, e->parent_kind, strlen(e->parent_kind));
+    }
+}
+
+static void write_refs(mlia_jw *w, const char *key, const kind_refs *r)
+{
+    if (!r->n)
+        return;
+    mlia_jw_key(w, key);
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < r->n; i++)
+        mlia_jw_str(w, r->v[i]);
+    mlia_jw_arr_end(w);
+}
+
+/* ---- the document ------------------------------------------------------ */
+
+static void write_entity(mlia_jw *w, const mlia_entity *e)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "id", e->id);
+    mlia_jw_kstr(w, "kind", e->kind);
+    mlia_jw_kstr(w, "name", e->name);
+    if (e->placement)
+        mlia_jw_kstr(w, "placement", e->placement);
+    if (e->n_parents) {
+        mlia_jw_key(w, "parent_ids");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < e->n_parents; k++)
+            mlia_jw_str(w, e->parents[k]->id);
+        mlia_jw_arr_end(w);
+    }
+    if (e->n_children) {
+        mlia_jw_key(w, "child_ids");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < e->n_children; k++)
+            mlia_jw_str(w, e->children[k]->id);
+        mlia_jw_arr_end(w);
+    }
+    if (e->n_attrs) {
+        mlia_jw_key(w, "attributes");
+        result_json_attrs(w, e);
+    }
+    mlia_jw_obj_end(w);
+}
+
+void result_json_write(const mlia_run_record *s, mlia_jw *w)
+{
+    const mlia_result *r = s->result;
     const nx_result *nx = s->nx;
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "schema_version", "1.2.0");
@@ -116,9 +258,6 @@ void result_json_write(const mlia_session *s, mlia_jw *w)
     if (nx && nx->resolved) {
         mlia_jw_kint(w, "statistics_mode", nx->mode);
         mlia_jw_kstr(w, "device", nx->device);
-    } else {
-        mlia_jw_knull(w, "statistics_mode");
-        mlia_jw_knull(w, "device");
     }
     mlia_jw_obj_end(w);
     mlia_jw_kstr(w, "description",
@@ -137,8 +276,8 @@ void result_json_write(const mlia_session *s, mlia_jw *w)
     mlia_jw_obj_begin(w);
     mlia_jw_key(w, "cli_arguments");
     mlia_jw_arr_begin(w);
-    for (int i = 0; s->opts->cli_args && i < s->opts->n_cli_args; i++)
-        mlia_jw_str(w, s->opts->cli_args[i]);
+    for (int i = 0; s->cli_args && i < s->n_cli_args; i++)
+        mlia_jw_str(w, s->cli_args[i]);
     mlia_jw_arr_end(w);
     mlia_jw_key(w, "runtime_configuration");
     mlia_jw_obj_begin(w);
@@ -152,6 +291,7 @@ void result_json_write(const mlia_session *s, mlia_jw *w)
         mlia_jw_uint(w, s->execution_runs[i]);
     mlia_jw_arr_end(w);
     mlia_jw_kstr(w, "time_unit", s->time_unit);
+    /* unknown values are left out rather than written as null */
     mlia_jw_key(w, "statistics");
     mlia_jw_obj_begin(w);
     if (nx && nx->resolved) {
@@ -161,30 +301,22 @@ void result_json_write(const mlia_session *s, mlia_jw *w)
         mlia_jw_kbool(w, "device_assumed", nx->device_assumed);
         if (nx->device_name)
             mlia_jw_kstr(w, "device_name", nx->device_name);
-        else
-            mlia_jw_knull(w, "device_name");
-    } else {
-        mlia_jw_knull(w, "mode");
-        mlia_jw_knull(w, "device");
     }
     mlia_jw_obj_end(w);
     /* product.md 5.2: associations may be incomplete, so say how many there are */
-    mlia_jw_key(w, "associations");
     if (nx && nx->n_ops) {
+        mlia_jw_key(w, "associations");
         mlia_jw_obj_begin(w);
         mlia_jw_kuint(w, "compiler_operations", nx->n_ops);
         mlia_jw_kuint(w, "compiler_operations_associated", nx->n_ops_associated);
         mlia_jw_kuint(w, "source_operators", s->program ? s->program->graph.n_nodes : 0);
         mlia_jw_kuint(w, "source_operators_associated", nx->n_sources_associated);
         mlia_jw_obj_end(w);
-    } else {
-        mlia_jw_null(w);
     }
-    mlia_jw_key(w, "companion_model");
-    if (s->has_companion)
+    if (s->has_companion) {
+        mlia_jw_key(w, "companion_model");
         digest_obj(w, &s->companion_digest);
-    else
-        mlia_jw_null(w);
+    }
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
 
@@ -241,48 +373,18 @@ void result_json_write(const mlia_session *s, mlia_jw *w)
     mlia_jw_arr_end(w);
     mlia_jw_key(w, "entities");
     mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < r->n_entities; i++) {
-        const mlia_entity *e = r->entities[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "id", e->id);
-        mlia_jw_kstr(w, "kind", e->kind);
-        mlia_jw_kstr(w, "name", e->name);
-        mlia_jw_kstr(w, "parent_id", e->parent);
-        mlia_jw_key(w, "attributes");
-        result_json_attrs(w, e);
-        mlia_jw_key(w, "associations");
-        mlia_jw_arr_begin(w);
-        for (uint32_t k = 0; k < e->n_assoc; k++)
-            mlia_jw_str(w, e->assoc[k]);
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
-    }
+    for (uint32_t i = 0; i < r->n_entities; i++)
+        write_entity(w, r->entities[i]);
     mlia_jw_arr_end(w);
+    kind_table kinds;
+    build_kinds(r, &kinds);
     mlia_jw_key(w, "entity_kinds");
     mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < r->n_kinds; i++) {
-        const mlia_entity_kind *k = &r->kinds[i];
+    for (uint32_t i = 0; i < kinds.n; i++) {
         mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "kind", k->kind);
-        mlia_jw_kstr(w, "description", k->description);
-        mlia_jw_key(w, "parent_kinds");
-        mlia_jw_arr_begin(w);
-        for (const char *p = k->parent_kinds; p && *p;) {
-            const char *c = strchr(p, ',');
-            size_t n = c ? (size_t)(c - p) : strlen(p);
-            mlia_jw_strn(w, p, n);
-            p = c ? c + 1 : p + n;
-        }
-        mlia_jw_arr_end(w);
-        mlia_jw_key(w, "child_kinds");
-        mlia_jw_arr_begin(w);
-        for (const char *p = k->child_kinds; p && *p;) {
-            const char *c = strchr(p, ',');
-            size_t n = c ? (size_t)(c - p) : strlen(p);
-            mlia_jw_strn(w, p, n);
-            p = c ? c + 1 : p + n;
-        }
-        mlia_jw_arr_end(w);
+        mlia_jw_kstr(w, "id", kinds.v[i].id);
+        write_refs(w, "parent_kinds", &kinds.v[i].parents);
+        write_refs(w, "child_kinds", &kinds.v[i].children);
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);

@@ -2,16 +2,16 @@
  * result_json.h - writes mlia-output.json (MLIA standardized output 1.2.0).
  *
  * The document is streamed through mlia_jw; all orders come from the
- * session's result model, which the analysis fills deterministically.
+ * run's result model, which the analysis fills deterministically.
  */
 #ifndef MLIA_REPORT_RESULT_JSON_H
 #define MLIA_REPORT_RESULT_JSON_H
 
-#include "api/session.h"
+#include "analysis/run.h"
 #include "core/json_write.h"
 
 /* Writes the whole result document (pretty) into w. */
-void result_json_write(const mlia_session *s, mlia_jw *w);
+void result_json_write(const mlia_run_record *s, mlia_jw *w);
 /* One metric object (numeric or unavailable). */
 void result_json_metric(mlia_jw *w, const mlia_metric *m);
 /* One attribute value (string, number, bool or list). */

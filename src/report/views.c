@@ -31,6 +31,7 @@
 #include "analysis/runtime.h"
 #include "core/json_write.h"
 #include "formats/exported_program.h"
+#include "mlia/mlia.h"
 #include "report/page_asset.h"
 #include "report/views.h"
 #include "report/result_json.h"
@@ -123,11 +124,11 @@ static void index_entities(vw_out *o)
             }
         }
     /* children of every result entity (for sync and the page's related links) */
-    const mlia_result *r = &c->s->result;
+    const mlia_result *r = c->s->result;
     vw_map_init(&o->children.index, c->a, r->n_entities);
     for (uint32_t i = 0; i < r->n_entities; i++)
-        if (r->entities[i]->parent)
-            vw_multi_add(c->a, &o->children, r->entities[i]->parent, r->entities[i]->id, false);
+        for (uint32_t k = 0; k < r->entities[i]->n_children; k++)
+            vw_multi_add(c->a, &o->children, r->entities[i]->id, r->entities[i]->children[k]->id, false);
 }
 
 static const vw_strs *children_of(const vw_out *o, const char *id)
@@ -162,7 +163,7 @@ static void sync_add_entity(vw_out *o, vw_ref from, const char *entity, uint32_t
 static void compute_sync(vw_out *o)
 {
     vw_ctx *c = o->c;
-    const mlia_result *r = &c->s->result;
+    const mlia_result *r = c->s->result;
     for (uint32_t v = 0; v < VW_N_VIEWS; v++)
         for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
             const vw_graph *gr = &c->views[v].graphs[g];
@@ -175,10 +176,8 @@ static void compute_sync(vw_out *o)
                 sync_add_entity(o, from, e, first);
                 const mlia_entity *ent = mlia_result_find(r, e);
                 if (ent) {
-                    if (ent->parent)
-                        sync_add_entity(o, from, ent->parent, first);
-                    for (uint32_t k = 0; k < ent->n_assoc; k++)
-                        sync_add_entity(o, from, ent->assoc[k], first);
+                    for (uint32_t k = 0; k < ent->n_parents; k++)
+                        sync_add_entity(o, from, ent->parents[k]->id, first);
                     const vw_strs *ch = children_of(o, e);
                     for (uint32_t k = 0; ch && k < ch->n && o->n_targets - first < VW_SYNC_CAP; k++)
                         sync_add_entity(o, from, ch->v[k], first);
@@ -491,8 +490,8 @@ static void write_metric(const mlia_metric *m, mlia_jw *w)
 static void write_entities(vw_out *o, mlia_jw *w)
 {
     vw_ctx *c = o->c;
-    const mlia_session *s = c->s;
-    const mlia_result *r = &s->result;
+    const mlia_run_record *s = c->s;
+    const mlia_result *r = s->result;
     /* stack traces of source operators: entity id -> graph node */
     vw_map traces;
     vw_map_init(&traces, c->a, s->runtime ? s->runtime->n_nodes : 8);
@@ -535,9 +534,9 @@ static void write_entities(vw_out *o, mlia_jw *w)
             mlia_jw_knull(w, "coverage");
         mlia_jw_key(w, "related");
         mlia_jw_arr_begin(w);
-        if (e->parent) {
+        for (uint32_t k = 0; k < e->n_parents; k++) {
             mlia_jw_obj_begin(w);
-            mlia_jw_kstr(w, "id", e->parent);
+            mlia_jw_kstr(w, "id", e->parents[k]->id);
             mlia_jw_kstr(w, "relation", "parent");
             mlia_jw_obj_end(w);
         }
@@ -546,12 +545,6 @@ static void write_entities(vw_out *o, mlia_jw *w)
             mlia_jw_obj_begin(w);
             mlia_jw_kstr(w, "id", ch->v[k]);
             mlia_jw_kstr(w, "relation", "child");
-            mlia_jw_obj_end(w);
-        }
-        for (uint32_t k = 0; k < e->n_assoc; k++) {
-            mlia_jw_obj_begin(w);
-            mlia_jw_kstr(w, "id", e->assoc[k]);
-            mlia_jw_kstr(w, "relation", "association");
             mlia_jw_obj_end(w);
         }
         mlia_jw_arr_end(w);
@@ -565,8 +558,8 @@ static void write_entities(vw_out *o, mlia_jw *w)
 static void write_page_data(vw_out *o, mlia_jw *w)
 {
     vw_ctx *c = o->c;
-    const mlia_session *s = c->s;
-    const mlia_result *r = &s->result;
+    const mlia_run_record *s = c->s;
+    const mlia_result *r = s->result;
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "schema", "mlia.page/1");
     mlia_jw_kstr(w, "title",
@@ -744,7 +737,7 @@ static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
     return 0;
 }
 
-int views_write(const mlia_session *s, mlia_outdir *od, mlia_error *err)
+int views_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
 {
     mlia_arena arena;
     mlia_arena_init(&arena);

@@ -24,13 +24,13 @@
 #ifndef MLIA_REPORT_VIEWS_H
 #define MLIA_REPORT_VIEWS_H
 
-#include "api/session.h"
+#include "analysis/run.h"
 #include "core/error.h"
 #include "report/outdir.h"
 
 /* Write every Model Explorer file and the page into the temporary output
  * tree `od` (paths under "model-explorer/"). Returns 0, or -1 with err set
  * ("<path>: cannot write: <strerror>" for file errors). */
-int views_write(const mlia_session *s, mlia_outdir *od, mlia_error *err);
+int views_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err);
 
 #endif

@@ -150,7 +150,7 @@ static void tensor_outputs(vw_ctx *c, const ep_graph *g, vw_node *n, const char 
 
 void vw_build_source(vw_ctx *c)
 {
-    const mlia_session *s = c->s;
+    const mlia_run_record *s = c->s;
     vw_view *v = &c->views[VW_SOURCE];
     if (!s->program) {
         v->reason = "The ETRecord holds no edge program for the selected method.";
@@ -209,7 +209,7 @@ void vw_build_source(vw_ctx *c)
         const char *name = nd->name ? nd->name : "";
         mlia_entity *ent = ra && i < ra->n_nodes ? ra->node_entities[i] : NULL;
         if (!ent)
-            ent = mlia_result_find(&s->result, mlia_arena_printf(c->a, "source_operator/%s/%s", method, name));
+            ent = mlia_result_find(s->result, mlia_arena_printf(c->a, "source_operator/%s/%s", method, name));
         const char *id = ent ? ent->id : mlia_arena_printf(c->a, "source_operator/%s/%s", method, name);
         const char *label = ent ? ent->name : ep_target_short(nd->target ? nd->target : "");
         const char *ns = module_namespace(c, nd);
@@ -367,7 +367,7 @@ static const char *safe_id(vw_ctx *c, const char *s)
 
 void vw_build_chains(vw_ctx *c)
 {
-    const mlia_session *s = c->s;
+    const mlia_run_record *s = c->s;
     const nx_result *nx = s->nx;
     vw_view *v = &c->views[VW_CHAINS];
     if (!nx_measured(nx)) {
@@ -376,7 +376,7 @@ void vw_build_chains(vw_ctx *c)
     }
     vw_nx_namespaces(c);
     v->available = true;
-    const mlia_result *r = &s->result;
+    const mlia_result *r = s->result;
     const char *metric = chain_metric(nx);
     const char *mstat = mlia_arena_printf(c->a, "%s:p50", metric);
     uint32_t gi = vw_graph_add(c, v, "nx_hierarchy");
@@ -501,7 +501,7 @@ void vw_build_chains(vw_ctx *c)
 
 void vw_build_mapping(vw_ctx *c)
 {
-    const mlia_session *s = c->s;
+    const mlia_run_record *s = c->s;
     const nx_result *nx = s->nx;
     vw_view *v = &c->views[VW_MAPPING];
     if (!nx_measured(nx)) {
@@ -510,7 +510,7 @@ void vw_build_mapping(vw_ctx *c)
     }
     vw_nx_namespaces(c);
     v->available = true;
-    const mlia_result *r = &s->result;
+    const mlia_result *r = s->result;
     const char *metric = chain_metric(nx);
     const char *method = s->method_name ? s->method_name : "forward";
     uint32_t gi = vw_graph_add(c, v, "chain_mapping");
@@ -574,10 +574,10 @@ void vw_build_mapping(vw_ctx *c)
 
 void vw_build_trace(vw_ctx *c)
 {
-    const mlia_session *s = c->s;
+    const mlia_run_record *s = c->s;
     const nx_result *nx = s->nx;
     const runtime_analysis *ra = s->runtime;
-    const mlia_result *r = &s->result;
+    const mlia_result *r = s->result;
     const char *method = s->method_name ? s->method_name : "forward";
     vw_view *v = &c->views[VW_TRACE];
     bool has_ops = false;

@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "api/session.h"
+#include "analysis/run.h"
 #include "core/arena.h"
 
 #define VW_NONE UINT32_MAX
@@ -138,7 +138,7 @@ typedef struct vw_links {
 } vw_links;
 
 typedef struct vw_ctx {
-    const mlia_session *s;
+    const mlia_run_record *s;
     mlia_arena *a;
     vw_view views[VW_N_VIEWS];
     vw_links links;

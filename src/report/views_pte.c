@@ -26,7 +26,7 @@
 
 #define VW_MAX_CONST_VALUES 16
 
-static const pte_plan *plan_of(const mlia_session *s)
+static const pte_plan *plan_of(const mlia_run_record *s)
 {
     const pte_program *p = s->companion;
     for (uint32_t i = 0; i < p->n_plans; i++)
@@ -91,7 +91,7 @@ static const char *const_text(vw_ctx *c, const vgf_operand *o)
 
 void vw_build_pte(vw_ctx *c)
 {
-    const mlia_session *s = c->s;
+    const mlia_run_record *s = c->s;
     vw_view *v = &c->views[VW_PTE];
     if (!s->has_companion || !s->companion) {
         v->reason = "No companion PTE was given.";
@@ -104,7 +104,7 @@ void vw_build_pte(vw_ctx *c)
     const pte_plan *plan = plan_of(s);
     const vgf_file *f = s->vgf;
     const nx_result *nx = s->nx;
-    const mlia_result *r = &s->result;
+    const mlia_result *r = s->result;
     const char *method = s->method_name ? s->method_name : "forward";
     v->available = true;
     vw_nx_namespaces(c);

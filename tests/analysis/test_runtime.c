@@ -127,6 +127,15 @@ static void build(world *w)
     w->dump.runs = w->runs;
 }
 
+/* True when the entity has that parent (relationships are a DAG). */
+static bool has_parent(const mlia_entity *e, const char *id)
+{
+    for (uint32_t i = 0; e && i < e->n_parents; i++)
+        if (strcmp(e->parents[i]->id, id) == 0)
+            return true;
+    return false;
+}
+
 static const mlia_entity *ent(const mlia_result *r, const char *id)
 {
     return mlia_result_find(r, id);
@@ -173,7 +182,7 @@ TEST(runtime_rules)
     m = mlia_entity_metric(d, "execution_time", "p50");
     CHECK_DBL(m->d, 120 / 1e6);
     CHECK_STR(mlia_metric_qualifier(m, "attribution"), "shared");
-    CHECK_STR(d->parent, "delegate_call/forward/0/3");
+    CHECK(has_parent(d, "delegate_call/forward/0/3"));
     const mlia_metric *cov = mlia_entity_metric(d, "execution_coverage", NULL);
     CHECK_DBL(cov->d, 100.0 * 2 / 3);
 
@@ -185,10 +194,10 @@ TEST(runtime_rules)
     /* nesting from time containment, children written first */
     const mlia_entity *ex = ent(&res, "runtime_event/forward/0/3/VGF_EXECUTE");
     CHECK(ex);
-    CHECK_STR(ex->parent, "delegate_call/forward/0/3");
+    CHECK(has_parent(ex, "delegate_call/forward/0/3"));
     const mlia_entity *cp = ent(&res, "runtime_event/forward/0/3/VGF_COPY_INPUTS");
     CHECK(cp);
-    CHECK_STR(cp->parent, "runtime_event/forward/0/3/VGF_EXECUTE");
+    CHECK(has_parent(cp, "runtime_event/forward/0/3/VGF_EXECUTE"));
     /* VGF_EXECUTE 95 minus children (10 + 60 + 5) = 20 */
     CHECK_DBL(mlia_entity_metric(ex, "unattributed_time", "p50")->d, 20 / 1e6);
     CHECK_DBL(mlia_entity_metric(ex, "execution_time", "p50")->d, 95 / 1e6);
@@ -224,11 +233,11 @@ TEST(repeated_name_at_another_position_gets_ordinal)
     /* first seen (in time order): the one directly under the delegate call */
     const mlia_entity *first = ent(&res, "runtime_event/forward/0/3/VGF_COPY_INPUTS");
     CHECK(first);
-    CHECK_STR(first->parent, "delegate_call/forward/0/3");
+    CHECK(has_parent(first, "delegate_call/forward/0/3"));
     CHECK_INT(mlia_entity_metric(first, "execution_time", "p50")->samples, 1);
     const mlia_entity *second = ent(&res, "runtime_event/forward/0/3/VGF_COPY_INPUTS#2");
     CHECK(second);
-    CHECK_STR(second->parent, "runtime_event/forward/0/3/VGF_EXECUTE");
+    CHECK(has_parent(second, "runtime_event/forward/0/3/VGF_EXECUTE"));
     CHECK_INT(mlia_entity_metric(second, "execution_time", "p50")->samples, 2);
 }
 

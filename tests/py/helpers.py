@@ -109,7 +109,31 @@ def run_mlia(*args, cwd=None, env=None):
     e.pop("BROWSER", None)
     if env:
         e.update(env)
-    return subprocess.run([MLIA, *map(str, args)], capture_output=True, text=True, cwd=cwd, env=e)
+    p = subprocess.run([MLIA, *map(str, args)], capture_output=True, text=True, cwd=cwd, env=e)
+    assert_conformant_output(args, cwd, p)
+    return p
+
+
+def assert_conformant_output(args, cwd, proc):
+    """Every mlia-output.json a successful `mlia check` writes must pass Arm MLIA's output
+    contract (tests/py/conformance/validate.py); raises AssertionError otherwise."""
+    args = [str(a) for a in args]
+    if not args or args[0] != "check" or proc.returncode != 0:
+        return
+    out = "."
+    for i, a in enumerate(args):
+        if a == "--output-dir" and i + 1 < len(args):
+            out = args[i + 1]
+        elif a.startswith("--output-dir="):
+            out = a.split("=", 1)[1]
+    path = os.path.join(cwd or os.getcwd(), out, "mlia-output", "mlia-output.json")
+    if not os.path.exists(path):
+        return
+    from conformance import validate
+    errors = validate.validate_file(path)
+    if errors:
+        raise AssertionError(f"{path} breaks the MLIA output contract ({len(errors)} error(s)):\n  "
+                             + "\n  ".join(errors[:20]))
 
 
 def build_fixture(desc, outdir):

@@ -80,15 +80,19 @@ class NxEndToEnd(unittest.TestCase):
         self.assertEqual((st["mode"], st["device"], st["mode_assumed"], st["device_assumed"]),
                          (1, "Mali-G2", False, False))
         # stripes carry their raw block counters; chains are children of cascades
-        self.assertEqual(res.entities["chain/segment_0/30"]["parent_id"], "cascade/segment_0/40")
-        self.assertEqual(res.entities["stripe/segment_0/0"]["parent_id"], "chain/segment_0/30")
+        self.assertEqual(res.entities["chain/segment_0/30"]["parent_ids"], ["cascade/segment_0/40"])
+        self.assertEqual(res.entities["stripe/segment_0/0"]["parent_ids"], ["chain/segment_0/30"])
+        self.assertIn("stripe/segment_0/0", res.entities["chain/segment_0/30"]["child_ids"])
         self.assertEqual(res.entities["chain/segment_0/30"]["attributes"]["stripe_ids"], ["0", "1", "2"])
         assoc = res.doc["context"]["runtime_configuration"]["associations"]
         self.assertEqual(assoc, {"compiler_operations": 6, "compiler_operations_associated": 6,
                                  "source_operators": 12, "source_operators_associated": 6})
         op = res.entities["compiler_operation/segment_0/tosa-10"]
-        self.assertEqual(op["parent_id"], "chain/segment_0/30")
-        self.assertIn("source_operator/forward/aten_convolution_default", op["associations"])
+        self.assertEqual(op["parent_ids"], ["chain/segment_0/30"])
+        self.assertIn("source_operator/forward/aten_convolution_default", op["child_ids"])
+        # the chain <-> source operator association is a direct edge too
+        self.assertIn("source_operator/forward/aten_convolution_default",
+                      res.entities["chain/segment_0/30"]["child_ids"])
 
     def test_schema_v1_same_numbers_plus_assumptions(self):
         desc = load_sample("demo.json")

@@ -55,13 +55,16 @@ class CompanionTests(unittest.TestCase):
         for e in labelled:
             spirv = f"compiler_operation/segment_0/spirv-{e['attributes']['spirv_id']}"
             self.assertIn(spirv, res.entities, spirv)
-            self.assertIn(spirv, e["associations"])
-            self.assertIn(e["id"], res.entities[spirv]["associations"])
-            chain = e["parent_id"]
-            self.assertIn(chain, res.entities[spirv]["associations"])
-            self.assertIn(spirv, res.entities[chain]["associations"])
-            for src in (a for a in e["associations"] if a.startswith("source_operator/")):
-                self.assertIn(spirv, res.entities[src]["associations"])
+            # debug-database operation -> SPIR-V operation -> source operators
+            self.assertIn(spirv, e["child_ids"])
+            self.assertIn(e["id"], res.entities[spirv]["parent_ids"])
+            chains = [p for p in e["parent_ids"] if p.startswith("chain/")]
+            self.assertTrue(chains, e["id"])
+            for chain in chains:
+                self.assertIn(chain, res.entities[spirv]["parent_ids"])
+                self.assertIn(spirv, res.entities[chain]["child_ids"])
+            for src in (a for a in e["child_ids"] if a.startswith("source_operator/")):
+                self.assertIn(spirv, res.entities[src]["parent_ids"])
         # every TOSA operation of the VGF becomes an entity
         from fixturelib.model import Fixture
         tosa = Fixture(self.desc, ROOT).vgf_ops[0]

@@ -243,9 +243,11 @@ TEST(full_summary_exact)
 TEST(session_wrapper_uses_method_and_executions)
 {
     mlia_arena_init(&arena);
-    mlia_session s;
+    mlia_result result;
+    build_full(&result);
+    mlia_run_record s;
     memset(&s, 0, sizeof s);
-    build_full(&s.result);
+    s.result = &result;
     s.method_name = "forward";
     s.n_executions = 3;
     char *text = mlia_console_summary(&s);

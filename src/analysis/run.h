@@ -1,0 +1,59 @@
+/*
+ * run.h - the read-only record of one analysed `mlia check` run, as the
+ * writers (result JSON, console summary, Model Explorer views) see it.
+ *
+ * Data flows one way: files -> readers -> analysis -> writers. The pipeline
+ * (src/api) owns the run and its memory; once the analysis is finished it
+ * fills one mlia_run_record with borrowed pointers and hands it, const, to the
+ * writers in src/report, which therefore include nothing from src/api.
+ *
+ * Ownership: every pointer is borrowed from the pipeline's session and stays
+ * valid until the session is freed; writers never free or change anything
+ * reachable from the record.
+ */
+#ifndef MLIA_ANALYSIS_RUN_H
+#define MLIA_ANALYSIS_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/result.h"
+
+struct ep_program;
+struct pte_program;
+struct vgf_file;
+struct nx_result;
+struct runtime_analysis;
+
+/* Identity of one input file (result context and log). */
+typedef struct mlia_input_digest {
+    const char *path;
+    const char *name;        /* basename */
+    uint64_t size;
+    char sha256[65];
+} mlia_input_digest;
+
+typedef struct mlia_run_record {
+    const char *run_id;                      /* UUID4 */
+    const char *timestamp;                   /* ISO-8601 UTC */
+    const char *const *cli_args;             /* argv after the program name, may be NULL */
+    int n_cli_args;
+    mlia_input_digest etrecord_digest, etdump_digest, companion_digest;
+    bool has_companion;
+
+    const char *method_name;                 /* selected ETRecord method */
+    const struct ep_program *program;        /* its edge program, may be NULL */
+    const struct pte_program *companion;     /* parsed companion PTE or NULL */
+    const struct vgf_file *vgf;              /* companion VGF delegate or NULL */
+    uint32_t vgf_delegate_index;
+
+    uint32_t n_executions;
+    const uint32_t *execution_runs;          /* run indexes of the method's executions */
+    const char *time_unit;                   /* "ns" */
+
+    const struct runtime_analysis *runtime;  /* may be NULL */
+    const struct nx_result *nx;              /* may be NULL */
+    const mlia_result *result;
+} mlia_run_record;
+
+#endif
