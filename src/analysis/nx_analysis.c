@@ -24,6 +24,7 @@
  * call site is known; an error met in pass 1 finishes the identification
  * scan first so that its token is right.
  */
+#include "core/oom.h"
 #include "analysis/nx_analysis.h"
 #include "analysis/runtime.h"
 
@@ -52,8 +53,7 @@ nx_stat nx_summarise(const uint64_t *v, uint32_t n)
         return s;
     uint64_t *t = malloc((size_t)n * sizeof *t);
     if (!t) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
+        mlia_oom(0);
     }
     memcpy(t, v, (size_t)n * sizeof *t);
     s.available = true;
@@ -77,8 +77,7 @@ nx_dstat nx_summarise_double(const double *v, uint32_t n)
         return s;
     double *t = malloc((size_t)n * sizeof *t);
     if (!t) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
+        mlia_oom(0);
     }
     memcpy(t, v, (size_t)n * sizeof *t);
     qsort(t, n, sizeof *t, cmp_dbl);

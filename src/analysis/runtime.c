@@ -23,6 +23,7 @@
  *    whose node group has one member gets an exclusive timing; otherwise the
  *    timing is shared and `shared_with` lists the other group members.
  */
+#include "core/oom.h"
 #include "runtime.h"
 
 #include <stdio.h>
@@ -1109,8 +1110,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     tree_item *items = malloc(mr * sizeof(tree_item));
     interval *scratch = malloc(mr * sizeof(interval));
     if (!pending_next || !pending_head || !touched || !idx_buf || !items || !scratch) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
+        mlia_oom(0);
     }
     for (uint32_t s = 0; s < ns; s++)
         pending_head[s] = UINT32_MAX;

@@ -22,6 +22,7 @@
  *   check so values beyond int64 are flagged (int_fits = false) rather than
  *   silently rounded.
  */
+#include "oom.h"
 #include "json_read.h"
 
 #include <math.h>
@@ -92,8 +93,7 @@ static void push_item(json_parser *ps, mlia_json *v)
         size_t cap = ps->cap_items ? ps->cap_items * 2 : 256;
         mlia_json **n = realloc(ps->items, cap * sizeof *n);
         if (!n) {
-            fputs("mlia: out of memory\n", stderr);
-            abort();
+            mlia_oom(0);
         }
         ps->items = n;
         ps->cap_items = cap;
@@ -107,8 +107,7 @@ static void push_member(json_parser *ps, const char *key, size_t key_len, mlia_j
         size_t cap = ps->cap_members ? ps->cap_members * 2 : 256;
         mlia_json_member *n = realloc(ps->members, cap * sizeof *n);
         if (!n) {
-            fputs("mlia: out of memory\n", stderr);
-            abort();
+            mlia_oom(0);
         }
         ps->members = n;
         ps->cap_members = cap;
@@ -640,8 +639,7 @@ const bool *mlia_json_last_members(const mlia_json *obj, mlia_arena *arena)
         cap *= 2;
     size_t *slots = calloc(cap, sizeof *slots); /* member index + 1, 0 = empty */
     if (!slots) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
+        mlia_oom(0);
     }
     for (size_t i = n; i-- > 0;) {
         const mlia_json_member *m = &obj->u.object.members[i];

@@ -1,6 +1,7 @@
 /*
  * str.c - string helpers and growable buffer (see str.h).
  */
+#include "oom.h"
 #include "str.h"
 
 #include <stdarg.h>
@@ -39,15 +40,13 @@ void mlia_buf_reserve(mlia_buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 256;
     while (cap - b->len <= extra) {
         if (cap > SIZE_MAX / 2) {
-            fprintf(stderr, "mlia: error: out of memory\n");
-            exit(1);
+            mlia_oom(0);
         }
         cap *= 2;
     }
     char *p = realloc(b->data, cap);
     if (!p) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
+        mlia_oom(0);
     }
     b->data = p;
     b->cap = cap;

@@ -31,6 +31,7 @@
 #include <zip.h>
 
 #include "core/json_read.h"
+#include "formats/pte.h"
 
 #define MARKER_NAME "ETRECORD_V0"
 #define EDGE_PREFIX "edge_dialect_exported_program/"
@@ -38,13 +39,40 @@
 
 /* ---- zip access ------------------------------------------------------ */
 
+/* Not a ZIP: say what the bytes are when we can tell (a PTE, ETDump,
+ * BundledProgram or VGF given in the ETRecord's place, or an empty file). */
+static int not_a_zip(const uint8_t *data, size_t size, const char *file, mlia_error *err)
+{
+    if (!data || size == 0)
+        return mlia_error_setf(err, file, "is empty, not an ETRecord (zip)");
+    const char *kind = pte_file_kind(data, size);
+    const char *what = !kind                                    ? NULL
+                       : strcmp(kind, "pte") == 0               ? "a PTE program"
+                       : strcmp(kind, "etdump") == 0            ? "an ETDump"
+                       : strcmp(kind, "bundled_program") == 0   ? "a BundledProgram"
+                       : strcmp(kind, "vgf") == 0               ? "a VGF file"
+                                                                : NULL;
+    if (what)
+        return mlia_error_setf(err, file, "is %s, not an ETRecord (zip)", what);
+    return mlia_error_setf(err, file, "Invalid etrecord file passed in.");
+}
+
+/* Uncompressed bytes an ETRecord may make us read: the absolute cap, and
+ * ETRECORD_READ_BASE + ETRECORD_READ_RATIO x the archive size (a zip bomb
+ * expands ~1000:1; real ETRecords are stored, or deflated JSON at ~10:1). */
+uint64_t etrecord_read_limit(size_t archive_size)
+{
+    uint64_t rel = ETRECORD_READ_BASE + (uint64_t)ETRECORD_READ_RATIO * archive_size;
+    return rel < ETRECORD_MAX_TOTAL_READ ? rel : ETRECORD_MAX_TOTAL_READ;
+}
+
 static zip_t *open_zip_flags(const uint8_t *data, size_t size, const char *file, int flags,
                              int *zip_code, mlia_error *err)
 {
     zip_error_t ze;
     zip_error_init(&ze);
     if (!data || size == 0) {
-        mlia_error_setf(err, file, "Invalid etrecord file passed in.");
+        not_a_zip(data, size, file, err);
         return NULL;
     }
     zip_source_t *src = zip_source_buffer_create(data, size, 0, &ze);
@@ -63,7 +91,7 @@ static zip_t *open_zip_flags(const uint8_t *data, size_t size, const char *file,
             return NULL; /* duplicate names: the caller retries, see open_zip */
         }
         if (code == ZIP_ER_NOZIP)
-            mlia_error_setf(err, file, "Invalid etrecord file passed in.");
+            not_a_zip(data, size, file, err);
         else
             mlia_error_setf(err, file, "Invalid etrecord file passed in. (%s)",
                             zip_error_strerror(&ze));
@@ -121,11 +149,13 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
                                "compressed bytes",
                                e->name, (unsigned long long)e->size,
                                (unsigned long long)e->comp_size);
-    if (e->size > ETRECORD_MAX_TOTAL_READ - rec->bytes_read)
+    uint64_t limit = etrecord_read_limit(rec->size);
+    if (e->size > limit || e->size > limit - rec->bytes_read)
         return mlia_error_setf(err, file,
                                "%s: reading it would exceed the limit of %llu uncompressed bytes "
-                               "per ETRecord",
-                               e->name, (unsigned long long)ETRECORD_MAX_TOTAL_READ);
+                               "for this %zu-byte ETRecord (%u MiB + %u x its size)",
+                               e->name, (unsigned long long)limit, rec->size,
+                               (unsigned)(ETRECORD_READ_BASE >> 20), ETRECORD_READ_RATIO);
     size_t n = (size_t)e->size;
     uint8_t *buf = mlia_arena_alloc(arena, n + 1);
     zip_file_t *zf = zip_fopen_index(z, e->index, 0);

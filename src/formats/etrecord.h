@@ -39,6 +39,11 @@
 /* Limits (hostile input must not drive unbounded work or memory). */
 #define ETRECORD_MAX_ENTRY_SIZE (1ull << 30)   /* 1 GiB uncompressed per entry read */
 #define ETRECORD_MAX_TOTAL_READ (2ull << 30)   /* 2 GiB uncompressed read per etrecord */
+/* Uncompressed bytes read from one ETRecord (all entries together, maps and
+ * programs) are also bounded relative to the archive: see
+ * etrecord_read_limit(). */
+#define ETRECORD_READ_BASE (64ull << 20)
+#define ETRECORD_READ_RATIO 100u
 #define ETRECORD_MAX_ENTRIES 100000u
 #define ETRECORD_MAX_INSTRUCTIONS 10000000u    /* instruction index bound in the maps */
 /* An instruction map whose highest index is far beyond its number of keys
@@ -126,12 +131,18 @@ typedef struct etrecord {
 
 /* Reads an ETRecord from `size` bytes at `data`. `file` names the input in
  * messages. On success *out lives in `arena` and borrows `data`.
- * Errors: "<file>: Invalid etrecord file passed in." (not a ZIP),
+ * Errors: "<file>: is empty, not an ETRecord (zip)", "<file>: is a PTE
+ * program, not an ETRecord (zip)" (also an ETDump, a BundledProgram, a VGF
+ * file), "<file>: Invalid etrecord file passed in." (any other non-ZIP),
  * "<file>: ETRecord identifier missing from the archive" (no ETRECORD_V0),
  * "<file>: <entry>: ..." for entry problems, and
  * "<file>: debug_handle_map: <path>: <what>" style map errors. */
 int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena *arena,
                   etrecord **out, mlia_error *err);
+
+/* min(ETRECORD_MAX_TOTAL_READ, ETRECORD_READ_BASE + ETRECORD_READ_RATIO x
+ * archive_size): the uncompressed bytes one ETRecord may make us read. */
+uint64_t etrecord_read_limit(size_t archive_size);
 
 /* Entry by exact name (the last central-directory entry of that name), or NULL. */
 const etrecord_entry *etrecord_find_entry(const etrecord *rec, const char *name);
