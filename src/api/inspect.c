@@ -77,7 +77,11 @@ static int inspect_file(const char *path, mlia_buf *out, mlia_error *err)
         etrecord *r;
         rc = etrecord_read(f.data, f.size, path, &arena, &r, err);
         if (!rc)
+            rc = etrecord_keep_open(r, err); /* one archive handle for every method's program */
+        if (!rc)
             inspect_etrecord(r, &w, &arena);
+        if (r)
+            etrecord_close(r);
     } else if (strcmp(kind, "vgf") == 0) {
         vgf_file *v;
         rc = vgf_read(f.data, f.size, path, &arena, &v, err);

@@ -195,12 +195,29 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
 int etrecord_read_entry(etrecord *rec, const etrecord_entry *e, mlia_arena *arena,
                         const uint8_t **out, size_t *len, mlia_error *err)
 {
-    zip_t *z = open_zip(rec, err);
+    zip_t *z = rec->zip ? rec->zip : open_zip(rec, err);
     if (!z)
         return -1;
     int rc = read_entry_from(rec, z, e, arena, out, len, err);
-    zip_discard(z);
+    if (z != rec->zip)
+        zip_discard(z);
     return rc;
+}
+
+int etrecord_keep_open(etrecord *rec, mlia_error *err)
+{
+    if (rec->zip)
+        return 0;
+    rec->zip = open_zip(rec, err);
+    return rec->zip ? 0 : -1;
+}
+
+void etrecord_close(etrecord *rec)
+{
+    if (rec && rec->zip) {
+        zip_discard(rec->zip);
+        rec->zip = NULL;
+    }
 }
 
 /* ---- entry classification (section 5.2) ------------------------------ */
@@ -270,6 +287,13 @@ const etrecord_entry *etrecord_find_entry(const etrecord *rec, const char *name)
 {
     if (!rec || !name)
         return NULL;
+    if (rec->name_slots) {
+        /* the name index of etrecord_read: the last entry of a name */
+        for (uint32_t h = hash_str(name) & rec->name_mask; rec->name_slots[h]; h = (h + 1) & rec->name_mask)
+            if (strcmp(rec->entries[rec->name_slots[h] - 1].name, name) == 0)
+                return &rec->entries[rec->name_slots[h] - 1];
+        return NULL;
+    }
     for (uint32_t i = rec->n_entries; i-- > 0;)
         if (strcmp(rec->entries[i].name, name) == 0)
             return &rec->entries[i];
@@ -389,14 +413,31 @@ static int load_map(etrecord *rec, zip_t *z, const char *name, mlia_arena *arena
     return 0;
 }
 
-static etrecord_method *add_method(etrecord *rec, uint32_t *cap, const char *name)
+/* Method name index (open addressing, slots hold method index + 1): method
+ * lookups stay O(1) so that 100,000 method keys cost linear time. */
+typedef struct method_index {
+    uint32_t *slots;
+    uint32_t mask;
+} method_index;
+
+static etrecord_method *find_method_indexed(const etrecord *rec, const method_index *ix, const char *name)
 {
-    for (uint32_t i = 0; i < rec->n_methods; i++)
-        if (strcmp(rec->methods[i].name, name) == 0)
-            return &rec->methods[i];
-    (void)cap;
+    for (uint32_t h = hash_str(name) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask)
+        if (strcmp(rec->methods[ix->slots[h] - 1].name, name) == 0)
+            return &rec->methods[ix->slots[h] - 1];
+    return NULL;
+}
+
+/* rec->methods has room for every possible method (allocated by the caller). */
+static etrecord_method *add_method(etrecord *rec, method_index *ix, const char *name)
+{
+    uint32_t h = hash_str(name) & ix->mask;
+    for (; ix->slots[h]; h = (h + 1) & ix->mask)
+        if (strcmp(rec->methods[ix->slots[h] - 1].name, name) == 0)
+            return &rec->methods[ix->slots[h] - 1];
     etrecord_method *m = &rec->methods[rec->n_methods++];
     m->name = name;
+    ix->slots[h] = rec->n_methods;
     return m;
 }
 
@@ -411,7 +452,8 @@ static etrecord_method *add_method(etrecord *rec, uint32_t *cap, const char *nam
                 if (i##_last[i])
 #define FOR_MEMBERS(obj, m) FOR_MEMBERS_I(obj, m##_i, m)
 
-static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *maps[3], mlia_arena *arena,
+/* found[k]: the method's value in map k (NULL when the map has no such key). */
+static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *const found[3], mlia_arena *arena,
                        mlia_error *err)
 {
     static const char *const map_names[3] = {"debug_handle_map", "delegate_map",
@@ -423,7 +465,7 @@ static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *maps[3], ml
     const char *max_key = NULL;
     for (int k = 0; k < 3; k++) {
         map_ctx c = {rec->file, map_names[k], err, arena};
-        mlia_json *v = maps[k] ? mlia_json_get(maps[k], m->name) : NULL;
+        mlia_json *v = found[k];
         if (!v)
             continue;
         if (v->type != MLIA_JSON_OBJECT)
@@ -587,7 +629,15 @@ static int build_methods(etrecord *rec, zip_t *z, mlia_arena *arena, mlia_error 
     if (cap > UINT32_MAX)
         return mlia_error_setf(err, rec->file, "too many methods");
     rec->methods = mlia_arena_array(arena, cap, sizeof *rec->methods);
-    uint32_t ucap = (uint32_t)cap;
+    method_index ix;
+    uint32_t hcap = 16;
+    while (hcap < 2 * cap)
+        hcap <<= 1;
+    ix.slots = mlia_arena_array(arena, hcap, sizeof *ix.slots);
+    ix.mask = hcap - 1;
+    /* found[3 * method + map]: each map's value for the method, gathered in
+     * one pass over each map (no per-method lookup). */
+    mlia_json **found = mlia_arena_array(arena, cap * 3, sizeof *found);
     for (int mi = 0; mi < 3; mi++) {
         FOR_MEMBERS(maps[mi], mem)
         {
@@ -597,25 +647,23 @@ static int build_methods(etrecord *rec, zip_t *z, mlia_arena *arena, mlia_error 
                              err, arena};
                 return map_fail(&c, NULL, "method name contains a NUL character");
             }
-            add_method(rec, &ucap, mem->key);
+            etrecord_method *m = add_method(rec, &ix, mem->key);
+            found[(size_t)(m - rec->methods) * 3 + (size_t)mi] = mem->value;
         }
     }
     uint32_t n_map_methods = rec->n_methods;
     for (size_t i = 0; i < n_prog; i++) {
         etrecord_entry *e = progs[i];
-        etrecord_method *m = NULL;
-        for (uint32_t j = 0; j < rec->n_methods; j++)
-            if (strcmp(rec->methods[j].name, e->method) == 0)
-                m = &rec->methods[j];
+        etrecord_method *m = find_method_indexed(rec, &ix, e->method);
         if (!m && n_prog == 1 && n_map_methods == 1 && strcmp(e->method, "forward") == 0)
             m = &rec->methods[0]; /* single-method program stored under /forward (7.3) */
         if (!m)
-            m = add_method(rec, &ucap, e->method);
+            m = add_method(rec, &ix, e->method);
         if (!m->program_entry)
             m->program_entry = e->name;
     }
     for (uint32_t j = 0; j < rec->n_methods; j++)
-        if (fill_method(rec, &rec->methods[j], maps, arena, err) < 0)
+        if (fill_method(rec, &rec->methods[j], found + (size_t)j * 3, arena, err) < 0)
             return -1;
     return 0;
 }
@@ -675,6 +723,8 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
         }
         hash[h] = i + 1;
     }
+    rec->name_slots = hash;
+    rec->name_mask = hcap - 1;
     if (!etrecord_find_entry(rec, MARKER_NAME)) {
         mlia_error_setf(err, file, "ETRecord identifier missing from the archive");
         goto done;

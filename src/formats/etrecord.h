@@ -127,6 +127,9 @@ typedef struct etrecord {
     size_t size;
     uint64_t bytes_read;              /* uncompressed bytes read so far (limit) */
     int zip_flags;                    /* libzip open flags that worked (0 = not yet) */
+    void *zip;                        /* libzip handle kept by etrecord_keep_open(), or NULL */
+    const uint32_t *name_slots;       /* entry name index (entry + 1 per slot), or NULL */
+    uint32_t name_mask;
 } etrecord;
 
 /* Reads an ETRecord from `size` bytes at `data`. `file` names the input in
@@ -165,6 +168,13 @@ int etrecord_load_method_program(etrecord *rec, const etrecord_method *m, mlia_a
 /* The method's edge program if it was already loaded, else NULL. The
  * pointer is owned by the arena used for loading. */
 const ep_program *etrecord_method_program(const etrecord *rec, const etrecord_method *m);
+
+/* Many lazy loads (inspecting every method's program): keep one libzip
+ * handle open instead of reopening the archive for each entry, which costs
+ * a pass over the central directory each time. Pair with etrecord_close(),
+ * which releases the handle (the etrecord itself stays in its arena). */
+int etrecord_keep_open(etrecord *rec, mlia_error *err);
+void etrecord_close(etrecord *rec);
 
 /* Reads a whole entry's bytes (decompressed, CRC-checked) into `arena`,
  * NUL-terminated. Used for the maps and programs; exposed for inspection. */
