@@ -35,6 +35,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +55,9 @@
 
 /* MLIA_TEST_HOOK=<point>[,<point>...]: lets the tests stop the process at a
  * precise step of the commit (kill-before-exchange, kill-after-exchange,
- * kill-between-renames), force the two-rename fallback (no-exchange), or
- * make a write fail with ENOSPC (enospc). Reading one environment variable
+ * kill-between-renames), stop it with SIGSTOP before the commit with the
+ * temporary tree complete (stop-before-commit), force the two-rename
+ * fallback (no-exchange), or make a write fail with ENOSPC (enospc). Reading one environment variable
  * is the whole cost when it is unset. */
 static bool test_hook(const char *point)
 {
@@ -434,7 +436,18 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
     remove_stale_siblings(od->dir_fd);
     if (check_entry(od->dir_fd, od->final_path, err) != 0)
         goto fail;
+    /* No signal between creating the temporary folder and arming its
+     * removal: the handler would not know the folder yet. */
+    sigset_t cleanup_sigs, saved_mask;
+    sigemptyset(&cleanup_sigs);
+    sigaddset(&cleanup_sigs, SIGINT);
+    sigaddset(&cleanup_sigs, SIGTERM);
+    sigaddset(&cleanup_sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &cleanup_sigs, &saved_mask);
     od->tmp_name = claim_name(od->dir_fd, TMP_PREFIX, true);
+    if (od->tmp_name)
+        arm(od->dir_fd, od->tmp_name);
+    pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
     if (!od->tmp_name) {
         mlia_error_setf(err, shown, "cannot create a temporary output folder: %s", strerror(errno));
         goto fail;
@@ -444,9 +457,9 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
     if (od->tmp_fd < 0) {
         mlia_error_setf(err, od->tmp_path, "%s", strerror(errno));
         unlinkat(od->dir_fd, od->tmp_name, AT_REMOVEDIR);
+        disarm();
         goto fail;
     }
-    arm(od->dir_fd, od->tmp_name);
     od->active = true;
     return 0;
 fail:
@@ -579,6 +592,8 @@ int mlia_outdir_commit(mlia_outdir *od, mlia_error *err)
 {
     if (!od->active)
         return mlia_error_setf(err, NULL, "output folder is not open");
+    if (test_hook("stop-before-commit"))
+        raise(SIGSTOP); /* the tests signal the stopped process */
     /* Concurrent runs in DIR commit one at a time. */
     while (flock(od->dir_fd, LOCK_EX) != 0) {
         if (errno != EINTR) {
