@@ -118,6 +118,15 @@ class LinearTime(Base):
                                  "--neural-technology-profiling-data.etrecord-method", "forward", "--json"))
         self.assertEqual(p.returncode, 0, p.stderr)
 
+    def test_10k_node_program(self):
+        import json
+        et, dump = hostile().many_nodes_etrecord(os.path.join(self.tmp, "nodes.etrecord"), 10_000)
+        out = self.outdir()
+        p = run_mlia(*check_args(et, dump, "--output-dir", out, "--json", "--model-explorer", "files"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ents = json.loads(p.stdout)["results"][0]["entities"]
+        self.assertEqual(sum(1 for e in ents if e["kind"] == "source_operator"), 10_000)
+
     def test_inspect_4000_methods(self):
         import json
         path = hostile().many_methods_etrecord(os.path.join(self.tmp, "m4000.etrecord"), 4000)
@@ -175,6 +184,20 @@ class Messages(Base):
         shown = os.path.join(self.tmp, "dev\\nname\\u0085.etrecord")
         self.assertEqual(p.stderr, f"mlia: error: {shown}: Invalid etrecord file passed in.\n")
         self.assertEqual(len(p.stderr.splitlines()), 1)
+
+    def test_device_name_with_a_newline_stays_one_line(self):
+        import json
+        import mkfixture
+        with open(os.path.join(ROOT, "samples", "demo.json"), encoding="utf-8") as f:
+            desc = json.load(f)
+        desc["nx"]["device_name"] = "Mali-G2-Pro\nNX\x1b]0;owned\x07 MC1"
+        desc["nx"]["layout"] = {"schema_id": "arm.mali-g1.neural-statistics.mode1"}
+        paths = mkfixture.build_desc(desc, os.path.join(self.tmp, "device"), os.path.join(ROOT, "samples"))
+        out = self.outdir()
+        self.expect_error(check_args(paths["etrecord"], paths["etdump"], "--output-dir", out),
+                          f"{paths['etdump']}: VGF neural statistics (run 1, plan chain 0, instruction 0): Counter "
+                          "layout arm.mali-g1.neural-statistics.mode1 contradicts target device "
+                          "Mali-G2-Pro\\nNX\\x1b]0;owned\\x07 MC1.", out)
 
     def test_fifo_is_refused_without_blocking(self):
         fifo = os.path.join(self.tmp, "pipe.etdump")

@@ -108,3 +108,25 @@ def tiny_etdump(path, base_dir="."):
     with open(path, "wb") as f:
         f.write(tiny_fixture(base_dir).etdump_bytes())
     return path
+
+
+def many_nodes_fixture(n_nodes, base_dir="."):
+    """A chain of n_nodes relu nodes, one kernel call each, one execution."""
+    nodes, plan, prev = [], [], "x"
+    for i in range(n_nodes):
+        name = f"aten_relu_default_{i}"
+        nodes.append({"name": name, "op": "aten.relu.default", "args": {"self": prev}, "shape": [1, 4]})
+        plan.append({"kernel": name})
+        prev = name
+    return tiny_fixture(base_dir, nodes=nodes, outputs=[prev], plan=plan)
+
+
+def many_nodes_etrecord(path, n_nodes, base_dir="."):
+    """ETRecord and matching ETDump (path with .etdump) of many_nodes_fixture."""
+    fx = many_nodes_fixture(n_nodes, base_dir)
+    etrecord_mod.write_etrecord(path, {"forward": fx.exported_program_text(legacy=False)},
+                                fx.debug_handle_map(), fx.delegate_map(), fx.num_outs_map())
+    dump = os.path.splitext(path)[0] + ".etdump"
+    with open(dump, "wb") as f:
+        f.write(fx.etdump_bytes())
+    return path, dump
