@@ -391,7 +391,7 @@ static void remove_stale_siblings(int dir_fd)
             names = p;
             cap = nc;
         }
-        snprintf(names[n++], sizeof names[0], "%s", ent->d_name);
+        memcpy(names[n++], ent->d_name, strlen(ent->d_name) + 1); /* length checked above */
     }
     closedir(d);
     if (n && flock(dir_fd, LOCK_EX) == 0) {
