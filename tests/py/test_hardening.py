@@ -88,6 +88,15 @@ class ResourceCaps(Base):
                           f"{path}: analysis needs more than the memory limit of {limit} bytes "
                           "(512 MiB + 64 x the input size)", out)
 
+    def test_inspect_memory_limit(self):
+        path = hostile().wide_handles_etrecord(os.path.join(self.tmp, "wide3.etrecord"), 12_000_000)
+        limit = 512 * 1024 * 1024 + 64 * os.path.getsize(path)
+        p = run_mlia("inspect", path)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stdout, "")
+        self.assertEqual(p.stderr, f"mlia: error: {path}: inspection needs more than the memory limit of {limit} "
+                                   "bytes (512 MiB + 64 x the file size)\n")
+
     @unittest.skipIf(ASAN, "RLIMIT_AS does not combine with the sanitizer's shadow memory")
     def test_out_of_memory_is_one_error_line_with_the_file(self):
         path = hostile().wide_handles_etrecord(os.path.join(self.tmp, "wide2.etrecord"), 6_000_000)
