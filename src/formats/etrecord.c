@@ -541,6 +541,13 @@ static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *const found
                 strcat(path, ".name");
                 return map_fail(&c, path, "expected a string");
             }
+            if (name->u.string.len > EP_MAX_NAME_BYTES) {
+                strcat(path, ".name");
+                char what[128];
+                snprintf(what, sizeof what, "string of %zu bytes exceeds the limit of %u bytes",
+                         name->u.string.len, EP_MAX_NAME_BYTES);
+                return map_fail(&c, path, what);
+            }
             d->backend = name->u.string.s;
             d->present = true;
             const mlia_json *dm = mlia_json_get(v, "delegate_map");
@@ -646,6 +653,15 @@ static int build_methods(etrecord *rec, zip_t *z, mlia_arena *arena, mlia_error 
                                                  : "instruction_id_to_num_outs_map",
                              err, arena};
                 return map_fail(&c, NULL, "method name contains a NUL character");
+            }
+            if (mem->key_len > EP_MAX_NAME_BYTES) {
+                map_ctx c = {rec->file, mi == 0 ? "debug_handle_map" : mi == 1 ? "delegate_map"
+                                                 : "instruction_id_to_num_outs_map",
+                             err, arena};
+                char what[128];
+                snprintf(what, sizeof what, "method name of %zu bytes exceeds the limit of %u bytes", mem->key_len,
+                         EP_MAX_NAME_BYTES);
+                return map_fail(&c, NULL, what);
             }
             etrecord_method *m = add_method(rec, &ix, mem->key);
             found[(size_t)(m - rec->methods) * 3 + (size_t)mi] = mem->value;

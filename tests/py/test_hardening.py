@@ -77,6 +77,12 @@ class ResourceCaps(Base):
                          r"limit of 4096 bytes\n$")
         self.assertEqual(os.listdir(out), [])
 
+    def test_oversized_method_name_is_an_error(self):
+        path = hostile().long_method_name_etrecord(os.path.join(self.tmp, "longmethod.etrecord"), 5000)
+        out = self.outdir()
+        self.expect_error(check_args(path, self.tiny_etdump, "--output-dir", out),
+                          f"{path}: debug_handle_map: method name of 5000 bytes exceeds the limit of 4096 bytes", out)
+
     def test_parsed_tree_memory_limit(self):
         # 12 million handles: ~24 MB of JSON deflated into a small file; the
         # parsed tree needs more than 512 MiB + 64 x the input size.

@@ -130,3 +130,14 @@ def many_nodes_etrecord(path, n_nodes, base_dir="."):
     with open(dump, "wb") as f:
         f.write(fx.etdump_bytes())
     return path, dump
+
+
+def long_method_name_etrecord(path, name_bytes, base_dir="."):
+    """The tiny program as `forward` plus a debug_handle_map method key of
+    name_bytes letters."""
+    fx = tiny_fixture(base_dir)
+    dhm = dict(fx.debug_handle_map())
+    dhm["m" * name_bytes] = {"0": [1]}
+    etrecord_mod.write_etrecord(path, {"forward": fx.exported_program_text(legacy=False)}, dhm,
+                                fx.delegate_map(), fx.num_outs_map())
+    return path
