@@ -135,8 +135,10 @@ static bool map_has(const etrecord_method *m, int64_t instr, bool delegate)
 {
     if (instr < 0 || (uint64_t)instr >= m->n_instr)
         return false;
+    /* A delegate call must be in delegate_map; only when the ETRecord has no
+     * delegate_map for the method can a debug handle stand in for it. */
     if (delegate)
-        return m->delegates[instr].present || m->debug_handles[instr].present;
+        return m->delegates[instr].present || (!m->in_delegate_map && m->debug_handles[instr].present);
     return m->debug_handles[instr].present && !m->delegates[instr].present;
 }
 
@@ -197,6 +199,8 @@ static void describe_misfit(mlia_buf *b, const etdump_run *run, const etrecord_m
             mlia_buf_printf(b, ", beyond the %u instruction(s) of the method's maps", m->n_instr);
         else if (!del && m->delegates[in].present)
             mlia_buf_puts(b, ", which is a delegate call in the method's maps");
+        else if (del)
+            mlia_buf_puts(b, ", which is not a delegate call in the method's maps");
         else
             mlia_buf_puts(b, ", which has no debug handle in the method's maps");
         return;

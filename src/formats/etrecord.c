@@ -490,6 +490,7 @@ static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *const found
             m->in_debug_handle_map = true;
             m->n_debug_handle_keys = nk;
         } else if (k == 1) {
+            m->in_delegate_map = true;
             m->n_delegate_keys = nk;
         } else {
             m->n_num_outs_keys = nk;

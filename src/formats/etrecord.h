@@ -78,6 +78,7 @@ typedef struct etrecord_method {
     int64_t *num_outs;                    /* [n_instr], -1 when absent */
     const char *program_entry;            /* zip entry name of its edge program or NULL */
     bool in_debug_handle_map;             /* the method is a key of debug_handle_map */
+    bool in_delegate_map;                 /* the method is a key of delegate_map (maybe {}) */
     uint32_t n_debug_handle_keys;         /* keys of debug_handle_map[method] */
     uint32_t n_delegate_keys;             /* keys of delegate_map[method] */
     uint32_t n_num_outs_keys;             /* keys of instruction_id_to_num_outs_map[method] */

@@ -182,6 +182,17 @@ class Messages(Base):
                           "'forward' (run 1, event 0: an operator call at instruction 0, which is a delegate call "
                           "in the method's maps)", out)
 
+    def test_mismatched_delegate_capture(self):
+        # the demo capture (a VgfBackend delegate call at instruction 0) with
+        # the LeNet ETRecord (instruction 0 is a kernel)
+        lenet = build_fixture(os.path.join(ROOT, "samples", "lenet.json"), os.path.join(self.tmp, "lenet"))
+        out = self.outdir()
+        et = lenet["etrecord"]
+        self.expect_error(check_args(et, self.demo["etdump"], "--output-dir", out),
+                          f"{et}: the ETDump was not recorded from this program: no execution fits method "
+                          "'forward' (run 1, event 6: a delegate call at instruction 0, which is not a delegate "
+                          "call in the method's maps)", out)
+
     def test_control_characters_in_names_are_escaped(self):
         # \udc9b\udcff: the raw bytes 0x9b 0xff (invalid UTF-8) in the file name
         name = os.path.join(self.tmp, "a\nb\x1b]0;title\x07\udc9b\udcff.etrecord")
