@@ -101,6 +101,18 @@ static void disarm(void)
     armed = 0;
 }
 
+/* Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (the handler must
+ * not run between two steps that belong together); *saved restores them. */
+static void block_cleanup_signals(sigset_t *saved)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &s, saved);
+}
+
 struct linux_dirent64 {
     unsigned long long d_ino;
     long long d_off;
@@ -438,12 +450,8 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
         goto fail;
     /* No signal between creating the temporary folder and arming its
      * removal: the handler would not know the folder yet. */
-    sigset_t cleanup_sigs, saved_mask;
-    sigemptyset(&cleanup_sigs);
-    sigaddset(&cleanup_sigs, SIGINT);
-    sigaddset(&cleanup_sigs, SIGTERM);
-    sigaddset(&cleanup_sigs, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &cleanup_sigs, &saved_mask);
+    sigset_t saved_mask;
+    block_cleanup_signals(&saved_mask);
     od->tmp_name = claim_name(od->dir_fd, TMP_PREFIX, true);
     if (od->tmp_name)
         arm(od->dir_fd, od->tmp_name);
@@ -567,8 +575,14 @@ const char *mlia_outdir_final_path(const mlia_outdir *od)
 static int commit_by_two_renames(mlia_outdir *od, mlia_error *err)
 {
     char *old_name = claim_name(od->dir_fd, OLD_PREFIX, false);
+    /* Ctrl-C between the two renames would leave no DIR/mlia-output: the
+     * signals wait until both are done (a SIGKILL there is repaired by the
+     * next run, see remove_stale_siblings). */
+    sigset_t saved_mask;
+    block_cleanup_signals(&saved_mask);
     if (!old_name || renameat(od->dir_fd, MLIA_OUTDIR_NAME, od->dir_fd, old_name) != 0) {
         mlia_error_setf(err, od->final_path, "cannot move the previous output aside: %s", strerror(errno));
+        pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
         free(old_name);
         return -1;
     }
@@ -576,12 +590,14 @@ static int commit_by_two_renames(mlia_outdir *od, mlia_error *err)
     if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, MLIA_OUTDIR_NAME) != 0) {
         int saved = errno;
         renameat(od->dir_fd, old_name, od->dir_fd, MLIA_OUTDIR_NAME);
+        pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
         mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s", strerror(saved));
         free(old_name);
         return -1;
     }
     /* the signal handler now removes the old tree instead */
     arm(od->dir_fd, old_name);
+    pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
     (void)mlia_remove_tree_at(od->dir_fd, old_name);
     disarm();
     free(old_name);

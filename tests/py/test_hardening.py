@@ -378,16 +378,25 @@ class OutputFolder(Base):
                          ["logs", "mlia-output.json", "model-explorer"])
 
     def test_kill_loop_keeps_the_previous_output(self):
+        self.kill_loop(None, (signal.SIGTERM, signal.SIGKILL), 40)
+
+    def test_kill_loop_with_the_two_rename_fallback(self):
+        # Without the exchange, SIGINT/SIGTERM are held back between the two
+        # renames, so the output is still always present.
+        self.kill_loop({"MLIA_TEST_HOOK": "no-exchange"}, (signal.SIGTERM, signal.SIGINT), 20)
+
+    def kill_loop(self, env, signals, rounds):
         out = self.outdir()
         self.marked_output(out)
         rnd = random.Random(12)
-        for i in range(40):
-            proc = self.run_demo(out, "--model-explorer", "files", wait=False)
+        for i in range(rounds):
+            proc = self.run_demo(out, "--model-explorer", "files", wait=False, env=env)
             time.sleep(rnd.uniform(0.0, 0.08))
-            proc.send_signal(signal.SIGKILL if i % 2 else signal.SIGTERM)
+            sig = signals[i % len(signals)]
+            proc.send_signal(sig)
             proc.communicate(timeout=60)
             self.assertTrue(os.path.exists(os.path.join(out, "mlia-output", "mlia-output.json")), i)
-            if proc.returncode == -signal.SIGTERM:
+            if proc.returncode in (-signal.SIGTERM, -signal.SIGINT):
                 # its own temporary tree is gone (one of an earlier SIGKILL
                 # may remain until a run gets as far as the output stage)
                 self.assertEqual([n for n in leftovers(out) if f"-{proc.pid}-" in n], [], i)
