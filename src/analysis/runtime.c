@@ -23,7 +23,6 @@
  *    whose node group has one member gets an exclusive timing; otherwise the
  *    timing is shared and `shared_with` lists the other group members.
  */
-#include "core/oom.h"
 #include "runtime.h"
 
 #include <stdio.h>
@@ -31,6 +30,7 @@
 #include <string.h>
 
 #include "analysis/provenance.h"
+#include "core/oom.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"

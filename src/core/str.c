@@ -1,8 +1,8 @@
 /*
  * str.c - string helpers and growable buffer (see str.h).
  */
-#include "oom.h"
 #include "str.h"
+#include "oom.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,15 +39,13 @@ void mlia_buf_reserve(mlia_buf *b, size_t extra)
         return;
     size_t cap = b->cap ? b->cap : 256;
     while (cap - b->len <= extra) {
-        if (cap > SIZE_MAX / 2) {
-            mlia_oom(0);
-        }
+        if (cap > SIZE_MAX / 2)
+            mlia_oom(SIZE_MAX);
         cap *= 2;
     }
     char *p = realloc(b->data, cap);
-    if (!p) {
-        mlia_oom(0);
-    }
+    if (!p)
+        mlia_oom(cap);
     b->data = p;
     b->cap = cap;
 }

@@ -16,13 +16,13 @@
  * Numbers: milliseconds with 3 decimals, cycles as integers, percentages
  * with up to 2 decimals.
  */
-#include "core/oom.h"
 #include "report/console.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/oom.h"
 #include "core/str.h"
 
 #define VALUE_COL 21

@@ -29,7 +29,6 @@
  * `.mlia-output.old-<pid>-<n>` siblings whose process no longer exists
  * (kill(pid, 0) fails with ESRCH).
  */
-#include "core/oom.h"
 #include "report/outdir.h"
 
 #include <dirent.h>
@@ -45,6 +44,8 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#include "core/oom.h"
 
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
