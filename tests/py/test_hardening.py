@@ -11,6 +11,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -407,3 +408,27 @@ class OutputFolder(Base):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LibraryCaller(unittest.TestCase):
+    """The library reports limits as errors: the calling process survives."""
+
+    def test_memory_limit_raises_in_python(self):
+        from helpers import BUILD
+        lib = os.environ.get("MLIA_LIB", os.path.join(ROOT, BUILD, "libmlia.so"))
+        if not os.path.exists(lib):
+            self.skipTest(f"{lib} not built")
+        os.environ["MLIA_LIB"] = lib
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import mlia
+        tmp = tempfile.mkdtemp(prefix="mlia-hardening-py-")
+        try:
+            path = hostile().wide_handles_etrecord(os.path.join(tmp, "wide.etrecord"), 12_000_000)
+            dump = hostile().tiny_etdump(os.path.join(tmp, "tiny.etdump"))
+            limit = 512 * 1024 * 1024 + 64 * (os.path.getsize(path) + os.path.getsize(dump))
+            with self.assertRaises(mlia.MliaError) as cm:
+                mlia.run_advisor(model=path, profiling_data=[dump])
+            self.assertEqual(str(cm.exception), f"{path}: analysis needs more than the memory limit of {limit} "
+                                                "bytes (512 MiB + 64 x the input size)")
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
