@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +59,9 @@
  * precise step of the commit (kill-before-exchange, kill-after-exchange,
  * kill-between-renames), stop it with SIGSTOP before the commit with the
  * temporary tree complete (stop-before-commit), force the two-rename
- * fallback (no-exchange), or make a write fail with ENOSPC (enospc). Reading one environment variable
- * is the whole cost when it is unset. */
+ * fallback (no-exchange), or make every file write fail with ENOSPC
+ * (enospc). Reading one environment variable is the whole cost when it is
+ * unset. */
 static bool test_hook(const char *point)
 {
     const char *v = getenv("MLIA_TEST_HOOK");
@@ -92,14 +94,18 @@ static void arm(int dir_fd, const char *name)
     if (!signal_cleanup_installed)
         return;
     armed = 0;
+    atomic_thread_fence(memory_order_seq_cst);
     armed_dir_fd = dir_fd;
     snprintf(armed_name, sizeof armed_name, "%s", name);
+    /* the handler may run on another thread: publish the name first */
+    atomic_thread_fence(memory_order_seq_cst);
     armed = 1;
 }
 
 static void disarm(void)
 {
     armed = 0;
+    atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (the handler must
@@ -163,6 +169,7 @@ static void on_fatal_signal(int sig)
     int saved = errno;
     if (armed) {
         armed = 0;
+        atomic_thread_fence(memory_order_seq_cst);
         signal_safe_remove(armed_dir_fd, armed_name, 0);
     }
     signal(sig, SIG_DFL);
