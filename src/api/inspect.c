@@ -50,7 +50,9 @@ static int inspect_file(const char *path, mlia_buf *out, mlia_error *err)
     int rc = 0;
     const char *kind = pte_file_kind(f.data, f.size);
     blob_ctx bc = {path};
-    if (!kind) {
+    if (f.size == 0) {
+        rc = mlia_error_setf(err, path, "is empty: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
+    } else if (!kind) {
         rc = mlia_error_setf(err, path,
                              "unrecognised file: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
     } else if (strcmp(kind, "etdump") == 0) {

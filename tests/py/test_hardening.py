@@ -175,6 +175,14 @@ class Messages(Base):
         open(path, "wb").close()
         self.expect_error(check_args(path, LENET), f"{path}: is empty, not an ETRecord (zip)")
 
+    def test_empty_file_inspected(self):
+        path = os.path.join(self.tmp, "empty.bin")
+        open(path, "wb").close()
+        p = run_mlia("inspect", path)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stderr, f"mlia: error: {path}: is empty: not an ETDump, ETRecord, PTE, BundledProgram or "
+                                   "VGF file\n")
+
     def test_mismatched_etrecord_and_etdump(self):
         out = self.outdir()
         et = self.demo["etrecord"]
