@@ -390,8 +390,10 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
                                     const etrecord_method *preloaded)
 {
     const mlia_check_options *o = s->opts;
+    s->stage_file = o->companion_path;
     if (s->has_companion && companion_read(s, err))
         return -1;
+    s->stage_file = o->etrecord_path; /* the method's maps and program */
 
     double t0 = now_ms();
     mlia_result_init(&s->result, &s->arena);
@@ -434,10 +436,13 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
 
     progress(s, "decoding statistics");
     t0 = now_ms();
+    s->stage_file = o->companion_path;
     if (s->has_companion && companion_locate(s, err))
         return -1;
+    s->stage_file = o->etdump_path; /* the statistics records */
     if (nx_run(s, err))
         return -1;
+    s->stage_file = o->etrecord_path; /* outputs: mostly the program's nodes */
     if (s->has_companion && companion_check(s, err))
         return -1;
     s->stage_ms[3] = now_ms() - t0;
