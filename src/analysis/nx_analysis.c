@@ -26,6 +26,7 @@
  */
 #include "analysis/nx_analysis.h"
 #include "analysis/runtime.h"
+#include "core/oom.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -51,10 +52,8 @@ nx_stat nx_summarise(const uint64_t *v, uint32_t n)
     if (n == 0)
         return s;
     uint64_t *t = malloc((size_t)n * sizeof *t);
-    if (!t) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
-    }
+    if (!t)
+        mlia_oom((size_t)n * sizeof *t);
     memcpy(t, v, (size_t)n * sizeof *t);
     s.available = true;
     s.samples = n;
@@ -76,10 +75,8 @@ nx_dstat nx_summarise_double(const double *v, uint32_t n)
     if (n == 0)
         return s;
     double *t = malloc((size_t)n * sizeof *t);
-    if (!t) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
-    }
+    if (!t)
+        mlia_oom((size_t)n * sizeof *t);
     memcpy(t, v, (size_t)n * sizeof *t);
     qsort(t, n, sizeof *t, cmp_dbl);
     s.available = true;

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "analysis/provenance.h"
+#include "core/oom.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
@@ -134,8 +135,10 @@ static bool map_has(const etrecord_method *m, int64_t instr, bool delegate)
 {
     if (instr < 0 || (uint64_t)instr >= m->n_instr)
         return false;
+    /* A delegate call must be in delegate_map; only when the ETRecord has no
+     * delegate_map for the method can a debug handle stand in for it. */
     if (delegate)
-        return m->delegates[instr].present || m->debug_handles[instr].present;
+        return m->delegates[instr].present || (!m->in_delegate_map && m->debug_handles[instr].present);
     return m->debug_handles[instr].present && !m->delegates[instr].present;
 }
 
@@ -169,6 +172,41 @@ static bool run_fits(const etdump_run *run, const etrecord_method *m, const pte_
     return true;
 }
 
+/* The first operator or delegate call of `run` that method m (plan p) does
+ * not map, described for a message: "event K: an operator call at
+ * instruction I, which <why>". Nothing is written when every call fits. */
+static void describe_misfit(mlia_buf *b, const etdump_run *run, const etrecord_method *m, const pte_plan *p)
+{
+    for (uint32_t k = 0; k < run->n_events; k++) {
+        const etdump_event *e = &run->events[k];
+        if (e->kind != ETDUMP_EVENT_PROFILE)
+            continue;
+        ev_class cls = classify(e);
+        bool del = cls == EV_DELCALL;
+        if (cls != EV_OPCALL && cls != EV_NATIVE && !del)
+            continue;
+        int64_t in = e->instruction_id;
+        bool fits = p ? plan_has(p, e->chain_index, in, del ? 2 : 1) : e->chain_index != 0 || map_has(m, in, del);
+        if (fits)
+            continue;
+        mlia_buf_printf(b, "event %u: %s call at instruction %lld", k, del ? "a delegate" : "an operator",
+                        (long long)in);
+        if (e->chain_index != 0)
+            mlia_buf_printf(b, " of chain %lld", (long long)e->chain_index);
+        if (p)
+            mlia_buf_puts(b, ", which the companion's execution plan does not have");
+        else if (in < 0 || (uint64_t)in >= m->n_instr)
+            mlia_buf_printf(b, ", beyond the %u instruction(s) of the method's maps", m->n_instr);
+        else if (!del && m->delegates[in].present)
+            mlia_buf_puts(b, ", which is a delegate call in the method's maps");
+        else if (del)
+            mlia_buf_puts(b, ", which is not a delegate call in the method's maps");
+        else
+            mlia_buf_puts(b, ", which has no debug handle in the method's maps");
+        return;
+    }
+}
+
 static void append_list(mlia_buf *b, const uint32_t *v, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -178,6 +216,17 @@ static void append_list(mlia_buf *b, const uint32_t *v, uint32_t n)
         }
         mlia_buf_printf(b, "%s%u", i ? ", " : "", v[i]);
     }
+}
+
+/* "a, b, c" - at most MAX_LISTED_METHODS names, then "... and N more": an
+ * ETRecord can name 100,000 methods, the message must stay one short line. */
+#define MAX_LISTED_METHODS 10u
+static void list_methods(mlia_buf *b, const etrecord *etr)
+{
+    for (uint32_t i = 0; i < etr->n_methods && i < MAX_LISTED_METHODS; i++)
+        mlia_buf_printf(b, "%s%s", i ? ", " : "", etr->methods[i].name);
+    if (etr->n_methods > MAX_LISTED_METHODS)
+        mlia_buf_printf(b, " and %u more", etr->n_methods - MAX_LISTED_METHODS);
 }
 
 int runtime_select_method(const etrecord *etr, const char *etrecord_path, const char *requested,
@@ -195,8 +244,7 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
         if (!sel) {
             mlia_buf b;
             mlia_buf_init(&b);
-            for (uint32_t i = 0; i < etr->n_methods; i++)
-                mlia_buf_printf(&b, "%s%s", i ? ", " : "", etr->methods[i].name);
+            list_methods(&b, etr);
             mlia_error_setf(err, etrecord_path, "method '%s' is not recorded in the ETRecord; recorded methods: %s",
                             requested, b.data);
             mlia_buf_free(&b);
@@ -207,8 +255,7 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
     } else {
         mlia_buf b;
         mlia_buf_init(&b);
-        for (uint32_t i = 0; i < etr->n_methods; i++)
-            mlia_buf_printf(&b, "%s%s", i ? ", " : "", etr->methods[i].name);
+        list_methods(&b, etr);
         mlia_error_setf(err, etrecord_path,
                         "the ETRecord records several methods (%s); select one with "
                         "--neural-technology-profiling-data.etrecord-method",
@@ -241,7 +288,15 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
         if (!str_is(run->name, "Execute"))
             continue;
         if (etr->n_methods == 1) {
-            out->execution_runs[out->n_executions++] = r;
+            /* Mismatched inputs (an ETDump of another program): an execution
+             * whose calls do not fit the method's maps is not attributed
+             * (docs/hardening.md "Mismatched inputs"). Only the maps are
+             * used: a companion that does not fit is reported later, naming
+             * the companion; a method without maps cannot be checked. */
+            if (sel->n_instr == 0 || run_fits(run, sel, NULL))
+                out->execution_runs[out->n_executions++] = r;
+            else
+                unmatched[n_unmatched++] = r;
             continue;
         }
         bool fits_sel = run_fits(run, sel, sel_plan);
@@ -264,6 +319,17 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
         } else if (!others) {
             unmatched[n_unmatched++] = r;
         }
+    }
+    if (n_unmatched && !out->n_executions) {
+        mlia_buf b;
+        mlia_buf_init(&b);
+        describe_misfit(&b, &dump->runs[unmatched[0]], sel, etr->n_methods == 1 ? NULL : sel_plan);
+        mlia_error_setf(err, etrecord_path,
+                        "the ETDump was not recorded from this program: no execution fits method '%s' "
+                        "(run %u, %s)",
+                        sel->name, unmatched[0], b.data ? b.data : "");
+        mlia_buf_free(&b);
+        return -1;
     }
     if (n_unmatched) {
         mlia_buf b;
@@ -1113,8 +1179,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     tree_item *items = malloc(mr * sizeof(tree_item));
     interval *scratch = malloc(mr * sizeof(interval));
     if (!pending_next || !pending_head || !touched || !idx_buf || !items || !scratch) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
+        mlia_oom(0);
     }
     for (uint32_t s = 0; s < ns; s++)
         pending_head[s] = UINT32_MAX;

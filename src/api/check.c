@@ -20,6 +20,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "analysis/nx_analysis.h"
@@ -27,6 +28,7 @@
 #include "api/glue.h"
 #include "api/session.h"
 #include "core/json_write.h"
+#include "core/oom.h"
 #include "core/sha256.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
@@ -44,12 +46,15 @@ void mlia_log_add(mlia_session *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    /* log lines quote input names: one line each, no terminal controls */
+    char safe[4096];
+    mlia_escape_text(safe, sizeof safe, buf, strlen(buf));
     if (s->log.n == s->log.cap) {
         uint32_t nc = s->log.cap ? s->log.cap * 2 : 64;
         s->log.lines = mlia_arena_grow(&s->arena, s->log.lines, s->log.n, nc, sizeof *s->log.lines);
         s->log.cap = nc;
     }
-    s->log.lines[s->log.n++] = mlia_arena_strdup(&s->arena, buf);
+    s->log.lines[s->log.n++] = mlia_arena_strdup(&s->arena, safe);
 }
 
 static double now_ms(void)
@@ -82,6 +87,21 @@ static int open_input(mlia_session *s, mlia_file *f, mlia_input_digest *d, const
     return 0;
 }
 
+/* "<file>: out of memory (requested N bytes)" or, when an arena limit was
+ * hit, "<file>: analysis needs more than the memory limit of N bytes
+ * (M MiB + K x the input size)". */
+static void oom_error(mlia_error *err, const char *file, const mlia_oom_point *p)
+{
+    if (p->limit)
+        mlia_error_setf(err, file,
+                        "analysis needs more than the memory limit of %zu bytes (%u MiB + %u x the input size)",
+                        p->limit, (unsigned)(MLIA_MEMORY_BASE >> 20), MLIA_MEMORY_RATIO);
+    else if (p->requested)
+        mlia_error_setf(err, file, "out of memory (requested %zu bytes)", p->requested);
+    else
+        mlia_error_setf(err, file, "out of memory");
+}
+
 /* The second core works while the main thread reads the ETDump: it reads the
  * ETRecord (and, when the method is already known, its edge program) into an
  * arena of its own, then digests the inputs (hashing a 64 MB ETDump costs
@@ -102,6 +122,15 @@ static void *worker_thread(void *arg)
     worker_job *job = arg;
     mlia_session *s = job->s;
     const mlia_check_options *o = s->opts;
+    mlia_oom_point oom;
+    mlia_oom_enter(&oom);
+    if (setjmp(oom.jump)) {
+        /* out of memory (or over the memory limit) on this thread */
+        mlia_error_clear(&job->err_read);
+        oom_error(&job->err_read, o->etrecord_path, &oom);
+        job->rc_read = -1;
+        return NULL;
+    }
     double t0 = now_ms();
     job->rc_read = etrecord_read(s->etrecord_file.data, s->etrecord_file.size, o->etrecord_path, &job->arena,
                                  &s->etrecord, &job->err_read);
@@ -120,6 +149,7 @@ static void *worker_thread(void *arg)
     const mlia_file *fs[3] = {&s->etrecord_file, &s->etdump_file, &s->companion_file};
     for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
         mlia_sha256_hex(fs[i]->data, fs[i]->size, ds[i]->sha256);
+    mlia_oom_leave(&oom);
     return NULL;
 }
 
@@ -242,6 +272,7 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
     mlia_outdir od;
     if (mlia_outdir_begin(s->opts->output_dir, &od, err))
         return -1;
+    s->outdir = &od; /* the out-of-memory path removes the temporary tree */
     double t0 = now_ms();
     if (mlia_outdir_write(&od, "mlia-output.json", result_json, result_len, err))
         goto fail;
@@ -259,8 +290,13 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         mlia_buf_init(&log);
         for (uint32_t i = 0; i < s->log.n; i++)
             mlia_buf_printf(&log, "%s\n", s->log.lines[i]);
-        for (uint32_t i = 0; i < s->result.n_warnings; i++)
-            mlia_buf_printf(&log, "warning: %s\n", s->result.warnings[i]);
+        for (uint32_t i = 0; i < s->result.n_warnings; i++) {
+            const char *w = s->result.warnings[i];
+            size_t wl = strlen(w), cap = wl * 6 + 1;
+            char *safe = mlia_arena_alloc(&s->arena, cap);
+            mlia_escape_text(safe, cap, w, wl);
+            mlia_buf_printf(&log, "warning: %s\n", safe);
+        }
         int rc = mlia_outdir_write(&od, "logs/mlia.log", log.data ? log.data : "", log.len, err);
         mlia_buf_free(&log);
         if (rc)
@@ -279,9 +315,11 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         }
         free(final);
     }
+    s->outdir = NULL;
     mlia_outdir_abort(&od);
     return 0;
 fail:
+    s->outdir = NULL;
     mlia_outdir_abort(&od);
     return -1;
 }
@@ -335,6 +373,7 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     worker_job *job = mlia_arena_alloc(&s->arena, sizeof *job);
     job->s = s;
     mlia_arena_init(&job->arena);
+    job->arena.limit = s->arena.limit;
     s->worker_arena = &job->arena;
     mlia_error_clear(&job->err_read);
     mlia_error_clear(&job->err_program);
@@ -344,12 +383,26 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
         worker_thread(job);
 
     progress(s, "reading ETDump");
+    s->stage_file = o->etdump_path;
     double t1 = now_ms();
     mlia_error dump_err;
     mlia_error_clear(&dump_err);
-    int rc_dump = etdump_read(s->etdump_file.data, s->etdump_file.size, o->etdump_path, &s->arena, &s->dump,
+    /* A recovery point of its own: the worker must be joined before an
+     * out-of-memory error unwinds the session. */
+    mlia_oom_point dump_oom;
+    mlia_oom_enter(&dump_oom);
+    volatile int rc_dump;
+    if (setjmp(dump_oom.jump) == 0) {
+        rc_dump = etdump_read(s->etdump_file.data, s->etdump_file.size, o->etdump_path, &s->arena, &s->dump,
                               &dump_err);
+    } else {
+        rc_dump = -1;
+        mlia_error_clear(&dump_err);
+        oom_error(&dump_err, o->etdump_path, &dump_oom);
+    }
+    mlia_oom_leave(&dump_oom);
     s->stage_ms[1] = now_ms() - t1;
+    s->stage_file = o->etrecord_path;
     if (threaded)
         pthread_join(worker, NULL);
     /* report in the order of a sequential run: ETRecord, ETDump, program */
@@ -379,8 +432,10 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
                                     const etrecord_method *preloaded)
 {
     const mlia_check_options *o = s->opts;
+    s->stage_file = o->companion_path;
     if (s->has_companion && companion_read(s, err))
         return -1;
+    s->stage_file = o->etrecord_path; /* the method's maps and program */
 
     double t0 = now_ms();
     mlia_result_init(&s->result, &s->arena);
@@ -423,10 +478,13 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
 
     progress(s, "decoding statistics");
     t0 = now_ms();
+    s->stage_file = o->companion_path;
     if (s->has_companion && companion_locate(s, err))
         return -1;
+    s->stage_file = o->etdump_path; /* the statistics records */
     if (nx_run(s, err))
         return -1;
+    s->stage_file = o->etrecord_path; /* outputs: mostly the program's nodes */
     if (s->has_companion && companion_check(s, err))
         return -1;
     s->stage_ms[3] = now_ms() - t0;
@@ -469,12 +527,26 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
     return 0;
 }
 
+/* Memory limit of a run's arenas: MLIA_MEMORY_BASE + MLIA_MEMORY_RATIO x the
+ * total size of the inputs (docs/hardening.md). */
+static size_t memory_limit(const mlia_check_options *o)
+{
+    const char *paths[3] = {o->etrecord_path, o->etdump_path, o->companion_path};
+    uint64_t total = 0;
+    for (int i = 0; i < 3; i++) {
+        struct stat st;
+        if (paths[i] && stat(paths[i], &st) == 0 && st.st_size > 0)
+            total += (uint64_t)st.st_size;
+    }
+    return mlia_memory_limit(total);
+}
+
 int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error)
 {
     memset(out, 0, sizeof *out);
     if (error)
         *error = NULL;
-    mlia_session *s = calloc(1, sizeof *s);
+    mlia_session *volatile s = calloc(1, sizeof *s);
     if (!s) {
         if (error)
             *error = strdup("out of memory");
@@ -482,16 +554,42 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
     }
     mlia_arena_init(&s->arena);
     s->opts = opts;
-    mlia_error err;
-    mlia_error_clear(&err);
-    int rc = run(s, out, &err);
-    if (!rc)
-        rc = run_outputs(s, out, &err);
+    s->arena.limit = memory_limit(opts);
+    s->stage_file = opts->etrecord_path;
+    /* On the heap: it must keep its value across the longjmp below. */
+    mlia_error *volatile err = malloc(sizeof *err);
+    if (!err) {
+        free(s);
+        if (error)
+            *error = strdup("out of memory");
+        return 1;
+    }
+    mlia_error_clear(err);
+    mlia_oom_point oom;
+    mlia_oom_enter(&oom);
+    volatile int rc;
+    if (setjmp(oom.jump) == 0) {
+        rc = run(s, out, err);
+        if (!rc)
+            rc = run_outputs(s, out, err);
+    } else {
+        /* Out of memory somewhere in the pipeline: one error naming the
+         * input being processed, the temporary output tree removed. */
+        rc = 1;
+        if (s->outdir) {
+            mlia_outdir_abort(s->outdir);
+            s->outdir = NULL;
+        }
+        mlia_error_clear(err);
+        oom_error(err, s->stage_file, &oom);
+    }
+    mlia_oom_leave(&oom);
     if (rc) {
         mlia_check_output_free(out);
         if (error)
-            *error = strdup(err.set ? err.text : "unknown error");
+            *error = strdup(err->set ? err->text : "unknown error");
     }
+    free(err);
     mlia_file_close(&s->etrecord_file);
     mlia_file_close(&s->etdump_file);
     mlia_file_close(&s->companion_file);

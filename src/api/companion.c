@@ -137,10 +137,6 @@ int companion_check(mlia_session *s, mlia_error *err)
 {
     const char *path = s->opts->companion_path;
     const nx_result *nx = s->nx;
-    if (!nx || !nx->any_record)
-        return mlia_error_setf(err, path,
-                               "Companion model requires VGF neural statistics in the ETDump, and none were found; "
-                               "associations with the compiled graph come only from VGF profiling.");
     const pte_plan *plan = selected_plan(s);
     const vgf_file *vgf = s->vgf;
 
@@ -173,6 +169,14 @@ int companion_check(mlia_session *s, mlia_error *err)
                                 op ? "OPERATOR_CALL" : "DELEGATE_CALL");
         }
     }
+
+    /* Only now the statistics requirement: a companion of another program is
+     * reported as a mismatch above (naming the companion), not as missing
+     * statistics in the ETDump. */
+    if (!nx || !nx->any_record)
+        return mlia_error_setf(err, path,
+                               "Companion model requires VGF neural statistics in the ETDump, and none were found; "
+                               "associations with the compiled graph come only from VGF profiling.");
 
     /* statistics segments versus VGF segments: count, order, graph vs compute */
     for (uint32_t i = 0; i < nx->n_segments; i++) {

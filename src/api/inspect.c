@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/json_write.h"
+#include "core/oom.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/pte.h"
@@ -43,12 +44,15 @@ static int inspect_file(const char *path, mlia_buf *out, mlia_error *err)
         return -1;
     mlia_arena arena;
     mlia_arena_init(&arena);
+    arena.limit = mlia_memory_limit(f.size);
     mlia_jw w;
     mlia_jw_init_buf(&w, out, true);
     int rc = 0;
     const char *kind = pte_file_kind(f.data, f.size);
     blob_ctx bc = {path};
-    if (!kind) {
+    if (f.size == 0) {
+        rc = mlia_error_setf(err, path, "is empty: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
+    } else if (!kind) {
         rc = mlia_error_setf(err, path,
                              "unrecognised file: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
     } else if (strcmp(kind, "etdump") == 0) {
@@ -75,7 +79,11 @@ static int inspect_file(const char *path, mlia_buf *out, mlia_error *err)
         etrecord *r;
         rc = etrecord_read(f.data, f.size, path, &arena, &r, err);
         if (!rc)
+            rc = etrecord_keep_open(r, err); /* one archive handle for every method's program */
+        if (!rc)
             inspect_etrecord(r, &w, &arena);
+        if (r)
+            etrecord_close(r);
     } else if (strcmp(kind, "vgf") == 0) {
         vgf_file *v;
         rc = vgf_read(f.data, f.size, path, &arena, &v, err);
@@ -100,7 +108,27 @@ int mlia_inspect(const char *path, char **json, char **error)
     mlia_buf_init(&b);
     mlia_error err;
     mlia_error_clear(&err);
-    if (inspect_file(path, &b, &err)) {
+    mlia_oom_point oom;
+    mlia_oom_enter(&oom);
+    volatile int rc;
+    if (setjmp(oom.jump) == 0) {
+        rc = inspect_file(path, &b, &err);
+    } else {
+        /* memory of the aborted inspection is not reclaimed: the caller
+         * reports the error and, for the CLI, exits */
+        rc = -1;
+        mlia_error_clear(&err);
+        if (oom.limit)
+            mlia_error_setf(&err, path, "inspection needs more than the memory limit of %zu bytes (%u MiB + %u x the file size)",
+                            oom.limit, (unsigned)(MLIA_MEMORY_BASE >> 20), MLIA_MEMORY_RATIO);
+        else if (oom.requested)
+            mlia_error_setf(&err, path, "out of memory (requested %zu bytes)", oom.requested);
+        else
+            mlia_error_setf(&err, path, "out of memory");
+        mlia_buf_init(&b);
+    }
+    mlia_oom_leave(&oom);
+    if (rc) {
         mlia_buf_free(&b);
         if (error)
             *error = strdup(err.text);

@@ -38,6 +38,8 @@ typedef struct mlia_log {
 typedef struct mlia_session {
     mlia_arena arena;
     mlia_arena *worker_arena;   /* ETRecord memory read on the second core (in arena) */
+    const char *stage_file;     /* input named by an out-of-memory error at this point */
+    struct mlia_outdir *outdir; /* output tree being written (removed on out of memory) */
     const mlia_check_options *opts;
     mlia_file etrecord_file, etdump_file, companion_file;
     mlia_input_digest etrecord_digest, etdump_digest, companion_digest;

@@ -28,6 +28,7 @@
 
 #include "cli/args.h"
 #include "core/error.h"
+#include "core/file.h"
 #include "mlia/mlia.h"
 #include "report/browser.h"
 #include "report/outdir.h"
@@ -123,35 +124,59 @@ static void progress_stop(progress *p)
     pthread_mutex_destroy(&p->mu);
 }
 
+/* Every message on stderr goes through here: one line, input text escaped
+ * (mlia_escape_text) so that a file or device name cannot move the cursor,
+ * set the terminal title or start a second line. */
+static void print_error(const char *msg)
+{
+    size_t n = strlen(msg), cap = n * 6 + 1;
+    char stack[4096];
+    char *safe = cap <= sizeof stack ? stack : malloc(cap);
+    if (!safe) {
+        fputs("mlia: error: out of memory\n", stderr);
+        return;
+    }
+    mlia_escape_text(safe, cap, msg, n);
+    fprintf(stderr, "mlia: error: %s\n", safe);
+    if (safe != stack)
+        free(safe);
+}
+
 static int usage_fail(mlia_cli_command command, const char *msg)
 {
-    fprintf(stderr, "mlia: error: %s\n%s\n", msg, mlia_cli_usage(command));
+    print_error(msg);
+    fprintf(stderr, "%s\n", mlia_cli_usage(command));
     return 2;
 }
 
 static int input_fail(const char *msg)
 {
-    fprintf(stderr, "mlia: error: %s\n", msg);
+    print_error(msg);
     return 1;
 }
 
-/* An input must exist and be a regular file (or anything readable that is
- * not a directory); reported before any work. */
+static int path_fail(const char *path, const char *what)
+{
+    mlia_error err;
+    mlia_error_clear(&err);
+    mlia_error_setf(&err, path, "%s", what);
+    return input_fail(err.text);
+}
+
+/* An input must exist, be a regular file and be readable; reported before
+ * any work. stat() never blocks, so a FIFO or a device is refused here,
+ * before anything could open it (the readers refuse them too). */
 static int check_input(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0) {
-        fprintf(stderr, "mlia: error: %s: %s\n", path, strerror(errno));
-        return 1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "mlia: error: %s: is a directory\n", path);
-        return 1;
-    }
-    if (access(path, R_OK) != 0) {
-        fprintf(stderr, "mlia: error: %s: %s\n", path, strerror(errno));
-        return 1;
-    }
+    if (stat(path, &st) != 0)
+        return path_fail(path, strerror(errno));
+    mlia_error err;
+    mlia_error_clear(&err);
+    if (mlia_file_check_regular(path, st.st_mode, &err) != 0)
+        return input_fail(err.text);
+    if (access(path, R_OK) != 0)
+        return path_fail(path, strerror(errno));
     return 0;
 }
 
@@ -159,7 +184,7 @@ static int check_input(const char *path)
 static int finish_stdout(int rc)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mlia: error: standard output: %s\n", strerror(errno ? errno : EIO));
+        path_fail("standard output", strerror(errno ? errno : EIO));
         return rc ? rc : 1;
     }
     return rc;
@@ -257,5 +282,7 @@ int main(int argc, char **argv)
         return usage_fail(a.command, msg);
     if (a.command == MLIA_CLI_INSPECT)
         return run_inspect(&a);
+    /* Ctrl-C, kill and hang-up remove the temporary output tree. */
+    mlia_outdir_cleanup_on_signals();
     return run_check(&a, argc, argv);
 }

@@ -2,6 +2,7 @@
  * arena.c - chunked bump allocator (see arena.h).
  */
 #include "arena.h"
+#include "oom.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -21,16 +22,16 @@ struct mlia_arena_chunk {
 #define MLIA_ARENA_MIN_CHUNK ((size_t)64 * 1024)
 #define MLIA_ARENA_HUGE ((size_t)8 * 1024 * 1024)
 
-static void arena_oom(size_t size)
+static _Noreturn void arena_oom(size_t size)
 {
-    fprintf(stderr, "mlia: error: out of memory (requested %zu bytes)\n", size);
-    exit(1);
+    mlia_oom(size);
 }
 
 void mlia_arena_init(mlia_arena *a)
 {
     a->head = NULL;
     a->total = 0;
+    a->limit = 0;
 }
 
 void mlia_arena_free(mlia_arena *a)
@@ -53,6 +54,8 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
     size_t need = (size + 15u) & ~(size_t)15u;
     if (need < size)
         arena_oom(size);
+    if (a->limit && (need > a->limit || a->total > a->limit - need))
+        mlia_oom_limit(size, a->limit);
     mlia_arena_chunk *c = a->head;
     if (!c || c->cap - c->used < need) {
         size_t cap = need > MLIA_ARENA_MIN_CHUNK / 2 ? need : MLIA_ARENA_MIN_CHUNK;

@@ -7,9 +7,10 @@
  * everything is released at once with mlia_arena_free().
  *
  * Ownership: memory returned by mlia_arena_* belongs to the arena; never
- * free() it. Allocation failure aborts the process with a message (the tool
- * cannot continue without memory and every size is checked against the input
- * before it reaches an allocation).
+ * free() it. Allocation failure (or exceeding `limit`) never returns: it goes
+ * to mlia_oom() / mlia_oom_limit() (core/oom.h), which jumps back to the
+ * pipeline's recovery point so that the run ends with one error line, or
+ * exits with status 1 when there is none.
  */
 #ifndef MLIA_CORE_ARENA_H
 #define MLIA_CORE_ARENA_H
@@ -21,7 +22,9 @@ typedef struct mlia_arena_chunk mlia_arena_chunk;
 
 typedef struct mlia_arena {
     mlia_arena_chunk *head;   /* newest chunk */
-    size_t total;             /* bytes handed out, for statistics */
+    size_t total;             /* bytes handed out, for statistics and the limit */
+    size_t limit;             /* 0: none; else an allocation that would take total
+                               * beyond it calls mlia_oom_limit() (core/oom.h) */
 } mlia_arena;
 
 /* Initialise an empty arena (no allocation happens until first use). */

@@ -19,6 +19,21 @@ typedef struct mlia_error {
     char text[MLIA_ERROR_MAX]; /* "<file>: <what>" (or just "<what>" when file is NULL) */
 } mlia_error;
 
+/* Copy `len` bytes of untrusted text to `dst` (capacity `cap` > 0, always
+ * NUL-terminated) so that it is safe on a terminal and stays on one line:
+ *   "\n" "\r" "\t" become the two characters \n \r \t;
+ *   other C0 controls, DEL and every byte that is not part of a valid UTF-8
+ *   sequence become \xNN (two lower-case hex digits);
+ *   C1 controls (U+0080-U+009F) and the bidirectional overrides/isolates
+ *   (U+202A-U+202E, U+2066-U+2069) become \uNNNN;
+ *   everything else, valid UTF-8 included, is copied unchanged.
+ * A backslash is kept as is, so escaping twice changes nothing. Output that
+ * does not fit is cut before the escape or character that would not fit.
+ * Returns the length written. Every error message goes through it
+ * (mlia_error_setf, mlia_error_prefix), so does everything the CLI prints on
+ * stderr and every log line. */
+size_t mlia_escape_text(char *dst, size_t cap, const char *src, size_t len);
+
 /* Reset to "no error". */
 void mlia_error_clear(mlia_error *err);
 /* Record "<file>: <formatted>" (file may be NULL). Keeps the first error:

@@ -23,6 +23,7 @@
  *   silently rounded.
  */
 #include "json_read.h"
+#include "oom.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -91,10 +92,8 @@ static void push_item(json_parser *ps, mlia_json *v)
     if (ps->n_items == ps->cap_items) {
         size_t cap = ps->cap_items ? ps->cap_items * 2 : 256;
         mlia_json **n = realloc(ps->items, cap * sizeof *n);
-        if (!n) {
-            fputs("mlia: out of memory\n", stderr);
-            abort();
-        }
+        if (!n)
+            mlia_oom(cap * sizeof *n);
         ps->items = n;
         ps->cap_items = cap;
     }
@@ -106,10 +105,8 @@ static void push_member(json_parser *ps, const char *key, size_t key_len, mlia_j
     if (ps->n_members == ps->cap_members) {
         size_t cap = ps->cap_members ? ps->cap_members * 2 : 256;
         mlia_json_member *n = realloc(ps->members, cap * sizeof *n);
-        if (!n) {
-            fputs("mlia: out of memory\n", stderr);
-            abort();
-        }
+        if (!n)
+            mlia_oom(cap * sizeof *n);
         ps->members = n;
         ps->cap_members = cap;
     }
@@ -639,10 +636,8 @@ const bool *mlia_json_last_members(const mlia_json *obj, mlia_arena *arena)
     while (cap < n * 2)
         cap *= 2;
     size_t *slots = calloc(cap, sizeof *slots); /* member index + 1, 0 = empty */
-    if (!slots) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
-    }
+    if (!slots)
+        mlia_oom(cap * sizeof *slots);
     for (size_t i = n; i-- > 0;) {
         const mlia_json_member *m = &obj->u.object.members[i];
         size_t h = (size_t)key_hash(m->key, m->key_len) & (cap - 1);

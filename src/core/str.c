@@ -2,6 +2,7 @@
  * str.c - string helpers and growable buffer (see str.h).
  */
 #include "str.h"
+#include "oom.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,17 +39,13 @@ void mlia_buf_reserve(mlia_buf *b, size_t extra)
         return;
     size_t cap = b->cap ? b->cap : 256;
     while (cap - b->len <= extra) {
-        if (cap > SIZE_MAX / 2) {
-            fprintf(stderr, "mlia: error: out of memory\n");
-            exit(1);
-        }
+        if (cap > SIZE_MAX / 2)
+            mlia_oom(SIZE_MAX);
         cap *= 2;
     }
     char *p = realloc(b->data, cap);
-    if (!p) {
-        fprintf(stderr, "mlia: error: out of memory\n");
-        exit(1);
-    }
+    if (!p)
+        mlia_oom(cap);
     b->data = p;
     b->cap = cap;
 }

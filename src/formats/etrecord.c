@@ -31,6 +31,7 @@
 #include <zip.h>
 
 #include "core/json_read.h"
+#include "formats/pte.h"
 
 #define MARKER_NAME "ETRECORD_V0"
 #define EDGE_PREFIX "edge_dialect_exported_program/"
@@ -38,13 +39,40 @@
 
 /* ---- zip access ------------------------------------------------------ */
 
+/* Not a ZIP: say what the bytes are when we can tell (a PTE, ETDump,
+ * BundledProgram or VGF given in the ETRecord's place, or an empty file). */
+static int not_a_zip(const uint8_t *data, size_t size, const char *file, mlia_error *err)
+{
+    if (!data || size == 0)
+        return mlia_error_setf(err, file, "is empty, not an ETRecord (zip)");
+    const char *kind = pte_file_kind(data, size);
+    const char *what = !kind                                    ? NULL
+                       : strcmp(kind, "pte") == 0               ? "a PTE program"
+                       : strcmp(kind, "etdump") == 0            ? "an ETDump"
+                       : strcmp(kind, "bundled_program") == 0   ? "a BundledProgram"
+                       : strcmp(kind, "vgf") == 0               ? "a VGF file"
+                                                                : NULL;
+    if (what)
+        return mlia_error_setf(err, file, "is %s, not an ETRecord (zip)", what);
+    return mlia_error_setf(err, file, "Invalid etrecord file passed in.");
+}
+
+/* Uncompressed bytes an ETRecord may make us read: the absolute cap, and
+ * ETRECORD_READ_BASE + ETRECORD_READ_RATIO x the archive size (a zip bomb
+ * expands ~1000:1; real ETRecords are stored, or deflated JSON at ~10:1). */
+uint64_t etrecord_read_limit(size_t archive_size)
+{
+    uint64_t rel = ETRECORD_READ_BASE + (uint64_t)ETRECORD_READ_RATIO * archive_size;
+    return rel < ETRECORD_MAX_TOTAL_READ ? rel : ETRECORD_MAX_TOTAL_READ;
+}
+
 static zip_t *open_zip_flags(const uint8_t *data, size_t size, const char *file, int flags,
                              int *zip_code, mlia_error *err)
 {
     zip_error_t ze;
     zip_error_init(&ze);
     if (!data || size == 0) {
-        mlia_error_setf(err, file, "Invalid etrecord file passed in.");
+        not_a_zip(data, size, file, err);
         return NULL;
     }
     zip_source_t *src = zip_source_buffer_create(data, size, 0, &ze);
@@ -63,7 +91,7 @@ static zip_t *open_zip_flags(const uint8_t *data, size_t size, const char *file,
             return NULL; /* duplicate names: the caller retries, see open_zip */
         }
         if (code == ZIP_ER_NOZIP)
-            mlia_error_setf(err, file, "Invalid etrecord file passed in.");
+            not_a_zip(data, size, file, err);
         else
             mlia_error_setf(err, file, "Invalid etrecord file passed in. (%s)",
                             zip_error_strerror(&ze));
@@ -121,11 +149,13 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
                                "compressed bytes",
                                e->name, (unsigned long long)e->size,
                                (unsigned long long)e->comp_size);
-    if (e->size > ETRECORD_MAX_TOTAL_READ - rec->bytes_read)
+    uint64_t limit = etrecord_read_limit(rec->size);
+    if (e->size > limit || e->size > limit - rec->bytes_read)
         return mlia_error_setf(err, file,
                                "%s: reading it would exceed the limit of %llu uncompressed bytes "
-                               "per ETRecord",
-                               e->name, (unsigned long long)ETRECORD_MAX_TOTAL_READ);
+                               "for this %zu-byte ETRecord (%u MiB + %u x its size)",
+                               e->name, (unsigned long long)limit, rec->size,
+                               (unsigned)(ETRECORD_READ_BASE >> 20), ETRECORD_READ_RATIO);
     size_t n = (size_t)e->size;
     uint8_t *buf = mlia_arena_alloc(arena, n + 1);
     zip_file_t *zf = zip_fopen_index(z, e->index, 0);
@@ -165,12 +195,29 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
 int etrecord_read_entry(etrecord *rec, const etrecord_entry *e, mlia_arena *arena,
                         const uint8_t **out, size_t *len, mlia_error *err)
 {
-    zip_t *z = open_zip(rec, err);
+    zip_t *z = rec->zip ? rec->zip : open_zip(rec, err);
     if (!z)
         return -1;
     int rc = read_entry_from(rec, z, e, arena, out, len, err);
-    zip_discard(z);
+    if (z != rec->zip)
+        zip_discard(z);
     return rc;
+}
+
+int etrecord_keep_open(etrecord *rec, mlia_error *err)
+{
+    if (rec->zip)
+        return 0;
+    rec->zip = open_zip(rec, err);
+    return rec->zip ? 0 : -1;
+}
+
+void etrecord_close(etrecord *rec)
+{
+    if (rec && rec->zip) {
+        zip_discard(rec->zip);
+        rec->zip = NULL;
+    }
 }
 
 /* ---- entry classification (section 5.2) ------------------------------ */
@@ -240,6 +287,13 @@ const etrecord_entry *etrecord_find_entry(const etrecord *rec, const char *name)
 {
     if (!rec || !name)
         return NULL;
+    if (rec->name_slots) {
+        /* the name index of etrecord_read: the last entry of a name */
+        for (uint32_t h = hash_str(name) & rec->name_mask; rec->name_slots[h]; h = (h + 1) & rec->name_mask)
+            if (strcmp(rec->entries[rec->name_slots[h] - 1].name, name) == 0)
+                return &rec->entries[rec->name_slots[h] - 1];
+        return NULL;
+    }
     for (uint32_t i = rec->n_entries; i-- > 0;)
         if (strcmp(rec->entries[i].name, name) == 0)
             return &rec->entries[i];
@@ -359,14 +413,31 @@ static int load_map(etrecord *rec, zip_t *z, const char *name, mlia_arena *arena
     return 0;
 }
 
-static etrecord_method *add_method(etrecord *rec, uint32_t *cap, const char *name)
+/* Method name index (open addressing, slots hold method index + 1): method
+ * lookups stay O(1) so that 100,000 method keys cost linear time. */
+typedef struct method_index {
+    uint32_t *slots;
+    uint32_t mask;
+} method_index;
+
+static etrecord_method *find_method_indexed(const etrecord *rec, const method_index *ix, const char *name)
 {
-    for (uint32_t i = 0; i < rec->n_methods; i++)
-        if (strcmp(rec->methods[i].name, name) == 0)
-            return &rec->methods[i];
-    (void)cap;
+    for (uint32_t h = hash_str(name) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask)
+        if (strcmp(rec->methods[ix->slots[h] - 1].name, name) == 0)
+            return &rec->methods[ix->slots[h] - 1];
+    return NULL;
+}
+
+/* rec->methods has room for every possible method (allocated by the caller). */
+static etrecord_method *add_method(etrecord *rec, method_index *ix, const char *name)
+{
+    uint32_t h = hash_str(name) & ix->mask;
+    for (; ix->slots[h]; h = (h + 1) & ix->mask)
+        if (strcmp(rec->methods[ix->slots[h] - 1].name, name) == 0)
+            return &rec->methods[ix->slots[h] - 1];
     etrecord_method *m = &rec->methods[rec->n_methods++];
     m->name = name;
+    ix->slots[h] = rec->n_methods;
     return m;
 }
 
@@ -381,7 +452,8 @@ static etrecord_method *add_method(etrecord *rec, uint32_t *cap, const char *nam
                 if (i##_last[i])
 #define FOR_MEMBERS(obj, m) FOR_MEMBERS_I(obj, m##_i, m)
 
-static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *maps[3], mlia_arena *arena,
+/* found[k]: the method's value in map k (NULL when the map has no such key). */
+static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *const found[3], mlia_arena *arena,
                        mlia_error *err)
 {
     static const char *const map_names[3] = {"debug_handle_map", "delegate_map",
@@ -393,7 +465,7 @@ static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *maps[3], ml
     const char *max_key = NULL;
     for (int k = 0; k < 3; k++) {
         map_ctx c = {rec->file, map_names[k], err, arena};
-        mlia_json *v = maps[k] ? mlia_json_get(maps[k], m->name) : NULL;
+        mlia_json *v = found[k];
         if (!v)
             continue;
         if (v->type != MLIA_JSON_OBJECT)
@@ -418,6 +490,7 @@ static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *maps[3], ml
             m->in_debug_handle_map = true;
             m->n_debug_handle_keys = nk;
         } else if (k == 1) {
+            m->in_delegate_map = true;
             m->n_delegate_keys = nk;
         } else {
             m->n_num_outs_keys = nk;
@@ -468,6 +541,13 @@ static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *maps[3], ml
             if (!name || name->type != MLIA_JSON_STRING) {
                 strcat(path, ".name");
                 return map_fail(&c, path, "expected a string");
+            }
+            if (name->u.string.len > EP_MAX_NAME_BYTES) {
+                strcat(path, ".name");
+                char what[128];
+                snprintf(what, sizeof what, "string of %zu bytes exceeds the limit of %u bytes",
+                         name->u.string.len, EP_MAX_NAME_BYTES);
+                return map_fail(&c, path, what);
             }
             d->backend = name->u.string.s;
             d->present = true;
@@ -557,7 +637,15 @@ static int build_methods(etrecord *rec, zip_t *z, mlia_arena *arena, mlia_error 
     if (cap > UINT32_MAX)
         return mlia_error_setf(err, rec->file, "too many methods");
     rec->methods = mlia_arena_array(arena, cap, sizeof *rec->methods);
-    uint32_t ucap = (uint32_t)cap;
+    method_index ix;
+    uint32_t hcap = 16;
+    while (hcap < 2 * cap)
+        hcap <<= 1;
+    ix.slots = mlia_arena_array(arena, hcap, sizeof *ix.slots);
+    ix.mask = hcap - 1;
+    /* found[3 * method + map]: each map's value for the method, gathered in
+     * one pass over each map (no per-method lookup). */
+    mlia_json **found = mlia_arena_array(arena, cap * 3, sizeof *found);
     for (int mi = 0; mi < 3; mi++) {
         FOR_MEMBERS(maps[mi], mem)
         {
@@ -567,25 +655,32 @@ static int build_methods(etrecord *rec, zip_t *z, mlia_arena *arena, mlia_error 
                              err, arena};
                 return map_fail(&c, NULL, "method name contains a NUL character");
             }
-            add_method(rec, &ucap, mem->key);
+            if (mem->key_len > EP_MAX_NAME_BYTES) {
+                map_ctx c = {rec->file, mi == 0 ? "debug_handle_map" : mi == 1 ? "delegate_map"
+                                                 : "instruction_id_to_num_outs_map",
+                             err, arena};
+                char what[128];
+                snprintf(what, sizeof what, "method name of %zu bytes exceeds the limit of %u bytes", mem->key_len,
+                         EP_MAX_NAME_BYTES);
+                return map_fail(&c, NULL, what);
+            }
+            etrecord_method *m = add_method(rec, &ix, mem->key);
+            found[(size_t)(m - rec->methods) * 3 + (size_t)mi] = mem->value;
         }
     }
     uint32_t n_map_methods = rec->n_methods;
     for (size_t i = 0; i < n_prog; i++) {
         etrecord_entry *e = progs[i];
-        etrecord_method *m = NULL;
-        for (uint32_t j = 0; j < rec->n_methods; j++)
-            if (strcmp(rec->methods[j].name, e->method) == 0)
-                m = &rec->methods[j];
+        etrecord_method *m = find_method_indexed(rec, &ix, e->method);
         if (!m && n_prog == 1 && n_map_methods == 1 && strcmp(e->method, "forward") == 0)
             m = &rec->methods[0]; /* single-method program stored under /forward (7.3) */
         if (!m)
-            m = add_method(rec, &ucap, e->method);
+            m = add_method(rec, &ix, e->method);
         if (!m->program_entry)
             m->program_entry = e->name;
     }
     for (uint32_t j = 0; j < rec->n_methods; j++)
-        if (fill_method(rec, &rec->methods[j], maps, arena, err) < 0)
+        if (fill_method(rec, &rec->methods[j], found + (size_t)j * 3, arena, err) < 0)
             return -1;
     return 0;
 }
@@ -645,6 +740,8 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
         }
         hash[h] = i + 1;
     }
+    rec->name_slots = hash;
+    rec->name_mask = hcap - 1;
     if (!etrecord_find_entry(rec, MARKER_NAME)) {
         mlia_error_setf(err, file, "ETRecord identifier missing from the archive");
         goto done;

@@ -39,6 +39,11 @@
 /* Limits (hostile input must not drive unbounded work or memory). */
 #define ETRECORD_MAX_ENTRY_SIZE (1ull << 30)   /* 1 GiB uncompressed per entry read */
 #define ETRECORD_MAX_TOTAL_READ (2ull << 30)   /* 2 GiB uncompressed read per etrecord */
+/* Uncompressed bytes read from one ETRecord (all entries together, maps and
+ * programs) are also bounded relative to the archive: see
+ * etrecord_read_limit(). */
+#define ETRECORD_READ_BASE (64ull << 20)
+#define ETRECORD_READ_RATIO 100u
 #define ETRECORD_MAX_ENTRIES 100000u
 #define ETRECORD_MAX_INSTRUCTIONS 10000000u    /* instruction index bound in the maps */
 /* An instruction map whose highest index is far beyond its number of keys
@@ -73,6 +78,7 @@ typedef struct etrecord_method {
     int64_t *num_outs;                    /* [n_instr], -1 when absent */
     const char *program_entry;            /* zip entry name of its edge program or NULL */
     bool in_debug_handle_map;             /* the method is a key of debug_handle_map */
+    bool in_delegate_map;                 /* the method is a key of delegate_map (maybe {}) */
     uint32_t n_debug_handle_keys;         /* keys of debug_handle_map[method] */
     uint32_t n_delegate_keys;             /* keys of delegate_map[method] */
     uint32_t n_num_outs_keys;             /* keys of instruction_id_to_num_outs_map[method] */
@@ -122,16 +128,25 @@ typedef struct etrecord {
     size_t size;
     uint64_t bytes_read;              /* uncompressed bytes read so far (limit) */
     int zip_flags;                    /* libzip open flags that worked (0 = not yet) */
+    void *zip;                        /* libzip handle kept by etrecord_keep_open(), or NULL */
+    const uint32_t *name_slots;       /* entry name index (entry + 1 per slot), or NULL */
+    uint32_t name_mask;
 } etrecord;
 
 /* Reads an ETRecord from `size` bytes at `data`. `file` names the input in
  * messages. On success *out lives in `arena` and borrows `data`.
- * Errors: "<file>: Invalid etrecord file passed in." (not a ZIP),
+ * Errors: "<file>: is empty, not an ETRecord (zip)", "<file>: is a PTE
+ * program, not an ETRecord (zip)" (also an ETDump, a BundledProgram, a VGF
+ * file), "<file>: Invalid etrecord file passed in." (any other non-ZIP),
  * "<file>: ETRecord identifier missing from the archive" (no ETRECORD_V0),
  * "<file>: <entry>: ..." for entry problems, and
  * "<file>: debug_handle_map: <path>: <what>" style map errors. */
 int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena *arena,
                   etrecord **out, mlia_error *err);
+
+/* min(ETRECORD_MAX_TOTAL_READ, ETRECORD_READ_BASE + ETRECORD_READ_RATIO x
+ * archive_size): the uncompressed bytes one ETRecord may make us read. */
+uint64_t etrecord_read_limit(size_t archive_size);
 
 /* Entry by exact name (the last central-directory entry of that name), or NULL. */
 const etrecord_entry *etrecord_find_entry(const etrecord *rec, const char *name);
@@ -154,6 +169,13 @@ int etrecord_load_method_program(etrecord *rec, const etrecord_method *m, mlia_a
 /* The method's edge program if it was already loaded, else NULL. The
  * pointer is owned by the arena used for loading. */
 const ep_program *etrecord_method_program(const etrecord *rec, const etrecord_method *m);
+
+/* Many lazy loads (inspecting every method's program): keep one libzip
+ * handle open instead of reopening the archive for each entry, which costs
+ * a pass over the central directory each time. Pair with etrecord_close(),
+ * which releases the handle (the etrecord itself stays in its arena). */
+int etrecord_keep_open(etrecord *rec, mlia_error *err);
+void etrecord_close(etrecord *rec);
 
 /* Reads a whole entry's bytes (decompressed, CRC-checked) into `arena`,
  * NUL-terminated. Used for the maps and programs; exposed for inspection. */

@@ -106,6 +106,12 @@ static int get_string(ep_ctx *c, const mlia_json *obj, const char *key, bool req
     }
     if (v->type != MLIA_JSON_STRING)
         return fail_at_key(c, key, "expected a string");
+    if (v->u.string.len > EP_MAX_NAME_BYTES) {
+        char what[128];
+        snprintf(what, sizeof what, "string of %zu bytes exceeds the limit of %u bytes", v->u.string.len,
+                 EP_MAX_NAME_BYTES);
+        return fail_at_key(c, key, what);
+    }
     *out = v->u.string.s;
     return 0;
 }
@@ -508,6 +514,9 @@ static int parse_metadata(ep_ctx *c, const mlia_json *md, ep_node *nd)
         size_t sk = path_key(c, m->key);
         if (m->value->type != MLIA_JSON_STRING)
             return failf(c, "expected a string");
+        if (m->value->u.string.len > EP_MAX_META_BYTES)
+            return failf(c, "string of %zu bytes exceeds the limit of %u bytes", m->value->u.string.len,
+                         EP_MAX_META_BYTES);
         const char *val = m->value->u.string.s;
         nd->meta[nd->n_meta].key = m->key;
         nd->meta[nd->n_meta].value = val;

@@ -37,6 +37,13 @@
 
 #define EP_MAX_GRAPH_DEPTH 16
 #define EP_MAX_PAYLOAD_DEPTH 4
+/* Length caps (docs/hardening.md): a name, target or expression longer than
+ * EP_MAX_NAME_BYTES, or a metadata value (stack trace, module stack, ...)
+ * longer than EP_MAX_META_BYTES, is an error. These strings are repeated in
+ * every output (result, views, page), so one oversized name would otherwise
+ * multiply into gigabytes of output. Real programs stay far below both. */
+#define EP_MAX_NAME_BYTES 4096u
+#define EP_MAX_META_BYTES 65536u
 
 typedef struct ep_graph ep_graph;
 typedef struct ep_program ep_program;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/oom.h"
 #include "core/str.h"
 
 #define VALUE_COL 21
@@ -376,8 +377,7 @@ static ranked *collect(const mlia_result *r, const char *kind, const char *metri
 {
     ranked *list = calloc(r->n_entities ? r->n_entities : 1, sizeof *list);
     if (!list) {
-        fputs("mlia: out of memory\n", stderr);
-        abort();
+        mlia_oom(0);
     }
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->n_entities; i++) {
@@ -523,7 +523,15 @@ static void put_warnings(mlia_buf *b, const mlia_result *r)
     mlia_buf_printf(b, "\nWarnings (%u)\n", r->n_warnings);
     for (uint32_t i = 0; i < r->n_warnings; i++) {
         mlia_buf_puts(b, "  - ");
-        put_wrapped(b, r->warnings[i], 4, 4);
+        /* warnings quote input text: keep terminal controls out */
+        const char *w = r->warnings[i];
+        size_t wl = strlen(w), cap = wl * 6 + 1;
+        char *safe = malloc(cap);
+        if (!safe)
+            mlia_oom(cap);
+        mlia_escape_text(safe, cap, w, wl);
+        put_wrapped(b, safe, 4, 4);
+        free(safe);
     }
 }
 

@@ -11,18 +11,191 @@
  * The temporary and "old" siblings carry the process id and a counter so
  * that concurrent runs in the same DIR never share a temporary tree; mkdirat
  * is the atomic claim of a temporary name.
+ *
+ * Commit (docs/hardening.md "Output folder"): under an exclusive flock on
+ * DIR itself (no lock file to leave behind), the temporary tree and
+ * DIR/mlia-output swap places in one renameat2(RENAME_EXCHANGE); the
+ * temporary name then holds the previous output, which is deleted. There is
+ * no instant at which DIR/mlia-output is missing. When the file system
+ * refuses the exchange (EINVAL/ENOSYS/ENOTSUP, e.g. some network file
+ * systems), the old two-rename protocol runs under the same lock; a process
+ * killed between its two renames leaves `.mlia-output.old-<pid>-<n>` and no
+ * mlia-output, and the next run in DIR restores it.
+ *
+ * Cleanup: the temporary tree is removed on every error return; on SIGINT,
+ * SIGTERM and SIGHUP by the handler of mlia_outdir_cleanup_on_signals()
+ * (async-signal-safe: openat, getdents64, unlinkat); on SIGKILL or a crash
+ * by the next run in DIR, which removes `.mlia-output.tmp-<pid>-<n>` and
+ * `.mlia-output.old-<pid>-<n>` siblings whose process no longer exists
+ * (kill(pid, 0) fails with ESRCH).
  */
 #include "report/outdir.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#include "core/oom.h"
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+#define TMP_PREFIX ".mlia-output.tmp"
+#define OLD_PREFIX ".mlia-output.old"
+
+/* MLIA_TEST_HOOK=<point>[,<point>...]: lets the tests stop the process at a
+ * precise step of the commit (kill-before-exchange, kill-after-exchange,
+ * kill-between-renames), stop it with SIGSTOP before the commit with the
+ * temporary tree complete (stop-before-commit), force the two-rename
+ * fallback (no-exchange), or make every file write fail with ENOSPC
+ * (enospc). Reading one environment variable is the whole cost when it is
+ * unset. */
+static bool test_hook(const char *point)
+{
+    const char *v = getenv("MLIA_TEST_HOOK");
+    if (!v || !*v)
+        return false;
+    size_t n = strlen(point);
+    for (const char *p = v; (p = strstr(p, point)) != NULL; p += n)
+        if ((p == v || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+            return true;
+    return false;
+}
+
+static void test_kill_point(const char *point)
+{
+    if (test_hook(point))
+        raise(SIGKILL);
+}
+
+/* ---- cleanup on signals ------------------------------------------------
+ * The one piece of process-wide state: what the signal handler must remove.
+ * It is written only by the thread that owns the mlia_outdir, before
+ * `armed` is set and after it is cleared. */
+static volatile sig_atomic_t signal_cleanup_installed;
+static volatile sig_atomic_t armed;
+static int armed_dir_fd = -1;
+static char armed_name[128];
+
+static void arm(int dir_fd, const char *name)
+{
+    if (!signal_cleanup_installed)
+        return;
+    armed = 0;
+    atomic_thread_fence(memory_order_seq_cst);
+    armed_dir_fd = dir_fd;
+    snprintf(armed_name, sizeof armed_name, "%s", name);
+    /* the handler may run on another thread: publish the name first */
+    atomic_thread_fence(memory_order_seq_cst);
+    armed = 1;
+}
+
+static void disarm(void)
+{
+    armed = 0;
+    atomic_thread_fence(memory_order_seq_cst);
+}
+
+/* Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (the handler must
+ * not run between two steps that belong together); *saved restores them. */
+static void block_cleanup_signals(sigset_t *saved)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &s, saved);
+}
+
+struct linux_dirent64 {
+    unsigned long long d_ino;
+    long long d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+/* Async-signal-safe recursive removal (no malloc, no stdio, no DIR*). */
+static void signal_safe_remove(int dir_fd, const char *name, int depth)
+{
+    if (depth > 32)
+        return;
+    int fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        unlinkat(dir_fd, name, 0);
+        return;
+    }
+    char buf[2048] __attribute__((aligned(8)));
+    for (int pass = 0; pass < 64; pass++) {
+        int removed = 0;
+        lseek(fd, 0, SEEK_SET);
+        for (;;) {
+            long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+            if (n <= 0)
+                break;
+            for (long off = 0; off < n;) {
+                struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+                off += d->d_reclen;
+                const char *e = d->d_name;
+                if (e[0] == '.' && (e[1] == 0 || (e[1] == '.' && e[2] == 0)))
+                    continue;
+                if (unlinkat(fd, e, 0) != 0)
+                    signal_safe_remove(fd, e, depth + 1);
+                removed++;
+            }
+        }
+        if (!removed)
+            break;
+    }
+    close(fd);
+    unlinkat(dir_fd, name, AT_REMOVEDIR);
+}
+
+static void on_fatal_signal(int sig)
+{
+    int saved = errno;
+    if (armed) {
+        armed = 0;
+        atomic_thread_fence(memory_order_seq_cst);
+        signal_safe_remove(armed_dir_fd, armed_name, 0);
+    }
+    signal(sig, SIG_DFL);
+    errno = saved;
+    raise(sig);
+}
+
+void mlia_outdir_cleanup_on_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
+    sa.sa_flags = SA_RESETHAND;
+    signal_cleanup_installed = 1;
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old;
+        /* keep an inherited "ignore" (nohup, background jobs) */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
 
 /* Deeper old trees are left in place rather than risking fd exhaustion. */
 #define MLIA_OUTDIR_MAX_DEPTH 200
@@ -38,8 +211,7 @@ static char *dup_or_die(const char *s)
 {
     char *p = strdup(s);
     if (!p) {
-        fputs("mlia: out of memory\n", stderr);
-        abort();
+        mlia_oom(0);
     }
     return p;
 }
@@ -49,8 +221,7 @@ static char *printf_or_die(const char *fmt, const char *a, const char *b)
     size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
     char *p = malloc(n);
     if (!p) {
-        fputs("mlia: out of memory\n", stderr);
-        abort();
+        mlia_oom(0);
     }
     snprintf(p, n, fmt, a, b);
     return p;
@@ -189,6 +360,79 @@ static char *claim_name(int dir_fd, const char *prefix, bool make_dir)
     return NULL;
 }
 
+/* "<prefix>-<pid>-<n>" -> pid, or 0 when name is not of that form. */
+static long sibling_pid(const char *name, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(name, prefix, pl) != 0 || name[pl] != '-')
+        return 0;
+    char *end;
+    long pid = strtol(name + pl + 1, &end, 10);
+    if (pid <= 0 || *end != '-' || !end[1] || strspn(end + 1, "0123456789") != strlen(end + 1))
+        return 0;
+    return pid;
+}
+
+static bool process_is_gone(long pid)
+{
+    return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the temporary and old siblings left in DIR by processes that no
+ * longer exist (killed with SIGKILL, crashed, power loss). An old tree whose
+ * run died between the two renames of the fallback commit is put back as
+ * DIR/mlia-output when that name is free. Runs under the DIR lock so that it
+ * never races with another run's commit. Best effort: failures are ignored
+ * (the leftovers are only clutter). */
+static void remove_stale_siblings(int dir_fd)
+{
+    int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    char (*names)[128] = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        long pid = sibling_pid(ent->d_name, TMP_PREFIX);
+        if (!pid)
+            pid = sibling_pid(ent->d_name, OLD_PREFIX);
+        if (!pid || strlen(ent->d_name) >= sizeof names[0] || !process_is_gone(pid))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 8;
+            void *p = realloc(names, nc * sizeof *names);
+            if (!p)
+                break;
+            names = p;
+            cap = nc;
+        }
+        memcpy(names[n++], ent->d_name, strlen(ent->d_name) + 1); /* length checked above */
+    }
+    closedir(d);
+    if (n && flock(dir_fd, LOCK_EX) == 0) {
+        /* old trees first: one may have to become mlia-output again */
+        for (int want_old = 1; want_old >= 0; want_old--) {
+            for (size_t i = 0; i < n; i++) {
+                bool is_old = sibling_pid(names[i], OLD_PREFIX) != 0;
+                if (is_old != (bool)want_old)
+                    continue;
+                struct stat st;
+                if (is_old && fstatat(dir_fd, MLIA_OUTDIR_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0 &&
+                    errno == ENOENT && renameat(dir_fd, names[i], dir_fd, MLIA_OUTDIR_NAME) == 0)
+                    continue;
+                (void)mlia_remove_tree_at(dir_fd, names[i]);
+            }
+        }
+        flock(dir_fd, LOCK_UN);
+    }
+    free(names);
+}
+
 int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
 {
     memset(od, 0, sizeof *od);
@@ -209,9 +453,17 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
         mlia_error_setf(err, shown, "%s", strerror(errno));
         goto fail;
     }
+    remove_stale_siblings(od->dir_fd);
     if (check_entry(od->dir_fd, od->final_path, err) != 0)
         goto fail;
-    od->tmp_name = claim_name(od->dir_fd, ".mlia-output.tmp", true);
+    /* No signal between creating the temporary folder and arming its
+     * removal: the handler would not know the folder yet. */
+    sigset_t saved_mask;
+    block_cleanup_signals(&saved_mask);
+    od->tmp_name = claim_name(od->dir_fd, TMP_PREFIX, true);
+    if (od->tmp_name)
+        arm(od->dir_fd, od->tmp_name);
+    pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
     if (!od->tmp_name) {
         mlia_error_setf(err, shown, "cannot create a temporary output folder: %s", strerror(errno));
         goto fail;
@@ -221,6 +473,7 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
     if (od->tmp_fd < 0) {
         mlia_error_setf(err, od->tmp_path, "%s", strerror(errno));
         unlinkat(od->dir_fd, od->tmp_name, AT_REMOVEDIR);
+        disarm();
         goto fail;
     }
     od->active = true;
@@ -235,8 +488,7 @@ static const char *keep(mlia_outdir *od, char *text)
     size_t n = strlen(text) + 1;
     mlia_outdir_string *s = malloc(sizeof *s + n);
     if (!s) {
-        fputs("mlia: out of memory\n", stderr);
-        abort();
+        mlia_oom(0);
     }
     memcpy(s->text, text, n);
     free(text);
@@ -326,44 +578,89 @@ const char *mlia_outdir_final_path(const mlia_outdir *od)
     return od->final_path;
 }
 
+/* The two-rename commit, for file systems without RENAME_EXCHANGE. Called
+ * under the DIR lock with DIR/mlia-output present. */
+static int commit_by_two_renames(mlia_outdir *od, mlia_error *err)
+{
+    char *old_name = claim_name(od->dir_fd, OLD_PREFIX, false);
+    /* Ctrl-C between the two renames would leave no DIR/mlia-output: the
+     * signals wait until both are done (a SIGKILL there is repaired by the
+     * next run, see remove_stale_siblings). */
+    sigset_t saved_mask;
+    block_cleanup_signals(&saved_mask);
+    if (!old_name || renameat(od->dir_fd, MLIA_OUTDIR_NAME, od->dir_fd, old_name) != 0) {
+        mlia_error_setf(err, od->final_path, "cannot move the previous output aside: %s", strerror(errno));
+        pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
+        free(old_name);
+        return -1;
+    }
+    test_kill_point("kill-between-renames");
+    if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, MLIA_OUTDIR_NAME) != 0) {
+        int saved = errno;
+        renameat(od->dir_fd, old_name, od->dir_fd, MLIA_OUTDIR_NAME);
+        pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
+        mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s", strerror(saved));
+        free(old_name);
+        return -1;
+    }
+    /* the signal handler now removes the old tree instead */
+    arm(od->dir_fd, old_name);
+    pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
+    (void)mlia_remove_tree_at(od->dir_fd, old_name);
+    disarm();
+    free(old_name);
+    return 0;
+}
+
 int mlia_outdir_commit(mlia_outdir *od, mlia_error *err)
 {
     if (!od->active)
         return mlia_error_setf(err, NULL, "output folder is not open");
+    if (test_hook("stop-before-commit"))
+        raise(SIGSTOP); /* the tests signal the stopped process */
+    /* Concurrent runs in DIR commit one at a time. */
+    while (flock(od->dir_fd, LOCK_EX) != 0) {
+        if (errno != EINTR) {
+            mlia_error_setf(err, od->dir, "cannot lock the output folder: %s", strerror(errno));
+            mlia_outdir_abort(od);
+            return -1;
+        }
+    }
     /* DIR/mlia-output may have changed since begin: check it again. */
     if (check_entry(od->dir_fd, od->final_path, err) != 0) {
         mlia_outdir_abort(od);
         return -1;
     }
-    char *old_name = NULL;
     struct stat st;
+    int rc = 0;
     if (fstatat(od->dir_fd, MLIA_OUTDIR_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        old_name = claim_name(od->dir_fd, ".mlia-output.old", false);
-        if (!old_name || renameat(od->dir_fd, MLIA_OUTDIR_NAME, od->dir_fd, old_name) != 0) {
-            mlia_error_setf(err, od->final_path, "cannot move the previous output aside: %s",
-                            strerror(errno));
-            free(old_name);
-            mlia_outdir_abort(od);
-            return -1;
+        test_kill_point("kill-before-exchange");
+        long x = test_hook("no-exchange") ? (errno = EINVAL, -1)
+                                          : syscall(SYS_renameat2, od->dir_fd, od->tmp_name, od->dir_fd,
+                                                    MLIA_OUTDIR_NAME, RENAME_EXCHANGE);
+        if (x == 0) {
+            /* tmp_name now holds the previous output: the signal handler
+             * (still armed on that name) and the removal below delete it. */
+            test_kill_point("kill-after-exchange");
+            (void)mlia_remove_tree_at(od->dir_fd, od->tmp_name);
+        } else if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP || errno == EOPNOTSUPP) {
+            rc = commit_by_two_renames(od, err);
+        } else {
+            rc = mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s",
+                                 strerror(errno));
         }
+    } else if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, MLIA_OUTDIR_NAME) != 0) {
+        rc = mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s", strerror(errno));
     }
-    if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, MLIA_OUTDIR_NAME) != 0) {
-        int saved = errno;
-        if (old_name)
-            renameat(od->dir_fd, old_name, od->dir_fd, MLIA_OUTDIR_NAME);
-        mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s",
-                        strerror(saved));
-        free(old_name);
-        mlia_outdir_abort(od);
+    if (rc != 0) {
+        mlia_outdir_abort(od); /* also releases the lock (closes DIR) */
         return -1;
     }
-    if (old_name)
-        (void)mlia_remove_tree_at(od->dir_fd, old_name);
-    free(old_name);
+    disarm();
     /* Keep final_path (and the strings) for the caller until
      * mlia_outdir_abort(); the temporary tree no longer exists. */
     close(od->tmp_fd);
-    close(od->dir_fd);
+    close(od->dir_fd); /* releases the lock */
     od->tmp_fd = od->dir_fd = -1;
     od->active = false;
     return 0;
@@ -378,6 +675,7 @@ void mlia_outdir_abort(mlia_outdir *od)
         }
         (void)mlia_remove_tree_at(od->dir_fd, od->tmp_name);
     }
+    disarm();
     release(od);
 }
 
@@ -449,12 +747,26 @@ int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t
     const char *p = mlia_outdir_path(od, rel, err);
     if (!p)
         return -1;
+    /* Messages name the final path (DIR/mlia-output/<rel>): the temporary
+     * tree is removed on failure, its name would mean nothing. */
+    char *shown = join(od->final_path, rel);
     FILE *fp = fopen(p, "wb");
-    if (!fp)
-        return mlia_error_setf(err, p, "cannot write: %s", strerror(errno));
+    if (!fp) {
+        mlia_error_setf(err, shown, "cannot write: %s", strerror(errno));
+        free(shown);
+        return -1;
+    }
     size_t n = len ? fwrite(data, 1, len, fp) : 0;
-    int bad = (n != len) | (fclose(fp) != 0);
-    if (bad)
-        return mlia_error_setf(err, p, "write failed");
+    int saved = n != len ? (errno ? errno : EIO) : 0;
+    if (!saved && test_hook("enospc"))
+        saved = ENOSPC;
+    if (fclose(fp) != 0 && !saved)
+        saved = errno ? errno : EIO;
+    if (saved) {
+        mlia_error_setf(err, shown, "write failed: %s", strerror(saved));
+        free(shown);
+        return -1;
+    }
+    free(shown);
     return 0;
 }

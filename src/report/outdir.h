@@ -12,9 +12,11 @@
  *                         missing (its parent must exist) and a private
  *                         temporary sibling DIR/.mlia-output.tmp-<pid>-<n>;
  *   mlia_outdir_path()    paths inside the temporary tree (parents created);
- *   mlia_outdir_commit()  moves the old DIR/mlia-output aside, renames the
- *                         temporary tree into place, then deletes the old
- *                         tree without following any symbolic link;
+ *   mlia_outdir_commit()  under a lock on DIR, exchanges the temporary tree
+ *                         with DIR/mlia-output atomically (renameat2
+ *                         RENAME_EXCHANGE; two renames where unsupported),
+ *                         then deletes the old tree without following any
+ *                         symbolic link;
  *   mlia_outdir_abort()   deletes the temporary tree; DIR/mlia-output is
  *                         left exactly as it was.
  * Always end with mlia_outdir_abort(), also after a successful commit: it
@@ -69,7 +71,8 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err);
 const char *mlia_outdir_path(mlia_outdir *od, const char *rel, mlia_error *err);
 
 /* Write `len` bytes to `rel` inside the temporary tree (parents created).
- * Errors: "<path>: cannot write: <reason>", "<path>: write failed". */
+ * Messages name DIR/mlia-output/<rel> (the path the file will have):
+ * "<path>: cannot write: <strerror>", "<path>: write failed: <strerror>". */
 int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t len, mlia_error *err);
 
 /* Root of the temporary tree (where the files are being written). */
@@ -85,6 +88,12 @@ const char *mlia_outdir_final_path(const mlia_outdir *od);
  * previous DIR/mlia-output is restored when it had been moved, and od is
  * released. */
 int mlia_outdir_commit(mlia_outdir *od, mlia_error *err);
+
+/* CLI only: on SIGINT, SIGTERM and SIGHUP remove the temporary tree of the
+ * mlia_outdir currently being written (if any), then die of the signal as
+ * before. Signals already ignored stay ignored. Libraries embedding mlia do
+ * not call it (their host owns the signal handlers). */
+void mlia_outdir_cleanup_on_signals(void);
 
 /* Remove the temporary tree (unless committed) and release od. Safe to call
  * more than once and on an inactive od. */

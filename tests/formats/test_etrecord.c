@@ -652,7 +652,7 @@ TEST(bad_containers)
     CHECK_STR(err.text, "x.etrecord: Invalid etrecord file passed in.");
     mlia_error_clear(&err);
     CHECK_INT(etrecord_read(NULL, 0, "x.etrecord", &a, &rec, &err), -1);
-    CHECK_STR(err.text, "x.etrecord: Invalid etrecord file passed in.");
+    CHECK_STR(err.text, "x.etrecord: is empty, not an ETRecord (zip)");
 
     zw z;
     zw_init(&z);

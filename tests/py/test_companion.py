@@ -113,7 +113,10 @@ class CompanionTests(unittest.TestCase):
         self.assertEqual(len(line.splitlines()), 1)
         self.assertIn("which is not present in supplied VGF segment 0.", line)
 
-    def test_companion_without_statistics(self):
+    def test_companion_of_another_program_blames_the_companion(self):
+        # The LeNet capture has no statistics, but the first problem is that
+        # the vww4 PTE is not LeNet's program: the message says so and names
+        # the companion (issue 12 item 9), not the ETDump's missing statistics.
         lenet = os.path.join(self.tmp, "lenet")
         import mkfixture
         paths = mkfixture.build(os.path.join(ROOT, "samples", "lenet.json"), lenet)
@@ -122,9 +125,9 @@ class CompanionTests(unittest.TestCase):
                                  "--companion-model", self.paths["pte"], "--output-dir", out))
         self.assertEqual(p.returncode, 1)
         self.assertEqual(p.stderr.strip(),
-                         f"mlia: error: {self.paths['pte']}: Companion model requires VGF neural statistics in "
-                         "the ETDump, and none were found; associations with the compiled graph come only "
-                         "from VGF profiling.")
+                         f"mlia: error: {self.paths['pte']}: Companion model does not match the capture: "
+                         "instruction 0 of chain 0 is a delegate in the PTE but the ETDump records a "
+                         "OPERATOR_CALL.")
 
     def test_instruction_count_mismatch(self):
         # the LeNet capture addresses 14 instructions; the vww4 PTE has 1

@@ -1,0 +1,61 @@
+/*
+ * oom.c - the out-of-memory path (see oom.h).
+ */
+#include "oom.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static _Thread_local mlia_oom_point *current_point;
+
+void mlia_oom_enter(mlia_oom_point *p)
+{
+    p->requested = 0;
+    p->limit = 0;
+    p->outer = current_point;
+    current_point = p;
+}
+
+void mlia_oom_leave(mlia_oom_point *p)
+{
+    if (current_point == p)
+        current_point = p->outer;
+}
+
+_Noreturn void mlia_oom(size_t requested)
+{
+    mlia_oom_point *p = current_point;
+    if (p) {
+        /* The point is consumed: a second failure while reporting the first
+         * goes to the outer point (or exits). */
+        current_point = p->outer;
+        p->requested = requested;
+        longjmp(p->jump, 1);
+    }
+    if (requested)
+        fprintf(stderr, "mlia: error: out of memory (requested %zu bytes)\n", requested);
+    else
+        fputs("mlia: error: out of memory\n", stderr);
+    exit(1);
+}
+
+_Noreturn void mlia_oom_limit(size_t requested, size_t limit)
+{
+    mlia_oom_point *p = current_point;
+    if (p) {
+        current_point = p->outer;
+        p->requested = requested;
+        p->limit = limit;
+        longjmp(p->jump, 1);
+    }
+    fprintf(stderr, "mlia: error: memory limit of %zu bytes exceeded (requested %zu bytes)\n", limit, requested);
+    exit(1);
+}
+
+size_t mlia_memory_limit(unsigned long long input_bytes)
+{
+    if (input_bytes > (SIZE_MAX - MLIA_MEMORY_BASE) / MLIA_MEMORY_RATIO)
+        return SIZE_MAX;
+    return MLIA_MEMORY_BASE + (size_t)input_bytes * MLIA_MEMORY_RATIO;
+}

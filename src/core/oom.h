@@ -1,0 +1,58 @@
+/*
+ * oom.h - one out-of-memory path for the whole library.
+ *
+ * Why: allocation failure used to be handled at each call site (exit(1) in
+ * the arena, abort() elsewhere), which skipped every cleanup (temporary
+ * output folders stayed behind), gave two different messages and exit codes,
+ * and killed a Python process that had only called the library.
+ *
+ * Now every allocation failure calls mlia_oom(). When the calling thread has
+ * entered a recovery point (mlia_oom_enter, done by mlia_check, mlia_inspect
+ * and the ETRecord worker thread), mlia_oom() records "out of memory
+ * (requested N bytes)" in the point and longjmps back to it; the pipeline
+ * then reports "<file>: out of memory (requested N bytes)" through its
+ * normal error path (exit 1, temporary folder removed). Without a recovery
+ * point (unit tests, tools) it prints that line and exits with status 1.
+ *
+ * The innermost recovery point is a thread-local pointer: the only mutable
+ * state outside an explicit context, because the arena and the buffer
+ * helpers have no error return by design. Memory allocated between the
+ * recovery point and the failure and not owned by an arena may leak; the
+ * process is about to report an error and end.
+ */
+#ifndef MLIA_CORE_OOM_H
+#define MLIA_CORE_OOM_H
+
+#include <setjmp.h>
+#include <stddef.h>
+
+typedef struct mlia_oom_point {
+    jmp_buf jump;
+    size_t requested;                 /* size of the failed request */
+    size_t limit;                     /* nonzero: an arena limit was hit, not malloc */
+    struct mlia_oom_point *outer;     /* restored by mlia_oom_leave */
+} mlia_oom_point;
+
+/* Memory a run may use in its arenas (docs/hardening.md): generous for any
+ * real capture, but a few hundred KB of hostile input can no longer claim
+ * gigabytes. */
+#define MLIA_MEMORY_BASE ((size_t)512 << 20)
+#define MLIA_MEMORY_RATIO 64u
+/* MLIA_MEMORY_BASE + MLIA_MEMORY_RATIO x input_bytes, saturated. */
+size_t mlia_memory_limit(unsigned long long input_bytes);
+
+/* Make `p` the thread's recovery point; pair with mlia_oom_leave. Use as
+ *     mlia_oom_enter(&p); if (setjmp(p.jump)) { ...report...; }
+ * (setjmp must be called in the function that stays active). */
+void mlia_oom_enter(mlia_oom_point *p);
+void mlia_oom_leave(mlia_oom_point *p);
+
+/* Allocation of `requested` bytes failed: jump to the recovery point or
+ * print "mlia: error: out of memory (requested N bytes)" and exit(1). */
+_Noreturn void mlia_oom(size_t requested);
+/* An arena would grow beyond its limit (mlia_arena.limit): jump to the
+ * recovery point with p->limit set, or print "mlia: error: memory limit of
+ * N bytes exceeded" and exit(1). */
+_Noreturn void mlia_oom_limit(size_t requested, size_t limit);
+
+#endif

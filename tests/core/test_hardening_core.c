@@ -1,0 +1,143 @@
+/* core pieces of the hardening (docs/hardening.md): message escaping, input
+ * files that are not regular, the arena memory limit and the out-of-memory
+ * recovery point. */
+#include "test.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/arena.h"
+#include "core/error.h"
+#include "core/file.h"
+#include "core/oom.h"
+
+static const char *esc(const char *s, size_t n)
+{
+    static char out[256];
+    mlia_escape_text(out, sizeof out, s, n);
+    return out;
+}
+
+TEST(escape_controls_and_invalid_utf8)
+{
+    CHECK_STR(esc("plain text: ok", 14), "plain text: ok");
+    CHECK_STR(esc("a\nb\r\tc", 6), "a\\nb\\r\\tc");
+    CHECK_STR(esc("\x1b[2J\x07\x7f", 6), "\\x1b[2J\\x07\\x7f");
+    /* valid UTF-8 is kept, C1 controls and bidi overrides are escaped */
+    CHECK_STR(esc("caf\xc3\xa9 \xc2\x85 \xe2\x80\xae!", 13), "caf\xc3\xa9 \\u0085 \\u202e!");
+    /* invalid: lone continuation, overlong, truncated sequence, surrogate */
+    CHECK_STR(esc("\x80\xc0\xaf\xe2\x82\xed\xa0\x80", 8), "\\x80\\xc0\\xaf\\xe2\\x82\\xed\\xa0\\x80");
+    /* NUL inside the given length */
+    CHECK_STR(esc("a\0b", 3), "a\\x00b");
+    /* idempotent: escaping the escaped text changes nothing */
+    const char *once = esc("x\ny\x1b", 4);
+    char copy[64];
+    strcpy(copy, once);
+    CHECK_STR(esc(copy, strlen(copy)), "x\\ny\\x1b");
+}
+
+TEST(escape_cuts_before_an_escape_that_does_not_fit)
+{
+    char out[6];
+    CHECK_UINT(mlia_escape_text(out, sizeof out, "abc\nd", 5), 5);
+    CHECK_STR(out, "abc\\n");
+    CHECK_UINT(mlia_escape_text(out, sizeof out, "abcd\ne", 6), 4);
+    CHECK_STR(out, "abcd");
+}
+
+TEST(error_text_is_escaped)
+{
+    mlia_error err;
+    mlia_error_clear(&err);
+    mlia_error_setf(&err, "dev\nname", "device '%s' unknown", "G\x1b]0;t\x07");
+    CHECK_STR(err.text, "dev\\nname: device 'G\\x1b]0;t\\x07' unknown");
+    mlia_error_prefix(&err, "run %d\n: ", 1);
+    CHECK_STR(err.text, "run 1\\n: dev\\nname: device 'G\\x1b]0;t\\x07' unknown");
+}
+
+TEST(non_regular_inputs_are_refused)
+{
+    char dir[] = "/tmp/mlia-core-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char fifo[64];
+    snprintf(fifo, sizeof fifo, "%s/p", dir);
+    CHECK_INT(mkfifo(fifo, 0600), 0);
+    mlia_file f;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_file_open(&f, fifo, &err), -1); /* returns at once: no writer needed */
+    char want[128];
+    snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file", fifo);
+    CHECK_STR(err.text, want);
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_file_open(&f, "/dev/null", &err), -1);
+    CHECK_STR(err.text, "/dev/null: is a character device, not a regular file");
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_file_open(&f, dir, &err), -1);
+    snprintf(want, sizeof want, "%s: is a directory", dir);
+    CHECK_STR(err.text, want);
+    unlink(fifo);
+    rmdir(dir);
+}
+
+TEST(file_is_a_private_copy)
+{
+    char path[] = "/tmp/mlia-core-file-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    CHECK_INT((int)write(fd, "0123456789", 10), 10);
+    mlia_file f;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_file_open(&f, path, &err), 0);
+    /* truncating the file afterwards cannot affect (or SIGBUS) the reader */
+    CHECK_INT(ftruncate(fd, 0), 0);
+    CHECK_UINT(f.size, 10);
+    CHECK(memcmp(f.data, "0123456789", 10) == 0);
+    mlia_file_close(&f);
+    close(fd);
+    unlink(path);
+}
+
+TEST(arena_limit_jumps_to_the_recovery_point)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    a.limit = 1 << 20;
+    mlia_oom_point p;
+    mlia_oom_enter(&p);
+    volatile int reached = 0;
+    if (setjmp(p.jump) == 0) {
+        for (int i = 0; i < 100; i++) {
+            mlia_arena_alloc(&a, 64 * 1024);
+            reached = i + 1;
+        }
+    }
+    mlia_oom_leave(&p);
+    CHECK_INT(reached, 16); /* 16 x 64 KiB fill the 1 MiB limit exactly; the 17th does not fit */
+    CHECK_UINT(p.limit, 1u << 20);
+    CHECK_UINT(p.requested, 64u * 1024u);
+    mlia_arena_free(&a);
+}
+
+TEST(memory_limit_formula)
+{
+    CHECK_UINT(mlia_memory_limit(0), (size_t)512 << 20);
+    CHECK_UINT(mlia_memory_limit(1000), ((size_t)512 << 20) + 64000u);
+    CHECK_UINT(mlia_memory_limit(~0ull), SIZE_MAX);
+}
+
+int main(void)
+{
+    RUN(escape_controls_and_invalid_utf8);
+    RUN(escape_cuts_before_an_escape_that_does_not_fit);
+    RUN(error_text_is_escaped);
+    RUN(non_regular_inputs_are_refused);
+    RUN(file_is_a_private_copy);
+    RUN(arena_limit_jumps_to_the_recovery_point);
+    RUN(memory_limit_formula);
+    return test_summary();
+}
