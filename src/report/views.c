@@ -4,19 +4,25 @@
  *
  * Order of work:
  *   1. build the five views into the graph model (views_build.c,
- *      views_pte.c); unavailable views keep their reason;
- *   2. colour every overlay value from one scale per entity kind + metric
- *      across all views (views_model.c);
+ *      views_pte.c); unavailable views keep their reason; a measured group
+ *      gets a summary op node that carries its measurement (Model Explorer
+ *      colours op nodes only);
+ *   2. drop overlays without values, name the others, add the graph-level
+ *      summaries, colour every overlay value from one scale per entity
+ *      kind + metric across all views (views_model.c);
  *   3. index entity -> nodes of every view, then derive the sync mapping:
  *      for each node, the nodes of OTHER views that show the same entity or
  *      an entity related to it (parent, children, associations, and the
  *      builders' extra links such as compiler operation <-> SPIR-V
  *      operation), at most VW_SYNC_CAP targets per node so the mapping is
- *      linear in the number of nodes, never quadratic;
- *   4. write models/, node-data/, manifest.json, sync-navigation.json,
- *      entity-node-mappings.json and bundle/index.html (the page template
- *      with the page data JSON written html_safe, so no input string can
- *      close the <script> element that holds it).
+ *      linear in the number of nodes, never quadratic; split it by pair of
+ *      views into Model Explorer mapping entries (left nodes with the same
+ *      right nodes share an entry);
+ *   4. write models/, node-data/, manifest.json, view-links.json,
+ *      sync/<left>--<right>.json, entity-node-mappings.json and
+ *      bundle/index.html (the page template with the page data JSON written
+ *      html_safe, so no input string can close the <script> element that
+ *      holds it).
  *
  * Every list is emitted in a deterministic order (builders' insertion
  * order, entity ids sorted bytewise); no timestamps are written here.
