@@ -46,6 +46,7 @@ typedef struct mlia_check_output {
     char *console;       /* the console summary text (tables, warnings) */
     char *output_path;   /* DIR/mlia-output or NULL when no output_dir */
     char *page_path;     /* absolute path of bundle/index.html or NULL */
+    char *model_explorer_command; /* shell command opening the files in Google's Model Explorer, or NULL */
 } mlia_check_output;
 
 /* Run the job. Returns 0 on success; on failure returns 1 and sets *error to

@@ -266,10 +266,29 @@ static void compute_status(mlia_session *s)
     r->status = partial ? "partial" : "ok";
 }
 
+/* "cd '<output>/model-explorer' && <rel>": the directory single-quoted for a
+ * POSIX shell (a ' becomes '\''); the relative paths never need quoting. */
+static char *me_shell_command(const char *output_path, const char *rel)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_buf_puts(&b, "cd '");
+    for (const char *p = output_path; *p; p++)
+        if (*p == '\'')
+            mlia_buf_puts(&b, "'\\''");
+        else
+            mlia_buf_putc(&b, *p);
+    mlia_buf_printf(&b, "/model-explorer' && %s", rel);
+    return mlia_buf_take(&b);
+}
+
+/* *me_command: the shell command that opens the Model Explorer files
+ * (malloc'd), when --model-explorer was given. */
 static int write_outputs(mlia_session *s, const char *result_json, size_t result_len, char **page_path,
-                         char **output_path, mlia_error *err)
+                         char **output_path, char **me_command, mlia_error *err)
 {
     mlia_outdir od;
+    char *me_rel = NULL;
     if (mlia_outdir_begin(s->opts->output_dir, &od, err))
         return -1;
     s->outdir = &od; /* the out-of-memory path removes the temporary tree */
@@ -280,7 +299,7 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         progress(s, "writing views");
         if (s->has_companion && companion_recheck_digest(s, err))
             goto fail;
-        if (views_write(&s->record, &od, err))
+        if (views_write(&s->record, &od, &me_rel, err))
             goto fail;
     }
     s->stage_ms[5] = now_ms() - t0;
@@ -312,14 +331,18 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
             size_t n = strlen(fp) + 64;
             *page_path = malloc(n);
             snprintf(*page_path, n, "%s/model-explorer/bundle/index.html", fp);
+            if (me_rel)
+                *me_command = me_shell_command(fp, me_rel);
         }
         free(final);
     }
     s->outdir = NULL;
+    free(me_rel);
     mlia_outdir_abort(&od);
     return 0;
 fail:
     s->outdir = NULL;
+    free(me_rel);
     mlia_outdir_abort(&od);
     return -1;
 }
@@ -515,13 +538,14 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
     size_t json_len = json.len;
     char *json_text = mlia_buf_take(&json);
 
-    char *page = NULL, *outp = NULL;
-    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, err)) {
+    char *page = NULL, *outp = NULL, *me_cmd = NULL;
+    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, err)) {
         free(json_text);
         return -1;
     }
     out->result_json = json_text;
     out->page_path = page;
+    out->model_explorer_command = me_cmd;
     out->output_path = outp;
     out->console = mlia_console_summary(&s->record);
     return 0;
@@ -606,6 +630,7 @@ void mlia_check_output_free(mlia_check_output *out)
     free(out->console);
     free(out->output_path);
     free(out->page_path);
+    free(out->model_explorer_command);
     memset(out, 0, sizeof *out);
 }
 

@@ -254,6 +254,9 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
             printf("\nOutput: %s\n", out.output_path);
         if (out.page_path)
             printf("Page: %s\n", out.page_path);
+        if (out.model_explorer_command)
+            printf("Open in Google's Model Explorer (pip install ai-edge-model-explorer; docs/views.md):\n  %s\n",
+                   out.model_explorer_command);
     }
     if (a->model_explorer && strcmp(a->model_explorer, "open") == 0 && out.page_path) {
         fflush(stdout);

@@ -4,19 +4,25 @@
  *
  * Order of work:
  *   1. build the five views into the graph model (views_build.c,
- *      views_pte.c); unavailable views keep their reason;
- *   2. colour every overlay value from one scale per entity kind + metric
- *      across all views (views_model.c);
+ *      views_pte.c); unavailable views keep their reason; a measured group
+ *      gets a summary op node that carries its measurement (Model Explorer
+ *      colours op nodes only);
+ *   2. drop overlays without values, name the others, add the graph-level
+ *      summaries, colour every overlay value from one scale per entity
+ *      kind + metric across all views (views_model.c);
  *   3. index entity -> nodes of every view, then derive the sync mapping:
  *      for each node, the nodes of OTHER views that show the same entity or
  *      an entity related to it (parent, children, associations, and the
  *      builders' extra links such as compiler operation <-> SPIR-V
  *      operation), at most VW_SYNC_CAP targets per node so the mapping is
- *      linear in the number of nodes, never quadratic;
- *   4. write models/, node-data/, manifest.json, sync-navigation.json,
- *      entity-node-mappings.json and bundle/index.html (the page template
- *      with the page data JSON written html_safe, so no input string can
- *      close the <script> element that holds it).
+ *      linear in the number of nodes, never quadratic; split it by pair of
+ *      views into Model Explorer mapping entries (left nodes with the same
+ *      right nodes share an entry);
+ *   4. write models/, node-data/, manifest.json, view-links.json,
+ *      sync/<left>--<right>.json, entity-node-mappings.json and
+ *      bundle/index.html (the page template with the page data JSON written
+ *      html_safe, so no input string can close the <script> element that
+ *      holds it).
  *
  * Every list is emitted in a deterministic order (builders' insertion
  * order, entity ids sorted bytewise); no timestamps are written here.
@@ -61,6 +67,32 @@ typedef struct vw_sync {
     uint32_t first, n;         /* range in targets */
 } vw_sync;
 
+/* One related pair of nodes of two views: l in the left view, r in the right. */
+typedef struct vw_rel {
+    vw_ref l, r;
+} vw_rel;
+
+/* One Model Explorer mapping entry: every left node whose related nodes in
+ * the right view are exactly rels[first_rel .. first_rel + n_right).r. */
+typedef struct vw_pair_entry {
+    uint32_t first_rel, n_right;
+    uint32_t n_left, cap_left;
+    uint32_t *left;            /* rel indexes; their .l are the left nodes */
+    uint32_t seq;              /* creation order (tie-break of the order) */
+} vw_pair_entry;
+
+/* The sync file of one pair of views (left < right in view order). */
+typedef struct vw_pair {
+    uint32_t left, right;
+    uint32_t n_rels, cap_rels;
+    vw_rel *rels;              /* sorted by left node, then right node; unique */
+    uint32_t n_entries, cap_entries;
+    vw_pair_entry *entries;
+    uint32_t *order;           /* entries by ascending n_left, then seq */
+} vw_pair;
+
+#define VW_N_PAIRS (VW_N_VIEWS * (VW_N_VIEWS - 1) / 2)
+
 typedef struct vw_out {
     vw_ctx *c;
     /* entity -> refs */
@@ -75,6 +107,10 @@ typedef struct vw_out {
     vw_ref *targets;
     vw_links children;
     const char *initial_view;
+    /* Model Explorer sync files, pairs with at least one relation */
+    uint32_t n_pairs;
+    vw_pair pairs[VW_N_PAIRS];
+    const char *me_command;    /* "model-explorer <models> --node_data_paths=<files>" */
 } vw_out;
 
 #define PUSH(a, n, cap, ptr)                                                             \
@@ -194,6 +230,195 @@ static void compute_sync(vw_out *o)
 }
 
 /* ------------------------------------------------------------------ */
+/* Model Explorer sync files                                            */
+
+static int cmp_ref(vw_ref a, vw_ref b)
+{
+    if (a.view != b.view)
+        return a.view < b.view ? -1 : 1;
+    if (a.graph != b.graph)
+        return a.graph < b.graph ? -1 : 1;
+    if (a.node != b.node)
+        return a.node < b.node ? -1 : 1;
+    return 0;
+}
+
+static int cmp_rel(const void *pa, const void *pb)
+{
+    const vw_rel *a = pa, *b = pb;
+    int d = cmp_ref(a->l, b->l);
+    return d ? d : cmp_ref(a->r, b->r);
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Model Explorer keeps, for each node id, the last entry that lists it.
+ * Entries group the left nodes with identical right sets, so a left node is
+ * in exactly one entry (left -> right is exact) and every entry is a
+ * complete bipartite block of the relation (right -> left is never wrong).
+ * Entries with more left nodes come later, so a right node resolves to its
+ * largest block. */
+static void build_pair(vw_ctx *c, vw_pair *p)
+{
+    qsort(p->rels, p->n_rels, sizeof *p->rels, cmp_rel);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < p->n_rels; i++)
+        if (!k || cmp_rel(&p->rels[k - 1], &p->rels[i]) != 0)
+            p->rels[k++] = p->rels[i];
+    p->n_rels = k;
+    vw_map by_rights;
+    vw_map_init(&by_rights, c->a, p->n_rels);
+    mlia_buf key;
+    mlia_buf_init(&key);
+    for (uint32_t i = 0; i < p->n_rels;) {
+        uint32_t j = i;
+        while (j < p->n_rels && cmp_ref(p->rels[j].l, p->rels[i].l) == 0)
+            j++;
+        key.len = 0;
+        for (uint32_t q = i; q < j; q++)
+            mlia_buf_printf(&key, "%u:%u;", p->rels[q].r.graph, p->rels[q].r.node);
+        const char *ks = mlia_arena_strndup(c->a, key.data, key.len);
+        uint32_t e = vw_map_get(&by_rights, ks);
+        if (e == VW_NONE) {
+            PUSH(c->a, p->n_entries, p->cap_entries, p->entries);
+            e = p->n_entries - 1;
+            memset(&p->entries[e], 0, sizeof p->entries[e]);
+            p->entries[e].first_rel = i;
+            p->entries[e].n_right = j - i;
+            p->entries[e].seq = e;
+            vw_map_put(&by_rights, c->a, ks, e);
+        }
+        vw_pair_entry *en = &p->entries[e];
+        PUSH(c->a, en->n_left, en->cap_left, en->left);
+        en->left[en->n_left - 1] = i;
+        i = j;
+    }
+    mlia_buf_free(&key);
+    /* order: (n_left, seq) packed in one sortable key */
+    uint64_t *keys = mlia_arena_array(c->a, p->n_entries ? p->n_entries : 1, sizeof *keys);
+    for (uint32_t e = 0; e < p->n_entries; e++)
+        keys[e] = ((uint64_t)p->entries[e].n_left << 32) | p->entries[e].seq;
+    qsort(keys, p->n_entries, sizeof *keys, cmp_u64);
+    p->order = mlia_arena_array(c->a, p->n_entries ? p->n_entries : 1, sizeof *p->order);
+    for (uint32_t e = 0; e < p->n_entries; e++)
+        p->order[e] = (uint32_t)keys[e];
+}
+
+/* Every related pair of the graph-qualified sync data, split by pair of
+ * views (either direction of a relation counts). */
+static void compute_pairs(vw_out *o)
+{
+    vw_ctx *c = o->c;
+    vw_pair all[VW_N_VIEWS][VW_N_VIEWS];
+    memset(all, 0, sizeof all);
+    for (uint32_t i = 0; i < o->n_sync; i++) {
+        const vw_sync *sy = &o->sync[i];
+        for (uint32_t k = 0; k < sy->n; k++) {
+            vw_ref a = sy->from, b = o->targets[sy->first + k];
+            if (a.view == b.view)
+                continue;
+            if (a.view > b.view) {
+                vw_ref t = a;
+                a = b;
+                b = t;
+            }
+            vw_pair *p = &all[a.view][b.view];
+            PUSH(c->a, p->n_rels, p->cap_rels, p->rels);
+            p->rels[p->n_rels - 1] = (vw_rel){a, b};
+        }
+    }
+    for (uint32_t a = 0; a < VW_N_VIEWS; a++)
+        for (uint32_t b = a + 1; b < VW_N_VIEWS; b++) {
+            vw_pair *p = &all[a][b];
+            if (!p->n_rels)
+                continue;
+            p->left = a;
+            p->right = b;
+            build_pair(c, p);
+            o->pairs[o->n_pairs++] = *p;
+        }
+}
+
+static const char *pair_path(vw_ctx *c, const vw_pair *p)
+{
+    return mlia_arena_printf(c->a, "sync/%s--%s.json", c->views[p->left].id, c->views[p->right].id);
+}
+
+/* ------------------------------------------------------------------ */
+/* names, graph summaries, the Model Explorer command                    */
+
+/* "<label> (<unit>) - <view label>": unique across views. */
+static void name_overlays(vw_ctx *c)
+{
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+        for (uint32_t k = 0; k < c->views[i].n_overlays; k++) {
+            vw_overlay *ov = &c->views[i].overlays[k];
+            ov->name = mlia_arena_printf(c->a, "%s (%s) - %s", ov->label, ov->unit ? ov->unit : "", c->views[i].label);
+        }
+}
+
+/* groupNodeAttributes[""]: what Model Explorer shows with nothing selected. */
+static void graph_summaries(vw_ctx *c)
+{
+    const mlia_run_record *s = c->s;
+    const mlia_result *r = s->result;
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+        vw_view *v = &c->views[i];
+        for (uint32_t g = 0; v->available && g < v->n_graphs; g++) {
+            vw_graph *gr = &v->graphs[g];
+            vw_group_attr(c, gr, "", "view", v->label);
+            vw_group_attr(c, gr, "", "graph", gr->id);
+            vw_group_attr(c, gr, "", "method", s->method_name ? s->method_name : "forward");
+            vw_group_attr(c, gr, "", "nodes", mlia_arena_printf(c->a, "%u", gr->n_nodes));
+            vw_group_attr(c, gr, "", "executions", mlia_arena_printf(c->a, "%u", s->n_executions));
+            for (uint32_t k = 0; k < r->n_metrics; k++) {
+                const mlia_metric *m = &r->metrics[k];
+                const char *st = mlia_metric_qualifier(m, "statistic");
+                const char *key = st ? mlia_arena_printf(c->a, "%s_%s", m->name, st) : m->name;
+                if (m->type == MLIA_VALUE_UNAVAILABLE)
+                    vw_group_attr(c, gr, "", key,
+                                  mlia_arena_printf(c->a, "unavailable: %s", m->reason ? m->reason : "not measured"));
+                else
+                    vw_group_attr(c, gr, "", key,
+                                  mlia_arena_printf(c->a, "%s %s",
+                                                    vw_num(c, m->type == MLIA_VALUE_UINT ? (double)m->u : m->d),
+                                                    m->unit ? m->unit : ""));
+            }
+        }
+    }
+}
+
+/* The command that opens the files in Google's Model Explorer, relative to
+ * the model-explorer directory: models in manifest order, every node-data
+ * file (Model Explorer offers each one on the graphs whose id it names). */
+static const char *me_command(vw_ctx *c)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_buf_puts(&b, "model-explorer ");
+    bool first = true;
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+        if (c->views[i].available) {
+            mlia_buf_printf(&b, "%smodels/%s.json", first ? "" : ",", c->views[i].id);
+            first = false;
+        }
+    first = true;
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+        for (uint32_t k = 0; c->views[i].available && k < c->views[i].n_overlays; k++) {
+            mlia_buf_printf(&b, "%s%s", first ? " --node_data_paths=" : ",",
+                            mlia_arena_printf(c->a, "node-data/%s/%s.json", c->views[i].id, c->views[i].overlays[k].id));
+            first = false;
+        }
+    const char *r = mlia_arena_strndup(c->a, b.data, b.len);
+    mlia_buf_free(&b);
+    return r;
+}
+
+/* ------------------------------------------------------------------ */
 /* writers                                                              */
 
 static int write_buf(mlia_outdir *od, const char *rel, const mlia_buf *b, mlia_error *err)
@@ -248,6 +473,8 @@ static void write_collection(const vw_view *v, mlia_jw *w)
             mlia_jw_kstr(w, "namespace", n->ns);
             mlia_jw_key(w, "subgraphIds");
             mlia_jw_arr_begin(w);
+            for (uint32_t k = 0; k < n->subgraphs.n; k++)
+                mlia_jw_str(w, n->subgraphs.v[k]);
             mlia_jw_arr_end(w);
             mlia_jw_key(w, "attrs");
             write_kvs(w, n->attrs, n->n_attrs);
@@ -267,7 +494,25 @@ static void write_collection(const vw_view *v, mlia_jw *w)
             write_metas(w, n->inputs, n->n_inputs);
             mlia_jw_key(w, "outputsMetadata");
             write_metas(w, n->outputs, n->n_outputs);
-            mlia_jw_knull(w, "style");
+            mlia_jw_key(w, "style");
+            if (n->style_bg || n->style_border) {
+                mlia_jw_obj_begin(w);
+                if (n->style_bg)
+                    mlia_jw_kstr(w, "backgroundColor", n->style_bg);
+                if (n->style_border) {
+                    mlia_jw_kstr(w, "borderColor", n->style_border);
+                    mlia_jw_kdouble(w, "borderWidth", 2);
+                }
+                mlia_jw_obj_end(w);
+            } else {
+                mlia_jw_null(w);
+            }
+            if (n->pin_top) {
+                mlia_jw_key(w, "config");
+                mlia_jw_obj_begin(w);
+                mlia_jw_kbool(w, "pinToGroupTop", true);
+                mlia_jw_obj_end(w);
+            }
             mlia_jw_obj_end(w);
         }
         mlia_jw_arr_end(w);
@@ -303,6 +548,7 @@ static void write_node_data(const vw_view *v, const vw_overlay *ov, mlia_jw *w)
             continue;
         mlia_jw_key(w, v->graphs[g].id);
         mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "name", ov->name);
         mlia_jw_key(w, "results");
         mlia_jw_obj_begin(w);
         for (uint32_t i = 0; i < ov->n_values; i++) {
@@ -340,6 +586,7 @@ static void write_overlay_meta(vw_ctx *c, const vw_view *v, const vw_overlay *ov
 {
     mlia_jw_kstr(w, "id", ov->id);
     mlia_jw_kstr(w, "label", ov->label);
+    mlia_jw_kstr(w, "name", ov->name);
     mlia_jw_kstr(w, "unit", ov->unit);
     mlia_jw_kstr(w, "entity_kind", ov->entity_kind);
     if (with_file)
@@ -379,39 +626,37 @@ static void write_manifest(vw_out *o, mlia_jw *w)
     }
     mlia_jw_arr_end(w);
     mlia_jw_kstr(w, "initial_view", o->initial_view);
-    mlia_jw_kstr(w, "sync_navigation", "sync-navigation.json");
-    mlia_jw_kstr(w, "entity_node_mappings", "entity-node-mappings.json");
-    mlia_jw_kstr(w, "page", "bundle/index.html");
-    mlia_jw_obj_end(w);
-    mlia_jw_finish(w);
-}
-
-static const char *graph_qid(vw_ctx *c, vw_ref r)
-{
-    return mlia_arena_printf(c->a, "%s/%s", c->views[r.view].id, c->views[r.view].graphs[r.graph].id);
-}
-
-static void write_sync_navigation(vw_out *o, mlia_jw *w)
-{
-    vw_ctx *c = o->c;
-    mlia_jw_obj_begin(w);
-    mlia_jw_key(w, "mappingEntries");
+    mlia_jw_key(w, "sync_navigation");
     mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < o->n_sync; i++) {
-        const vw_sync *s = &o->sync[i];
-        const char *lg = graph_qid(c, s->from);
-        const char *ln = ref_node(c, s->from)->id;
-        for (uint32_t k = 0; k < s->n; k++) {
-            vw_ref t = o->targets[s->first + k];
-            mlia_jw_obj_begin(w);
-            mlia_jw_kstr(w, "leftGraphId", lg);
-            mlia_jw_kstr(w, "rightGraphId", graph_qid(c, t));
-            mlia_jw_kstr(w, "leftNodeId", ln);
-            mlia_jw_kstr(w, "rightNodeId", ref_node(c, t)->id);
-            mlia_jw_obj_end(w);
-        }
+    for (uint32_t i = 0; i < o->n_pairs; i++) {
+        const vw_pair *p = &o->pairs[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "left_view", c->views[p->left].id);
+        mlia_jw_kstr(w, "right_view", c->views[p->right].id);
+        mlia_jw_kstr(w, "file", pair_path(c, p));
+        mlia_jw_kuint(w, "entries", p->n_entries);
+        mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
+    mlia_jw_kstr(w, "view_links", "view-links.json");
+    mlia_jw_kstr(w, "entity_node_mappings", "entity-node-mappings.json");
+    mlia_jw_kstr(w, "page", "bundle/index.html");
+    mlia_jw_key(w, "model_explorer");
+    mlia_jw_obj_begin(w);
+    mlia_jw_key(w, "models");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+        if (c->views[i].available)
+            mlia_jw_str(w, mlia_arena_printf(c->a, "models/%s.json", c->views[i].id));
+    mlia_jw_arr_end(w);
+    mlia_jw_key(w, "node_data_paths");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+        for (uint32_t k = 0; c->views[i].available && k < c->views[i].n_overlays; k++)
+            mlia_jw_str(w, node_data_path(c, &c->views[i], &c->views[i].overlays[k]));
+    mlia_jw_arr_end(w);
+    mlia_jw_kstr(w, "command", o->me_command);
+    mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
     mlia_jw_finish(w);
 }
@@ -423,6 +668,60 @@ static void write_ref(vw_ctx *c, vw_ref r, mlia_jw *w)
     mlia_jw_kstr(w, "graph", c->views[r.view].graphs[r.graph].id);
     mlia_jw_kstr(w, "node", ref_node(c, r)->id);
     mlia_jw_obj_end(w);
+}
+
+/* view-links.json: every node's related nodes in other views, graph-qualified
+ * (the same pairs as the page's "sync"). Not Model Explorer's format: Model
+ * Explorer's sync files are sync/<left>--<right>.json. */
+static void write_view_links(vw_out *o, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "schema", "mlia.view-links/1");
+    mlia_jw_key(w, "links");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < o->n_sync; i++) {
+        const vw_sync *sy = &o->sync[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_key(w, "from");
+        write_ref(c, sy->from, w);
+        mlia_jw_key(w, "to");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < sy->n; k++)
+            write_ref(c, o->targets[sy->first + k], w);
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+    mlia_jw_finish(w);
+}
+
+/* Model Explorer sync file of one pair of views. */
+static void write_pair(vw_out *o, const vw_pair *p, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    mlia_jw_obj_begin(w);
+    mlia_jw_key(w, "mappingEntries");
+    mlia_jw_arr_begin(w);
+    for (uint32_t e = 0; e < p->n_entries; e++) {
+        const vw_pair_entry *en = &p->entries[p->order[e]];
+        mlia_jw_obj_begin(w);
+        mlia_jw_key(w, "leftNodeIds");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < en->n_left; k++)
+            mlia_jw_str(w, ref_node(c, p->rels[en->left[k]].l)->id);
+        mlia_jw_arr_end(w);
+        mlia_jw_key(w, "rightNodeIds");
+        mlia_jw_arr_begin(w);
+        for (uint32_t k = 0; k < en->n_right; k++)
+            mlia_jw_str(w, ref_node(c, p->rels[en->first_rel + k].r)->id);
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+    mlia_jw_finish(w);
 }
 
 static int cmp_str_ptr(const void *a, const void *b)
@@ -737,8 +1036,10 @@ static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
     return 0;
 }
 
-int views_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
+int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_error *err)
 {
+    if (me_cmd)
+        *me_cmd = NULL;
     mlia_arena arena;
     mlia_arena_init(&arena);
     vw_ctx c;
@@ -755,6 +1056,9 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
     vw_build_mapping(&c);
     vw_build_trace(&c);
     vw_build_pte(&c);
+    vw_drop_empty_overlays(&c);
+    name_overlays(&c);
+    graph_summaries(&c);
     vw_colour_overlays(&c);
 
     vw_out o;
@@ -762,6 +1066,8 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
     o.c = &c;
     index_entities(&o);
     compute_sync(&o);
+    compute_pairs(&o);
+    o.me_command = me_command(&c);
     if (c.views[VW_MAPPING].available && c.views[VW_MAPPING].has_content)
         o.initial_view = VIEW_IDS[VW_MAPPING];
     else
@@ -775,11 +1081,26 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
     if (!rc)
         rc = write_doc(&o, od, "model-explorer/manifest.json", write_manifest, true, err);
     if (!rc)
-        rc = write_doc(&o, od, "model-explorer/sync-navigation.json", write_sync_navigation, false, err);
+        rc = write_doc(&o, od, "model-explorer/view-links.json", write_view_links, false, err);
+    for (uint32_t i = 0; !rc && i < o.n_pairs; i++) {
+        mlia_buf b;
+        mlia_buf_init(&b);
+        mlia_jw w;
+        mlia_jw_init_buf(&w, &b, false);
+        write_pair(&o, &o.pairs[i], &w);
+        mlia_buf_putc(&b, '\n');
+        rc = write_buf(od, mlia_arena_printf(c.a, "model-explorer/%s", pair_path(&c, &o.pairs[i])), &b, err);
+        mlia_buf_free(&b);
+    }
     if (!rc)
         rc = write_doc(&o, od, "model-explorer/entity-node-mappings.json", doc_entity_nodes, false, err);
     if (!rc)
         rc = write_page(&o, od, err);
+    if (!rc && me_cmd) {
+        *me_cmd = strdup(o.me_command);
+        if (!*me_cmd)
+            rc = mlia_error_setf(err, NULL, "out of memory");
+    }
     mlia_arena_free(&arena);
     return rc;
 }

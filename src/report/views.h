@@ -9,7 +9,9 @@
  *   node-data/<view>/<overlay>.json  Model Explorer node data (overlays) with
  *                                    explicit colours from kind-wide scales
  *   manifest.json                    views, files, overlay routing, reasons
- *   sync-navigation.json             graph-qualified mappingEntries
+ *   sync/<left>--<right>.json        Model Explorer sync navigation of one
+ *                                    pair of views (plain node ids)
+ *   view-links.json                  graph-qualified related nodes (ours)
  *   entity-node-mappings.json        entity id -> [{view, graph, node}]
  *   bundle/index.html                the page template with the page data
  *
@@ -30,7 +32,10 @@
 
 /* Write every Model Explorer file and the page into the temporary output
  * tree `od` (paths under "model-explorer/"). Returns 0, or -1 with err set
- * ("<path>: cannot write: <strerror>" for file errors). */
-int views_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err);
+ * ("<path>: cannot write: <strerror>" for file errors). When me_cmd is not
+ * NULL it receives (malloc'd, caller frees) the command that opens the
+ * files in Google's Model Explorer, relative to the model-explorer
+ * directory; NULL on failure. */
+int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_error *err);
 
 #endif

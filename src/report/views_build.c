@@ -386,10 +386,10 @@ void vw_build_chains(vw_ctx *c)
                                         mlia_arena_printf(c->a, "Stripe %s P50", metric), "cycles", "stripe", mstat,
                                         false);
     uint32_t ov_cascade = vw_overlay_add(c, v, mlia_arena_printf(c->a, "cascade_%s", metric),
-                                         mlia_arena_printf(c->a, "Cascade %s P50 (group measurement)", metric),
+                                         mlia_arena_printf(c->a, "Cascade %s P50", metric),
                                          "cycles", "cascade", mstat, true);
     uint32_t ov_segment = vw_overlay_add(c, v, mlia_arena_printf(c->a, "segment_%s", metric),
-                                         mlia_arena_printf(c->a, "Segment %s P50 (group measurement)", metric),
+                                         mlia_arena_printf(c->a, "Segment %s P50", metric),
                                          "cycles", "segment", mstat, true);
     uint32_t ov_counter0 = v->n_overlays;
     for (uint32_t k = 0; k < nx->n_counters; k++) {
@@ -416,27 +416,38 @@ void vw_build_chains(vw_ctx *c)
         if (vw_metric(se, metric, "p50", &x, NULL))
             vw_group_attr(c, gr, c->segment_ns[si], mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric),
                           vw_num(c, x));
-        overlay_metric(c, v, ov_segment, gi, c->segment_ns[si], se, metric, "p50");
+        /* the group measurement lives on the segment's summary node */
+        uint32_t sni = vw_summary_node(c, gr, c->segment_ns[si], seg->id,
+                                       mlia_arena_printf(c->a, "Segment %s", seg->token));
+        cycle_attrs(c, &gr->nodes[sni], se);
+        overlay_metric(c, v, ov_segment, gi, seg->id, se, metric, "p50");
         for (uint32_t k = 0; k < seg->n_cascades; k++) {
             const nx_cascade *ca = &nx->cascades[seg->first_cascade + k];
-            const char *cns = mlia_arena_printf(c->a, "%s/cascade_%s", c->segment_ns[si],
-                                                strip_prefix(ca->raw_id, "cascade_"));
+            const char *cx = strip_prefix(ca->raw_id, "cascade_");
+            const char *cns = mlia_arena_printf(c->a, "%s/cascade_%s", c->segment_ns[si], cx);
             const mlia_entity *ce = mlia_result_find(r, ca->id);
             vw_group_attr(c, gr, cns, "cascade", ca->id);
             vw_group_attr(c, gr, cns, "name", ca->name);
             if (vw_metric(ce, metric, "p50", &x, NULL))
                 vw_group_attr(c, gr, cns, mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
-            overlay_metric(c, v, ov_cascade, gi, cns, ce, metric, "p50");
+            gr = &v->graphs[gi];
+            uint32_t cni = vw_summary_node(c, gr, cns, ca->id, mlia_arena_printf(c->a, "Cascade %s", cx));
+            cycle_attrs(c, &gr->nodes[cni], ce);
+            overlay_metric(c, v, ov_cascade, gi, ca->id, ce, metric, "p50");
         }
         const char *prev = NULL;
         for (uint32_t k = 0; k < seg->n_chains; k++) {
             uint32_t chi = seg->first_chain + k;
             const nx_chain *ch = &nx->chains[chi];
             const mlia_entity *he = mlia_result_find(r, ch->id);
+            /* a chain with stripe nodes sits inside its own group, pinned to
+             * its top, so the group never has a single child */
+            bool own_group = ch->n_stripes > 0 && ch->n_stripes <= VW_MAX_STRIPE_NODES;
             uint32_t ni = vw_node_add(c, gr, ch->id,
                                       mlia_arena_printf(c->a, "Chain %s", strip_prefix(ch->raw_id, "chain_")),
-                                      c->chain_parent[chi], ch->id);
+                                      own_group ? c->chain_path[chi] : c->chain_parent[chi], ch->id);
             vw_node *n = &gr->nodes[ni];
+            n->pin_top = own_group;
             vw_node_attr(c, n, "chain", ch->id);
             vw_node_attr(c, n, "name", ch->name);
             vw_node_attrf(c, n, "stripes", "%u", ch->n_stripes);
@@ -565,7 +576,7 @@ void vw_build_mapping(vw_ctx *c)
         }
     }
     if (!v->has_content)
-        vw_group_attr(c, &v->graphs[gi], "source", "note",
+        vw_group_attr(c, &v->graphs[gi], "", "note",
                       "No chain is associated with an ETRecord source operator (no association recorded).");
 }
 
@@ -599,7 +610,7 @@ void vw_build_trace(vw_ctx *c)
         const char *metric = chain_metric(nx);
         uint32_t gi = vw_graph_add(c, v, "compiler_operations");
         uint32_t ov = vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_group_%s", metric),
-                                     mlia_arena_printf(c->a, "Chain %s P50 (group measurement)", metric), "cycles",
+                                     mlia_arena_printf(c->a, "Chain group %s P50", metric), "cycles",
                                      "chain", mlia_arena_printf(c->a, "%s:p50", metric), true);
         uint8_t *group_done = mlia_arena_array(c->a, nx->n_chains ? nx->n_chains : 1, 1);
         for (uint32_t si = 0; si < nx->n_segments; si++) {
@@ -610,8 +621,28 @@ void vw_build_trace(vw_ctx *c)
                 const nx_compiler_op *op = &nx->ops[seg->first_op + k];
                 vw_graph *gr = &v->graphs[gi];
                 const char *ns = op->n_parents ? c->chain_path[op->parents[0]] : "unmatched";
+                if (op->n_parents && !group_done[op->parents[0]]) {
+                    /* the chain's cycles: on its summary node inside the group */
+                    uint32_t chi = op->parents[0];
+                    group_done[chi] = 1;
+                    const nx_chain *ch = &nx->chains[chi];
+                    const mlia_entity *he = mlia_result_find(r, ch->id);
+                    vw_group_attr(c, gr, c->chain_path[chi], "chain", ch->id);
+                    double x;
+                    if (vw_metric(he, metric, "p50", &x, NULL))
+                        vw_group_attr(c, gr, c->chain_path[chi],
+                                      mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
+                    uint32_t hi = vw_summary_node(c, gr, c->chain_path[chi], ch->id,
+                                                  mlia_arena_printf(c->a, "Chain %s", strip_prefix(ch->raw_id, "chain_")));
+                    cycle_attrs(c, &gr->nodes[hi], he);
+                    overlay_metric(c, v, ov, gi, ch->id, he, metric, "p50");
+                }
                 uint32_t ni = vw_node_add(c, gr, op->id, op->name, ns, op->id);
                 vw_node *n = &gr->nodes[ni];
+                if (!op->n_parents) {
+                    n->style_bg = VW_STYLE_UNMATCHED_BG;
+                    n->style_border = VW_STYLE_UNMATCHED_BORDER;
+                }
                 vw_node_attr(c, n, "tosa_id", op->tosa_id);
                 vw_node_attr(c, n, "operator_types", list_text(c, op->types, op->n_types, 16));
                 if (op->has_spirv_id)
@@ -634,18 +665,6 @@ void vw_build_trace(vw_ctx *c)
                     const char *sid = mlia_arena_printf(c->a, "source_operator/%s/%s", method, op->sources[q]);
                     if (mlia_result_find(r, sid))
                         vw_link(c, op->id, sid);
-                }
-                if (op->n_parents && !group_done[op->parents[0]]) {
-                    uint32_t chi = op->parents[0];
-                    group_done[chi] = 1;
-                    const nx_chain *ch = &nx->chains[chi];
-                    const mlia_entity *he = mlia_result_find(r, ch->id);
-                    vw_group_attr(c, gr, c->chain_path[chi], "chain", ch->id);
-                    double x;
-                    if (vw_metric(he, metric, "p50", &x, NULL))
-                        vw_group_attr(c, gr, c->chain_path[chi],
-                                      mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
-                    overlay_metric(c, v, ov, gi, c->chain_path[chi], he, metric, "p50");
                 }
             }
         }

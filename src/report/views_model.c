@@ -208,7 +208,29 @@ void vw_group_attr(vw_ctx *c, vw_graph *g, const char *ns, const char *key, cons
     gr->attrs[gr->n_attrs - 1] = (vw_kv){key, value ? value : ""};
 }
 
+uint32_t vw_summary_node(vw_ctx *c, vw_graph *g, const char *ns, const char *entity, const char *label)
+{
+    uint32_t i = vw_node_add(c, g, entity, label, ns, entity);
+    vw_node *n = &g->nodes[i];
+    n->pin_top = true;
+    vw_node_attr(c, n, "summary_of_group", ns);
+    vw_node_attr(c, n, "note", "measured as a whole; the value is not copied to the members of the group");
+    return i;
+}
+
 /* ---- overlays ---- */
+
+void vw_drop_empty_overlays(vw_ctx *c)
+{
+    for (int v = 0; v < VW_N_VIEWS; v++) {
+        vw_view *view = &c->views[v];
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < view->n_overlays; i++)
+            if (view->overlays[i].n_values)
+                view->overlays[k++] = view->overlays[i];
+        view->n_overlays = k;
+    }
+}
 
 uint32_t vw_overlay_add(vw_ctx *c, vw_view *v, const char *id, const char *label, const char *unit,
                         const char *entity_kind, const char *metric, bool group_measurement)

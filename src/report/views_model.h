@@ -26,6 +26,13 @@
 
 #define VW_NONE UINT32_MAX
 
+/* Node styles (docs/views.md): unmatched compiler operations (no chain or
+ * no association recorded) and compute segments (not estimated). */
+#define VW_STYLE_UNMATCHED_BG "#eeeeee"
+#define VW_STYLE_UNMATCHED_BORDER "#c62828"
+#define VW_STYLE_COMPUTE_BG "#e3f2fd"
+#define VW_STYLE_COMPUTE_BORDER "#1565c0"
+
 /* String -> uint32 map, open addressing, keys borrowed. */
 typedef struct vw_map {
     uint32_t cap, n;
@@ -73,6 +80,9 @@ typedef struct vw_node {
     vw_meta *inputs;
     uint32_t n_outputs, cap_outputs;
     vw_meta *outputs;
+    vw_strs subgraphs;         /* subgraphIds: graphs of the same view this node opens */
+    bool pin_top;              /* config.pinToGroupTop: the summary node of its group */
+    const char *style_bg, *style_border; /* GraphNodeStyle colours, or NULL */
 } vw_node;
 
 typedef struct vw_group {
@@ -93,7 +103,7 @@ typedef struct vw_graph {
 
 typedef struct vw_value {
     uint32_t graph;            /* index in the view's graphs */
-    const char *key;           /* node id, or namespace path for a group measurement */
+    const char *key;           /* op node id (a group measurement is keyed to the group's summary node) */
     double value;
     const char *text;          /* display text, e.g. "1.25 ms (shared)" */
     const char *color, *text_color; /* filled by vw_colour_overlays */
@@ -101,6 +111,7 @@ typedef struct vw_value {
 
 typedef struct vw_overlay {
     const char *id, *label, *unit, *entity_kind;
+    const char *name;          /* Model Explorer name "<label> (<unit>) - <view label>", set by views.c */
     const char *scale_key;     /* "<kind>|<metric>": one colour scale per key across all views */
     bool group_measurement;
     uint32_t n_values, cap_values;
@@ -163,7 +174,15 @@ void vw_node_edge(vw_ctx *c, vw_node *n, const char *source, const char *source_
 /* Adds outputsMetadata (or inputsMetadata) entry with one attribute. */
 void vw_node_output(vw_ctx *c, vw_node *n, const char *id, const char *key, const char *value);
 void vw_node_input(vw_ctx *c, vw_node *n, const char *id, const char *key, const char *value);
+/* Attribute of the group `ns`; ns "" is the graph-level summary (shown by
+ * Model Explorer when nothing is selected). */
 void vw_group_attr(vw_ctx *c, vw_graph *g, const char *ns, const char *key, const char *value);
+/* Adds the summary op node of a measured group: id = the group's entity id,
+ * namespace = the group itself, pinned to the group's top. Model Explorer
+ * colours op nodes only and dissolves a group with a single op child, so a
+ * group measurement is keyed to this node (never copied to the members) and
+ * the group always keeps at least two children. Returns the node index. */
+uint32_t vw_summary_node(vw_ctx *c, vw_graph *g, const char *ns, const char *entity, const char *label);
 
 uint32_t vw_overlay_add(vw_ctx *c, vw_view *v, const char *id, const char *label, const char *unit,
                         const char *entity_kind, const char *metric, bool group_measurement);
@@ -172,6 +191,8 @@ void vw_overlay_value(vw_ctx *c, vw_overlay *o, uint32_t graph, const char *key,
 void vw_link(vw_ctx *c, const char *a, const char *b);
 const vw_strs *vw_links_of(const vw_ctx *c, const char *entity);
 
+/* Drops overlays without any value (they would be empty node-data files). */
+void vw_drop_empty_overlays(vw_ctx *c);
 /* Kind-wide scales and explicit colours for every overlay value. */
 void vw_colour_overlays(vw_ctx *c);
 /* Colour of t in [0, 1] on the documented scale ("#rrggbb" into out[8]). */

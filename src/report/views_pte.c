@@ -171,9 +171,13 @@ void vw_build_pte(vw_ctx *c)
         vw_node_attr(c, n, "type", tn ? tn : "unknown");
         vw_node_attrf(c, n, "module", "%u", seg->module_index);
         vw_node_attrf(c, n, "operations", "%u", seg->n_operations);
-        if (seg->type == VGF_MODULE_COMPUTE)
+        if (seg->type == VGF_MODULE_GRAPH && seg->graph && seg->n_operations)
+            vw_strs_add(&n->subgraphs, c->a, mlia_arena_printf(c->a, "segment_%u", i)); /* built below */
+        if (seg->type == VGF_MODULE_COMPUTE) {
             vw_node_attr(c, n, "note", "compute segment: not estimated, excluded from NX totals");
-        else if (!seg->graph)
+            n->style_bg = VW_STYLE_COMPUTE_BG;
+            n->style_border = VW_STYLE_COMPUTE_BORDER;
+        } else if (!seg->graph)
             vw_node_attr(c, n, "note", "no decoded SPIR-V graph (placeholder module)");
         if (!sprev)
             for (uint32_t k = 0; k < delegate_nodes.n; k++)
@@ -221,7 +225,7 @@ void vw_build_pte(vw_ctx *c)
             continue;
         if (ov == VW_NONE)
             ov = vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_group_%s", metric),
-                                mlia_arena_printf(c->a, "Chain %s P50 (group measurement)", metric), "cycles", "chain",
+                                mlia_arena_printf(c->a, "Chain group %s P50", metric), "cycles", "chain",
                                 mlia_arena_printf(c->a, "%s:p50", metric), true);
         uint32_t gi = vw_graph_add(c, v, mlia_arena_printf(c->a, "segment_%u", i));
         const char *segns = mlia_arena_printf(c->a, "segment_%u", i);
@@ -246,6 +250,27 @@ void vw_build_pte(vw_ctx *c)
             uint32_t nxop = vw_map_get(&op_chain, id);
             const nx_compiler_op *cop = nxop != VW_NONE ? &nx->ops[nxop] : NULL;
             const char *ns = cop && cop->n_parents ? c->chain_path[cop->parents[0]] : segns;
+            if (cop && cop->n_parents && !group_done[cop->parents[0]]) {
+                /* the chain's cycles: on its summary node inside the group */
+                uint32_t chi = cop->parents[0];
+                group_done[chi] = 1;
+                const nx_chain *ch = &nx->chains[chi];
+                const mlia_entity *he = mlia_result_find(r, ch->id);
+                vw_group_attr(c, g, c->chain_path[chi], "chain", ch->id);
+                const char *raw = ch->raw_id && strncmp(ch->raw_id, "chain_", 6) == 0 && ch->raw_id[6] ? ch->raw_id + 6
+                                                                                                      : ch->raw_id;
+                uint32_t hi = vw_summary_node(c, g, c->chain_path[chi], ch->id, mlia_arena_printf(c->a, "Chain %s", raw));
+                double x;
+                const mlia_metric *m;
+                if (vw_metric(he, metric, "p50", &x, &m)) {
+                    vw_group_attr(c, g, c->chain_path[chi],
+                                  mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
+                    vw_node_attr(c, &g->nodes[hi], mlia_arena_printf(c->a, "%s_p50", metric),
+                                 mlia_arena_printf(c->a, "%s cycles", vw_num(c, x)));
+                    vw_overlay_value(c, &v->overlays[ov], gi, ch->id, x,
+                                     mlia_arena_printf(c->a, "%s cycles", vw_num(c, x)));
+                }
+            }
             uint32_t ni = vw_node_add(c, g, id, op->label ? op->label : op->op, ns, id);
             vw_node *n = &g->nodes[ni];
             vw_node_attr(c, n, "op", op->op);
@@ -264,22 +289,10 @@ void vw_build_pte(vw_ctx *c)
                     if (mlia_result_find(r, sid))
                         vw_link(c, id, sid);
                 }
-                if (cop->n_parents && !group_done[cop->parents[0]]) {
-                    uint32_t chi = cop->parents[0];
-                    group_done[chi] = 1;
-                    const mlia_entity *he = mlia_result_find(r, nx->chains[chi].id);
-                    vw_group_attr(c, g, c->chain_path[chi], "chain", nx->chains[chi].id);
-                    double x;
-                    const mlia_metric *m;
-                    if (vw_metric(he, metric, "p50", &x, &m)) {
-                        vw_group_attr(c, g, c->chain_path[chi],
-                                      mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
-                        vw_overlay_value(c, &v->overlays[ov], gi, c->chain_path[chi], x,
-                                         mlia_arena_printf(c->a, "%s cycles (group)", vw_num(c, x)));
-                    }
-                }
             } else {
                 vw_node_attr(c, n, "association", "no association recorded");
+                n->style_bg = VW_STYLE_UNMATCHED_BG;
+                n->style_border = VW_STYLE_UNMATCHED_BORDER;
             }
             uint32_t in_no = 0;
             for (uint32_t q = 0; q < op->n_operands; q++) {

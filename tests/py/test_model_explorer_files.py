@@ -50,7 +50,9 @@ class ArtifactChecks:
         m = self.manifest()
         self.assertEqual(m["version"], 1)
         self.assertEqual([v["id"] for v in m["views"]], VIEW_IDS)
-        self.assertEqual(m["sync_navigation"], "sync-navigation.json")
+        self.assertEqual(m["view_links"], "view-links.json")
+        for p in m["sync_navigation"]:
+            self.assertEqual(p["file"], f"sync/{p['left_view']}--{p['right_view']}.json")
         self.assertEqual(m["entity_node_mappings"], "entity-node-mappings.json")
         self.assertEqual(m["page"], "bundle/index.html")
         ids = [v["id"] for v in m["views"] if v["available"]]
@@ -86,7 +88,7 @@ class ArtifactChecks:
                     for k in ("id", "label", "namespace", "attrs", "incomingEdges", "subgraphIds",
                               "inputsMetadata", "outputsMetadata"):
                         self.assertIn(k, n)
-                    self.assertIsNone(n["style"])
+                    self.assertTrue(n["style"] is None or isinstance(n["style"], dict))
                     for a in n["attrs"]:
                         self.assertIsInstance(a["key"], str)
                         self.assertIsInstance(a["value"], str)
@@ -126,11 +128,13 @@ class ArtifactChecks:
             if v["available"]:
                 for g in load(self.base, v["model"])["graphs"]:
                     nodes[f"{v['id']}/{g['id']}"] = {n["id"] for n in g["nodes"]}
-        sync = load(self.base, "sync-navigation.json")
-        for e in sync["mappingEntries"]:
-            self.assertIn(e["leftNodeId"], nodes[e["leftGraphId"]])
-            self.assertIn(e["rightNodeId"], nodes[e["rightGraphId"]])
-            self.assertNotEqual(e["leftGraphId"].split("/")[0], e["rightGraphId"].split("/")[0])
+        links = load(self.base, "view-links.json")
+        self.assertEqual(links["schema"], "mlia.view-links/1")
+        for e in links["links"]:
+            self.assertIn(e["from"]["node"], nodes[f"{e['from']['view']}/{e['from']['graph']}"])
+            for t in e["to"]:
+                self.assertIn(t["node"], nodes[f"{t['view']}/{t['graph']}"])
+                self.assertNotEqual(t["view"], e["from"]["view"])
         enm = load(self.base, "entity-node-mappings.json")
         self.assertEqual(list(enm), sorted(enm))
         for ent, refs in enm.items():
@@ -160,7 +164,9 @@ class ArtifactChecks:
                     self.assertRegex(val["color"], COLOR)
                     self.assertIsInstance(val["text"], str)
 
-    def test_group_measurements_only_on_namespaces(self):
+    def test_group_measurements_only_on_summary_nodes(self):
+        """A group measurement is keyed to the summary node of its group (an op
+        node inside the group, pinned to its top), never to a member."""
         for v in self.manifest()["views"]:
             if not v["available"]:
                 continue
@@ -170,18 +176,13 @@ class ArtifactChecks:
                 for g in col["graphs"]:
                     if g["id"] not in nd:
                         continue
-                    ids = {n["id"] for n in g["nodes"]}
-                    nss = set()
-                    for n in g["nodes"]:
-                        parts = n["namespace"].split("/") if n["namespace"] else []
-                        for i in range(1, len(parts) + 1):
-                            nss.add("/".join(parts[:i]))
+                    by_id = {n["id"]: n for n in g["nodes"]}
                     for key in nd[g["id"]]["results"]:
+                        self.assertIn(key, by_id)
+                        pinned = (by_id[key].get("config") or {}).get("pinToGroupTop", False)
                         if o["group_measurement"]:
-                            self.assertIn(key, nss)
-                            self.assertNotIn(key, ids)
-                        else:
-                            self.assertIn(key, ids)
+                            self.assertTrue(pinned, f"{o['file']}: {key} is not a summary node")
+                            self.assertTrue(by_id[key]["namespace"])
 
 
 class DemoSample(ArtifactChecks, unittest.TestCase):

@@ -319,7 +319,7 @@ TEST(writes_every_available_view_with_model_explorer_fields)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
     static const char *const ids[4] = {"source_model", "segment_cascade_chain", "etrecord_chain_mapping",
                                        "etdump_backend_trace"};
     static const char *const labels[4] = {"Source Model", "segment_cascade_chain", "ETRecord Chain Mapping",
@@ -374,11 +374,25 @@ TEST(nx_views_namespaces_and_group_measurements)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
     mlia_json *chains = read_json(&f, "models/segment_cascade_chain.json", NULL);
     const mlia_json *g = at(mlia_json_get(chains, "graphs"), 0);
+    /* a chain with stripe nodes sits in its own group, pinned to its top */
     const mlia_json *c30 = find_node(g, "chain/segment_0/30");
-    CHECK(strcmp(mlia_json_get_str(c30, "namespace"), "segment_0/cascade_40") == 0);
+    CHECK(strcmp(mlia_json_get_str(c30, "namespace"), "segment_0/cascade_40/chain_30") == 0);
+    CHECK(mlia_json_get(mlia_json_get(c30, "config"), "pinToGroupTop")->u.boolean);
+    /* segment and cascade measurements: on summary nodes inside their groups */
+    const mlia_json *seg0 = find_node(g, "segment/0");
+    CHECK(seg0 && strcmp(mlia_json_get_str(seg0, "namespace"), "segment_0") == 0);
+    CHECK(mlia_json_get(mlia_json_get(seg0, "config"), "pinToGroupTop"));
+    const mlia_json *cas40 = find_node(g, "cascade/segment_0/40");
+    CHECK(cas40 && strcmp(mlia_json_get_str(cas40, "namespace"), "segment_0/cascade_40") == 0);
+    mlia_json *cnd = read_json(&f, "node-data/segment_cascade_chain/cascade_total_cycles.json", NULL);
+    const mlia_json *cres = mlia_json_get(mlia_json_get(cnd, "nx_hierarchy"), "results");
+    CHECK(mlia_json_get(cres, "cascade/segment_0/40"));
+    CHECK(!mlia_json_get(cres, "segment_0/cascade_40"));
+    CHECK(strcmp(mlia_json_get_str(mlia_json_get(cnd, "nx_hierarchy"), "name"),
+                 "Cascade total_cycles P50 (cycles) - segment_cascade_chain") == 0);
     const mlia_json *c31 = find_node(g, "chain/segment_0/31");
     CHECK(strcmp(mlia_json_get_str(at(mlia_json_get(c31, "incomingEdges"), 0), "sourceNodeId"),
                  "chain/segment_0/30") == 0);
@@ -403,13 +417,23 @@ TEST(nx_views_namespaces_and_group_measurements)
         if (strcmp(mlia_json_get_str(at(attrs, i), "value"), "no association recorded") == 0)
             no_assoc = true;
     CHECK(no_assoc);
-    /* group measurement: on the namespace only, never on member nodes */
+    /* unmatched operations are styled */
+    CHECK(strcmp(mlia_json_get_str(mlia_json_get(op12, "style"), "borderColor"), "#c62828") == 0);
+    CHECK(mlia_json_get(op10, "style")->type == MLIA_JSON_NULL);
+    /* group measurement: on the chain's summary node, never on member nodes */
+    const mlia_json *sum30 = find_node(tg, "chain/segment_0/30");
+    CHECK(sum30 && strcmp(mlia_json_get_str(sum30, "namespace"), "segment_0/cascade_40/chain_30") == 0);
+    CHECK(mlia_json_get(mlia_json_get(sum30, "config"), "pinToGroupTop"));
     mlia_json *nd = read_json(&f, "node-data/etdump_backend_trace/chain_group_total_cycles.json", NULL);
     const mlia_json *res = mlia_json_get(mlia_json_get(nd, "compiler_operations"), "results");
     CHECK(res && res->type == MLIA_JSON_OBJECT);
     CHECK_INT(res->u.object.n, 2);
-    CHECK(mlia_json_get(res, "segment_0/cascade_40/chain_30"));
+    CHECK(mlia_json_get(res, "chain/segment_0/30"));
+    CHECK(!mlia_json_get(res, "segment_0/cascade_40/chain_30"));
     CHECK(!mlia_json_get(res, "compiler_operation/segment_0/tosa-10"));
+    /* graph-level summary */
+    CHECK(strcmp(mlia_json_get_str(mlia_json_get(mlia_json_get(tg, "groupNodeAttributes"), ""), "view"),
+                 "ETDump Backend Trace") == 0);
     const mlia_json *ga = mlia_json_get(mlia_json_get(tg, "groupNodeAttributes"), "segment_0/cascade_40/chain_30");
     CHECK(strcmp(mlia_json_get_str(ga, "total_cycles_p50 (group measurement)"), "300") == 0);
 
@@ -430,7 +454,7 @@ TEST(colours_follow_one_scale_per_kind_across_views)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
     mlia_json *a = read_json(&f, "node-data/segment_cascade_chain/chain_total_cycles.json", NULL);
     mlia_json *b = read_json(&f, "node-data/etrecord_chain_mapping/chain_total_cycles.json", NULL);
     mlia_json *c = read_json(&f, "node-data/etdump_backend_trace/chain_group_total_cycles.json", NULL);
@@ -440,7 +464,7 @@ TEST(colours_follow_one_scale_per_kind_across_views)
     CHECK(strcmp(result_color(a, "nx_hierarchy", "chain/segment_0/32"), "#ffffcc") == 0);
     CHECK(strcmp(result_color(a, "nx_hierarchy", "chain/segment_0/31"), "#fd8d3c") == 0);
     CHECK(strcmp(result_color(b, "chain_mapping", "chain/segment_0/30"), hi) == 0);
-    CHECK(strcmp(result_color(c, "compiler_operations", "segment_0/cascade_40/chain_30"), hi) == 0);
+    CHECK(strcmp(result_color(c, "compiler_operations", "chain/segment_0/30"), hi) == 0);
     const mlia_json *r = mlia_json_get(mlia_json_get(mlia_json_get(a, "nx_hierarchy"), "results"),
                                        "chain/segment_0/30");
     CHECK(strcmp(mlia_json_get_str(r, "textColor"), "#ffffff") == 0);
@@ -459,7 +483,7 @@ TEST(page_escapes_hostile_names_and_sync_references_nodes)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
     char path[512];
     snprintf(path, sizeof path, "%s/model-explorer/bundle/index.html", mlia_outdir_tmp_root(&f.od));
     char *html;
@@ -490,40 +514,77 @@ TEST(page_escapes_hostile_names_and_sync_references_nodes)
     CHECK(val);
     CHECK(strcmp(mlia_json_get_str(val, "text"), "0.5 ms (exclusive)") == 0);
 
-    /* sync-navigation: every entry references existing nodes of different views */
-    mlia_json *sync = read_json(&f, "sync-navigation.json", NULL);
-    const mlia_json *entries = mlia_json_get(sync, "mappingEntries");
-    CHECK(count(entries) > 0);
+    /* view-links.json: graph-qualified, every reference resolves, other views only */
+    mlia_json *links = read_json(&f, "view-links.json", NULL);
+    CHECK(strcmp(mlia_json_get_str(links, "schema"), "mlia.view-links/1") == 0);
+    const mlia_json *ll = mlia_json_get(links, "links");
+    CHECK(count(ll) > 0);
+    for (size_t i = 0; i < count(ll); i++) {
+        const mlia_json *from = mlia_json_get(at(ll, i), "from");
+        const mlia_json *to = mlia_json_get(at(ll, i), "to");
+        CHECK(count(to) > 0);
+        for (size_t k = 0; k < count(to); k++)
+            CHECK(strcmp(mlia_json_get_str(from, "view"), mlia_json_get_str(at(to, k), "view")) != 0);
+    }
+    /* Model Explorer sync files: one per related pair, listed in the manifest,
+     * plain node ids of the named views, each left id in one entry */
+    mlia_json *man = read_json(&f, "manifest.json", NULL);
+    const mlia_json *pairs = mlia_json_get(man, "sync_navigation");
+    CHECK(count(pairs) > 0);
     bool chain_to_source = false;
-    for (size_t i = 0; i < count(entries); i++) {
-        const mlia_json *e = at(entries, i);
-        const char *sides[2][2] = {{"leftGraphId", "leftNodeId"}, {"rightGraphId", "rightNodeId"}};
-        for (int s = 0; s < 2; s++) {
-            const char *gid = mlia_json_get_str(e, sides[s][0]);
-            const char *slash = strchr(gid, '/');
-            CHECK(slash);
-            char rel[256];
-            snprintf(rel, sizeof rel, "models/%.*s.json", (int)(slash - gid), gid);
-            mlia_json *col = read_json(&f, rel, NULL);
-            CHECK(col);
-            const mlia_json *gs = mlia_json_get(col, "graphs");
-            bool found = false;
-            for (size_t k = 0; k < count(gs) && !found; k++)
-                if (strcmp(mlia_json_get_str(at(gs, k), "id"), slash + 1) == 0)
-                    found = find_node(at(gs, k), mlia_json_get_str(e, sides[s][1])) != NULL;
-            CHECK(found);
+    for (size_t i = 0; i < count(pairs); i++) {
+        const mlia_json *p = at(pairs, i);
+        const char *lv = mlia_json_get_str(p, "left_view"), *rv = mlia_json_get_str(p, "right_view");
+        char want[256];
+        snprintf(want, sizeof want, "sync/%s--%s.json", lv, rv);
+        CHECK(strcmp(mlia_json_get_str(p, "file"), want) == 0);
+        mlia_json *sf = read_json(&f, want, NULL);
+        CHECK(sf);
+        const mlia_json *entries = mlia_json_get(sf, "mappingEntries");
+        CHECK(count(entries) > 0);
+        char rel[2][256];
+        snprintf(rel[0], sizeof rel[0], "models/%s.json", lv);
+        snprintf(rel[1], sizeof rel[1], "models/%s.json", rv);
+        mlia_json *cols[2] = {read_json(&f, rel[0], NULL), read_json(&f, rel[1], NULL)};
+        CHECK(cols[0] && cols[1]);
+        for (size_t e = 0; e < count(entries); e++) {
+            const char *sides[2] = {"leftNodeIds", "rightNodeIds"};
+            for (int sd = 0; sd < 2; sd++) {
+                const mlia_json *ids = mlia_json_get(at(entries, e), sides[sd]);
+                CHECK(count(ids) > 0);
+                for (size_t k = 0; k < count(ids); k++) {
+                    const char *id = at(ids, k)->u.string.s;
+                    const mlia_json *gs = mlia_json_get(cols[sd], "graphs");
+                    bool found = false;
+                    for (size_t q = 0; q < count(gs) && !found; q++)
+                        found = find_node(at(gs, q), id) != NULL;
+                    CHECK(found);
+                    if (sd == 0)
+                        for (size_t e2 = e + 1; e2 < count(entries); e2++) {
+                            const mlia_json *ids2 = mlia_json_get(at(entries, e2), "leftNodeIds");
+                            for (size_t k2 = 0; k2 < count(ids2); k2++)
+                                CHECK(strcmp(at(ids2, k2)->u.string.s, id) != 0);
+                        }
+                }
+            }
+            if (strcmp(lv, "source_model") == 0 && strcmp(rv, "etrecord_chain_mapping") == 0) {
+                const mlia_json *l = mlia_json_get(at(entries, e), "leftNodeIds");
+                const mlia_json *r = mlia_json_get(at(entries, e), "rightNodeIds");
+                for (size_t k = 0; k < count(l); k++)
+                    if (strcmp(at(l, k)->u.string.s, "source_operator/forward/relu") == 0)
+                        for (size_t q = 0; q < count(r); q++)
+                            if (strcmp(at(r, q)->u.string.s, "chain/segment_0/31") == 0)
+                                chain_to_source = true;
+            }
         }
-        if (strcmp(mlia_json_get_str(e, "leftNodeId"), "chain/segment_0/31") == 0 &&
-            strcmp(mlia_json_get_str(e, "rightNodeId"), "source_operator/forward/relu") == 0 &&
-            strncmp(mlia_json_get_str(e, "rightGraphId"), "source_model/", 13) == 0)
-            chain_to_source = true;
     }
     CHECK(chain_to_source);
     mlia_json *enm = read_json(&f, "entity-node-mappings.json", NULL);
     CHECK(enm && enm->type == MLIA_JSON_OBJECT);
     for (size_t i = 1; i < enm->u.object.n; i++)
         CHECK(strcmp(enm->u.object.members[i - 1].key, enm->u.object.members[i].key) < 0);
-    CHECK_INT(count(mlia_json_get(enm, "chain/segment_0/30")), 2);
+    /* chains view, mapping view and the summary node of its group in the trace */
+    CHECK_INT(count(mlia_json_get(enm, "chain/segment_0/30")), 3);
     teardown(&f);
 }
 
@@ -533,7 +594,7 @@ TEST(without_nx_views_are_unavailable_with_reasons)
     CHECK(setup(&f, PROGRAM, false) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
     mlia_json *m = read_json(&f, "manifest.json", NULL);
     const mlia_json *views = mlia_json_get(m, "views");
     CHECK(strcmp(mlia_json_get_str(m, "initial_view"), "source_model") == 0);
@@ -574,7 +635,7 @@ TEST(five_thousand_node_graph_writes_fast)
     mlia_error_clear(&err);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     printf("5000-node views_write: %.1f ms\n", ms);

@@ -61,6 +61,7 @@ export function renderDetails(app, container, selection) {
   if (item.kind === 'node') {
     facts.push(['Node id', item.id], ['Operator', item.label]);
     if (item.namespace) facts.push(['Namespace', item.namespace]);
+    if (item.pinned) facts.push(['Summary of group', item.namespace]);
   } else {
     facts.push(['Group', item.path], ['Members', `${item.nodeCount} nodes, ${item.children.length} direct children`]);
   }
@@ -71,10 +72,18 @@ export function renderDetails(app, container, selection) {
   }
   container.appendChild(kvTable(facts, 'facts'));
 
+  const graphIds = data.graphIds(pane.viewId);
+  const subgraphs = item.kind === 'node' ? item.subgraphIds.filter((g) => graphIds.includes(g)) : [];
+  if (subgraphs.length) {
+    container.appendChild(el('p', { class: 'subgraphs' }, el('strong', { text: 'Opens graph: ' }),
+      ...subgraphs.map((g) => el('button', { type: 'button', class: 'link subgraph-link', 'data-graph': g, text: g,
+        onclick: () => pane.setGraph(g) }))));
+  }
+
   const value = pane.overlayValue(item);
   const ov = pane.overlay();
   if (value && ov) {
-    const label = item.kind === 'group' && ov.group_measurement ? 'Group measurement' : 'Overlay';
+    const label = ov.group_measurement && (item.kind === 'group' || item.pinned) ? 'Group measurement' : 'Overlay';
     container.appendChild(el('p', { class: item.kind === 'group' ? 'overlay-value group-measurement' : 'overlay-value' },
       el('strong', { text: `${label}: ` }),
       `${String(ov.label ?? ov.id)} = ${value.text !== undefined ? String(value.text) : valueText(value.value)}`));

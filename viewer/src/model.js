@@ -67,10 +67,17 @@ export class GraphModel {
           : [],
         incoming: Array.isArray(raw.incomingEdges) ? raw.incomingEdges : [],
         out: [], in: [], index: this.nodes.length,
+        // Model Explorer fields the page honours: the node's default style,
+        // the summary node of a group (config.pinToGroupTop) and the graphs
+        // the node opens (subgraphIds).
+        style: raw.style && typeof raw.style === 'object' ? raw.style : null,
+        pinned: !!(raw.config && raw.config.pinToGroupTop === true),
+        subgraphIds: Array.isArray(raw.subgraphIds) ? raw.subgraphIds.map(String) : [],
       };
       this.nodes.push(node);
       this.nodeById.set(id, node);
       parent.children.push(node);
+      if (node.pinned && parent !== this.root && !parent.summary) parent.summary = node;
       for (let g = parent; g; g = g.parent) g.nodeCount++;
     }
     for (const node of this.nodes) {
@@ -93,7 +100,7 @@ export class GraphModel {
   makeGroup(path, name, parent) {
     return {
       kind: 'group', uid: nextUid++, path, name, parent, children: [],
-      depth: parent ? parent.depth + 1 : 0, nodeCount: 0, expanded: true,
+      depth: parent ? parent.depth + 1 : 0, nodeCount: 0, expanded: true, summary: null,
       levelEdges: [], levelEdgeKeys: new Set(), layout: null,
     };
   }

@@ -507,11 +507,16 @@ export class Pane {
     return this.data.overlays(this.viewId).find((ov) => ov && String(ov.id) === this.overlayId) || null;
   }
 
+  // The value of an item: keyed by node id, or by a group's path. A group
+  // without its own value shows the value of its summary node (the op node
+  // pinned to its top that carries the group measurement).
   overlayValue(item, overlay) {
     const ov = overlay === undefined ? this.overlay() : overlay;
     if (!ov || !ov.values || typeof ov.values !== 'object') return null;
     const key = `${this.graphId}/${item.kind === 'node' ? item.id : item.path}`;
-    return Object.prototype.hasOwnProperty.call(ov.values, key) ? ov.values[key] : null;
+    if (Object.prototype.hasOwnProperty.call(ov.values, key)) return ov.values[key];
+    if (item.kind === 'group' && item.summary) return this.overlayValue(item.summary, ov);
+    return null;
   }
 
   applyOverlay() {
@@ -520,12 +525,21 @@ export class Pane {
       const item = this.items.get(uid);
       const value = ov ? this.overlayValue(item, ov) : null;
       const color = value ? safeColor(value.color) : null;
-      if (color && !part.frame) {
-        part.rect.setAttribute('fill', color);
-        part.g.classList.toggle('on-dark', luminance(color) < 0.5);
+      // without an overlay colour a node keeps its Model Explorer style
+      const style = item.kind === 'node' && item.style ? item.style : null;
+      const fill = color || (style ? safeColor(style.backgroundColor) : null);
+      if (fill && !part.frame) {
+        part.rect.setAttribute('fill', fill);
+        part.g.classList.toggle('on-dark', luminance(fill) < 0.5);
       } else {
         part.rect.removeAttribute('fill');
         part.g.classList.remove('on-dark');
+      }
+      const border = style ? safeColor(style.borderColor) : null;
+      if (border && !part.frame) {
+        part.rect.setAttribute('stroke', border);
+        part.rect.setAttribute('stroke-width', '2');
+        part.g.classList.add('styled');
       }
       part.g.classList.toggle('has-value', !!value);
       let text = part.fallback;
