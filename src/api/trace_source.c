@@ -16,7 +16,10 @@
  *   - Method::execute and other runtime events: their name, no entity.
  * Only profile events with end >= start are timeline events.
  *
- * Ownership: everything lives in the session arena.
+ * Ownership: per-instruction data (names, entity lists) lives in the
+ * session arena, so it grows with the instructions, not the events; event
+ * names are copied into a scratch arena released when the execution's
+ * events have been emitted.
  */
 #include "api/trace_source.h"
 
@@ -33,6 +36,7 @@
 typedef struct op_site {
     bool done;
     const char *name;            /* operator name(s) or NULL */
+    const char *call_name;       /* "DELEGATE_CALL <backend>" when a delegate call */
     uint32_t n_entities;
     const char **entities;
     uint32_t n_handles;
@@ -81,6 +85,8 @@ static const op_site *site_of(ts_ctx *c, int64_t chain, int64_t instr)
     st->n_handles = h->present ? h->n : 0;
     st->handles = h->v;
     st->call = find_call(s, chain, instr);
+    if (st->call)
+        st->call_name = mlia_arena_printf(c->arena, "DELEGATE_CALL %s", st->call->backend);
     const ep_program *prog = s->program;
     const runtime_analysis *ra = s->runtime;
     if (!prog || !ra || ra->n_nodes != prog->graph.n_nodes || !st->n_handles)
@@ -191,10 +197,10 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
         ev.instruction = e->instruction_id;
         if (is_backend(e)) {
             bk[n_bk++] = (bk_item){e->start_time, e->end_time, k, e->chain_index, e->instruction_id,
-                                   event_text(c->arena, e), NULL};
+                                   event_text(&scratch, e), NULL};
             continue;
         }
-        ev.etdump_name = event_text(c->arena, e);
+        ev.etdump_name = event_text(&scratch, e);
         ev.name = ev.etdump_name;
         if (name_is(e, "Method::execute") || name_is(e, "Method::init") || name_is(e, "Program::load_method")) {
             ev.category = "framework";
@@ -216,7 +222,8 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
             const op_site *st = site_of(c, e->chain_index, e->instruction_id);
             const runtime_delegate_call *call = st ? st->call : find_call(s, e->chain_index, e->instruction_id);
             if (call) {
-                ev.name = mlia_arena_printf(c->arena, "DELEGATE_CALL %s", call->backend);
+                ev.name = st && st->call_name ? st->call_name
+                                              : mlia_arena_printf(&scratch, "DELEGATE_CALL %s", call->backend);
                 ev.n_entities = 1;
                 ev.entities = &call->entity_id;
             }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/arena.h"
+
 /* ------------------------------------------------------------------ */
 /* one execution's events                                               */
 
@@ -14,6 +16,7 @@ typedef struct ev_vec {
     trace_event *v;
     size_t n, cap;
     bool oom;
+    mlia_arena names;   /* copies of the execution's event names, reset per execution */
 } ev_vec;
 
 static void collect(void *ctx, const trace_event *ev)
@@ -31,7 +34,12 @@ static void collect(void *ctx, const trace_event *ev)
         vec->v = nv;
         vec->cap = nc;
     }
-    vec->v[vec->n++] = *ev;
+    trace_event *e = &vec->v[vec->n++];
+    *e = *ev;
+    /* names are only valid during the call (trace.h) */
+    e->name = ev->name ? mlia_arena_strdup(&vec->names, ev->name) : NULL;
+    e->etdump_name = ev->etdump_name == ev->name ? e->name
+                     : ev->etdump_name ? mlia_arena_strdup(&vec->names, ev->etdump_name) : NULL;
 }
 
 /* Wrappers first: start ascending, end descending, and on equal intervals the
@@ -51,6 +59,8 @@ static int cmp_event(const void *a, const void *b)
 static void load_execution(const trace_source *src, uint32_t exec, ev_vec *vec)
 {
     vec->n = 0;
+    mlia_arena_free(&vec->names);
+    mlia_arena_init(&vec->names);
     src->events(src->ctx, exec, collect, vec);
     if (vec->n > 1)
         qsort(vec->v, vec->n, sizeof *vec->v, cmp_event);
@@ -149,18 +159,36 @@ static uint32_t exec_of(const trace_counter *c, uint32_t k)
     return c->executions[k];
 }
 
+/* The JSON goes through a buffer flushed to fp in chunks of about 1 MB: one
+ * fwrite per token would dominate the cost of a large trace. */
+#define FLUSH_AT (1u << 20)
+
+static void flush(mlia_buf *b, FILE *fp, bool *failed)
+{
+    if (b->len && fwrite(b->data, 1, b->len, fp) != b->len)
+        *failed = true;
+    b->len = 0;
+}
+
 int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err)
 {
+    mlia_buf out;
+    mlia_buf_init(&out);
+    mlia_buf_reserve(&out, FLUSH_AT + 65536);
+    bool failed = false;
     mlia_jw w;
-    mlia_jw_init_file(&w, fp, false);
+    mlia_jw_init_buf(&w, &out, false);
     uint32_t dec = src->us_decimals;
     uint32_t nx = src->n_executions;
     uint64_t *bounds = calloc(nx ? 2 * (size_t)nx : 2, sizeof *bounds); /* [start, end] per execution */
     bool *has = calloc(nx ? nx : 1, sizeof *has);
     ev_vec vec = {0};
+    mlia_arena_init(&vec.names);
     if (!bounds || !has) {
         free(bounds);
         free(has);
+        mlia_buf_free(&out);
+        mlia_arena_free(&vec.names);
         return mlia_error_setf(err, path, "out of memory");
     }
 
@@ -199,6 +227,8 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
             kraw_us(&w, "dur", e->end - e->start, dec);
             write_args(&w, e);
             mlia_jw_obj_end(&w);
+            if (out.len >= FLUSH_AT)
+                flush(&out, fp, &failed);
         }
     }
     /* counters: the execution's value from its first event, 0 after its last */
@@ -221,6 +251,8 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
                 mlia_jw_obj_end(&w);
                 mlia_jw_obj_end(&w);
             }
+            if (out.len >= FLUSH_AT)
+                flush(&out, fp, &failed);
         }
     }
     mlia_jw_arr_end(&w);
@@ -251,14 +283,17 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     mlia_jw_arr_end(&w);
     mlia_jw_obj_end(&w);
     mlia_jw_obj_end(&w);
-    fputc('\n', fp);
+    mlia_buf_putc(&out, '\n');
+    flush(&out, fp, &failed);
+    mlia_buf_free(&out);
     bool oom = vec.oom;
     free(vec.v);
+    mlia_arena_free(&vec.names);
     free(bounds);
     free(has);
     if (oom)
         return mlia_error_setf(err, path, "out of memory");
-    if (w.failed || ferror(fp))
+    if (failed || ferror(fp))
         return mlia_error_setf(err, path, "write failed");
     return 0;
 }
@@ -270,8 +305,8 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
  * category, first entity, chain, instruction, handles. Sites are interned
  * by content so the per-event data is three integers. */
 typedef struct site_map {
-    const trace_event **sites;   /* representative event of each site (copied) */
-    trace_event *store;
+    trace_event *store;          /* representative event of each site, names copied to `names` */
+    mlia_arena names;
     uint32_t n, cap;
     uint32_t *slots;             /* open addressing, index + 1 */
     uint32_t n_slots;
@@ -340,13 +375,16 @@ static uint32_t site_get(site_map *m, const trace_event *e)
     }
     if (m->n == m->cap) {
         uint32_t nc = m->cap ? m->cap * 2 : 256;
-        trace_event *st = realloc(m->store, nc * sizeof *st);
-        if (!st)
+        trace_event *grown = realloc(m->store, nc * sizeof *grown);
+        if (!grown)
             return UINT32_MAX;
-        m->store = st;
+        m->store = grown;
         m->cap = nc;
     }
-    m->store[m->n] = *e;
+    trace_event *st = &m->store[m->n];
+    *st = *e;
+    st->name = e->name ? mlia_arena_strdup(&m->names, e->name) : NULL;
+    st->etdump_name = e->etdump_name ? mlia_arena_strdup(&m->names, e->etdump_name) : NULL;
     m->slots[j] = m->n + 1;
     return m->n++;
 }
@@ -355,7 +393,9 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
 {
     uint32_t nx = src->n_executions;
     site_map sites = {0};
+    mlia_arena_init(&sites.names);
     ev_vec vec = {0};
+    mlia_arena_init(&vec.names);
     uint64_t total = 0;
     uint32_t shown = 0;
     bool oom = false;
@@ -443,7 +483,9 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     mlia_jw_arr_end(w);
     mlia_jw_obj_end(w);
     free(vec.v);
+    mlia_arena_free(&vec.names);
     free(sites.store);
     free(sites.slots);
+    mlia_arena_free(&sites.names);
     (void)oom; /* an execution that could not be listed ends the list */
 }

@@ -69,8 +69,11 @@ typedef struct trace_source {
     uint32_t n_executions;
     const uint32_t *execution_runs; /* [n_executions] ETDump run index of each execution */
     /* Calls emit(emit_ctx, ev) for every profile event of execution `exec`
-     * (any order); event strings and arrays must stay valid until the
-     * writer returns (the glue keeps them in the run's arena). */
+     * (any order). ev->name and ev->etdump_name need only be valid during
+     * the emit call (the writer copies them); category, entities and
+     * handles must stay valid until the writer returns (the glue keeps one
+     * copy per instruction in the run's arena, so memory does not grow with
+     * the number of events). */
     void (*events)(const void *ctx, uint32_t exec, trace_emit_fn emit, void *emit_ctx);
     const void *ctx;
     uint32_t n_counters;
