@@ -100,205 +100,6 @@ static void kraw_us(mlia_jw *w, const char *key, uint64_t ticks, uint32_t decima
 }
 
 /* ------------------------------------------------------------------ */
-/* Chrome trace-event JSON                                              */
-
-#define PID_EXECUTIONS 1
-#define PID_COUNTERS 2
-
-static void meta_event(mlia_jw *w, const char *what, int pid, int64_t tid, const char *key, const char *sval,
-                       int64_t ival)
-{
-    mlia_jw_obj_begin(w);
-    mlia_jw_kstr(w, "name", what);
-    mlia_jw_kstr(w, "ph", "M");
-    mlia_jw_kint(w, "pid", pid);
-    mlia_jw_kint(w, "tid", tid);
-    mlia_jw_key(w, "args");
-    mlia_jw_obj_begin(w);
-    if (sval)
-        mlia_jw_kstr(w, key, sval);
-    else
-        mlia_jw_kint(w, key, ival);
-    mlia_jw_obj_end(w);
-    mlia_jw_obj_end(w);
-}
-
-static void write_args(mlia_jw *w, const trace_event *e)
-{
-    mlia_jw_key(w, "args");
-    mlia_jw_obj_begin(w);
-    if (e->n_entities)
-        mlia_jw_kstr(w, "entity_id", e->entities[0]);
-    if (e->n_entities > 1) {
-        mlia_jw_key(w, "entity_ids");
-        mlia_jw_arr_begin(w);
-        for (uint32_t i = 0; i < e->n_entities; i++)
-            mlia_jw_str(w, e->entities[i]);
-        mlia_jw_arr_end(w);
-    }
-    if (e->n_handles == 1)
-        mlia_jw_kint(w, "debug_handle", e->handles[0]);
-    else if (e->n_handles > 1) {
-        mlia_jw_key(w, "debug_handles");
-        mlia_jw_arr_begin(w);
-        for (uint32_t i = 0; i < e->n_handles; i++)
-            mlia_jw_int(w, e->handles[i]);
-        mlia_jw_arr_end(w);
-    }
-    if (e->chain >= 0)
-        mlia_jw_kint(w, "chain", e->chain);
-    if (e->instruction >= 0)
-        mlia_jw_kint(w, "instruction", e->instruction);
-    mlia_jw_kstr(w, "etdump_name", e->etdump_name);
-    mlia_jw_kuint(w, "event_index", e->index);
-    mlia_jw_obj_end(w);
-}
-
-static uint32_t exec_of(const trace_counter *c, uint32_t k)
-{
-    return c->executions[k];
-}
-
-/* The JSON goes through a buffer flushed to fp in chunks of about 1 MB: one
- * fwrite per token would dominate the cost of a large trace. */
-#define FLUSH_AT (1u << 20)
-
-static void flush(mlia_buf *b, FILE *fp, bool *failed)
-{
-    if (b->len && fwrite(b->data, 1, b->len, fp) != b->len)
-        *failed = true;
-    b->len = 0;
-}
-
-int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err)
-{
-    mlia_buf out;
-    mlia_buf_init(&out);
-    mlia_buf_reserve(&out, FLUSH_AT + 65536);
-    bool failed = false;
-    mlia_jw w;
-    mlia_jw_init_buf(&w, &out, false);
-    uint32_t dec = src->us_decimals;
-    uint32_t nx = src->n_executions;
-    uint64_t *bounds = calloc(nx ? 2 * (size_t)nx : 2, sizeof *bounds); /* [start, end] per execution */
-    bool *has = calloc(nx ? nx : 1, sizeof *has);
-    ev_vec vec = {0};
-    mlia_arena_init(&vec.names);
-    if (!bounds || !has) {
-        free(bounds);
-        free(has);
-        mlia_buf_free(&out);
-        mlia_arena_free(&vec.names);
-        return mlia_error_setf(err, path, "out of memory");
-    }
-
-    mlia_jw_obj_begin(&w);
-    mlia_jw_key(&w, "traceEvents");
-    mlia_jw_arr_begin(&w);
-    meta_event(&w, "process_name", PID_EXECUTIONS, 0, "name",
-               src->method ? src->method : "executions", 0);
-    meta_event(&w, "process_sort_index", PID_EXECUTIONS, 0, "sort_index", NULL, 0);
-    for (uint32_t k = 0; k < nx; k++) {
-        char label[96];
-        snprintf(label, sizeof label, "execution %u (event block %u)", k + 1, src->execution_runs[k]);
-        meta_event(&w, "thread_name", PID_EXECUTIONS, (int64_t)k + 1, "name", label, 0);
-        meta_event(&w, "thread_sort_index", PID_EXECUTIONS, (int64_t)k + 1, "sort_index", NULL, (int64_t)k);
-    }
-    if (src->n_counters) {
-        meta_event(&w, "process_name", PID_COUNTERS, 0, "name", "NX statistics", 0);
-        meta_event(&w, "process_sort_index", PID_COUNTERS, 0, "sort_index", NULL, 1);
-    }
-    for (uint32_t k = 0; k < nx && !vec.oom; k++) {
-        load_execution(src, k, &vec);
-        for (size_t i = 0; i < vec.n; i++) {
-            const trace_event *e = &vec.v[i];
-            if (!has[k] || e->start < bounds[2 * k])
-                bounds[2 * k] = e->start;
-            if (!has[k] || e->end > bounds[2 * k + 1])
-                bounds[2 * k + 1] = e->end;
-            has[k] = true;
-            mlia_jw_obj_begin(&w);
-            mlia_jw_kstr(&w, "name", e->name);
-            mlia_jw_kstr(&w, "cat", e->category);
-            mlia_jw_kstr(&w, "ph", "X");
-            mlia_jw_kint(&w, "pid", PID_EXECUTIONS);
-            mlia_jw_kint(&w, "tid", (int64_t)k + 1);
-            kraw_us(&w, "ts", e->start, dec);
-            kraw_us(&w, "dur", e->end - e->start, dec);
-            write_args(&w, e);
-            mlia_jw_obj_end(&w);
-            if (out.len >= FLUSH_AT)
-                flush(&out, fp, &failed);
-        }
-    }
-    /* counters: the execution's value from its first event, 0 after its last */
-    for (uint32_t c = 0; c < src->n_counters; c++) {
-        const trace_counter *tc = &src->counters[c];
-        for (uint32_t i = 0; i < tc->n; i++) {
-            uint32_t k = exec_of(tc, i);
-            if (k >= nx || !has[k])
-                continue;
-            for (int edge = 0; edge < 2; edge++) {
-                mlia_jw_obj_begin(&w);
-                mlia_jw_kstr(&w, "name", tc->name);
-                mlia_jw_kstr(&w, "ph", "C");
-                mlia_jw_kint(&w, "pid", PID_COUNTERS);
-                mlia_jw_kint(&w, "tid", 0);
-                kraw_us(&w, "ts", bounds[2 * k + edge], dec);
-                mlia_jw_key(&w, "args");
-                mlia_jw_obj_begin(&w);
-                mlia_jw_kuint(&w, tc->key, edge ? 0 : tc->values[i]);
-                mlia_jw_obj_end(&w);
-                mlia_jw_obj_end(&w);
-            }
-            if (out.len >= FLUSH_AT)
-                flush(&out, fp, &failed);
-        }
-    }
-    mlia_jw_arr_end(&w);
-    mlia_jw_kstr(&w, "displayTimeUnit", src->time_unit && strcmp(src->time_unit, "ns") == 0 ? "ns" : "ms");
-    mlia_jw_key(&w, "metadata");
-    mlia_jw_obj_begin(&w);
-    mlia_jw_kstr(&w, "schema", "mlia.trace/1");
-    mlia_jw_kstr(&w, "generated_by", src->tool);
-    mlia_jw_kstr(&w, "method", src->method);
-    mlia_jw_kstr(&w, "time_unit", src->time_unit);
-    mlia_jw_kuint(&w, "executions", nx);
-    mlia_jw_key(&w, "execution_event_blocks");
-    mlia_jw_arr_begin(&w);
-    for (uint32_t k = 0; k < nx; k++)
-        mlia_jw_uint(&w, src->execution_runs[k]);
-    mlia_jw_arr_end(&w);
-    mlia_jw_key(&w, "inputs");
-    mlia_jw_arr_begin(&w);
-    for (uint32_t i = 0; i < src->n_inputs; i++) {
-        const trace_input *in = &src->inputs[i];
-        mlia_jw_obj_begin(&w);
-        mlia_jw_kstr(&w, "role", in->role);
-        mlia_jw_kstr(&w, "name", in->name);
-        mlia_jw_kstr(&w, "sha256", in->sha256);
-        mlia_jw_kuint(&w, "size_bytes", in->size);
-        mlia_jw_obj_end(&w);
-    }
-    mlia_jw_arr_end(&w);
-    mlia_jw_obj_end(&w);
-    mlia_jw_obj_end(&w);
-    mlia_buf_putc(&out, '\n');
-    flush(&out, fp, &failed);
-    mlia_buf_free(&out);
-    bool oom = vec.oom;
-    free(vec.v);
-    mlia_arena_free(&vec.names);
-    free(bounds);
-    free(has);
-    if (oom)
-        return mlia_error_setf(err, path, "out of memory");
-    if (failed || ferror(fp))
-        return mlia_error_setf(err, path, "write failed");
-    return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* page timeline                                                        */
 
 /* A site is what the page shows for an event besides its times: name,
@@ -310,6 +111,8 @@ typedef struct site_map {
     uint32_t n, cap;
     uint32_t *slots;             /* open addressing, index + 1 */
     uint32_t n_slots;
+    mlia_buf *head, *args;       /* trace.json: pre-encoded fragments per site (when used) */
+    uint32_t cap_cache;
 } site_map;
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -387,6 +190,285 @@ static uint32_t site_get(site_map *m, const trace_event *e)
     st->etdump_name = e->etdump_name ? mlia_arena_strdup(&m->names, e->etdump_name) : NULL;
     m->slots[j] = m->n + 1;
     return m->n++;
+}
+
+/* ------------------------------------------------------------------ */
+/* Chrome trace-event JSON                                              */
+
+#define PID_EXECUTIONS 1
+#define PID_COUNTERS 2
+
+static void meta_event(mlia_jw *w, const char *what, int pid, int64_t tid, const char *key, const char *sval,
+                       int64_t ival)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "name", what);
+    mlia_jw_kstr(w, "ph", "M");
+    mlia_jw_kint(w, "pid", pid);
+    mlia_jw_kint(w, "tid", tid);
+    mlia_jw_key(w, "args");
+    mlia_jw_obj_begin(w);
+    if (sval)
+        mlia_jw_kstr(w, key, sval);
+    else
+        mlia_jw_kint(w, key, ival);
+    mlia_jw_obj_end(w);
+    mlia_jw_obj_end(w);
+}
+
+static void site_map_free(site_map *m)
+{
+    for (uint32_t i = 0; i < m->cap_cache; i++) {
+        mlia_buf_free(&m->head[i]);
+        mlia_buf_free(&m->args[i]);
+    }
+    free(m->head);
+    free(m->args);
+    free(m->store);
+    free(m->slots);
+    mlia_arena_free(&m->names);
+}
+
+/* The constant part of a site's X events, encoded once: `head` is
+ * {"name":...,"cat":...,"ph":"X","pid":1,"tid": and `args` the args members
+ * that do not change between events of the site. Per event only tid, ts,
+ * dur and event_index are formatted (a large trace is mostly this loop). */
+static bool site_fragments(site_map *m, uint32_t site)
+{
+    if (site >= m->cap_cache) {
+        uint32_t nc = m->cap_cache ? m->cap_cache * 2 : 256;
+        while (nc <= site)
+            nc *= 2;
+        mlia_buf *h = realloc(m->head, nc * sizeof *h), *a;
+        if (!h)
+            return false;
+        m->head = h;
+        a = realloc(m->args, nc * sizeof *a);
+        if (!a)
+            return false;
+        m->args = a;
+        for (uint32_t i = m->cap_cache; i < nc; i++) {
+            mlia_buf_init(&m->head[i]);
+            mlia_buf_init(&m->args[i]);
+        }
+        m->cap_cache = nc;
+    }
+    mlia_buf *h = &m->head[site], *a = &m->args[site];
+    if (h->len)
+        return true;
+    const trace_event *e = &m->store[site];
+    mlia_buf_puts(h, "{\"name\":");
+    mlia_json_escape(h, e->name ? e->name : "", e->name ? strlen(e->name) : 0, false);
+    mlia_buf_puts(h, ",\"cat\":");
+    mlia_json_escape(h, e->category ? e->category : "other", e->category ? strlen(e->category) : 5, false);
+    mlia_buf_printf(h, ",\"ph\":\"X\",\"pid\":%d,\"tid\":", PID_EXECUTIONS);
+    mlia_buf_puts(a, ",\"args\":{");
+    if (e->n_entities) {
+        mlia_buf_puts(a, "\"entity_id\":");
+        mlia_json_escape(a, e->entities[0], strlen(e->entities[0]), false);
+        mlia_buf_putc(a, ',');
+    }
+    if (e->n_entities > 1) {
+        mlia_buf_puts(a, "\"entity_ids\":[");
+        for (uint32_t i = 0; i < e->n_entities; i++) {
+            if (i)
+                mlia_buf_putc(a, ',');
+            mlia_json_escape(a, e->entities[i], strlen(e->entities[i]), false);
+        }
+        mlia_buf_puts(a, "],");
+    }
+    if (e->n_handles == 1)
+        mlia_buf_printf(a, "\"debug_handle\":%lld,", (long long)e->handles[0]);
+    else if (e->n_handles > 1) {
+        mlia_buf_puts(a, "\"debug_handles\":[");
+        for (uint32_t i = 0; i < e->n_handles; i++)
+            mlia_buf_printf(a, "%s%lld", i ? "," : "", (long long)e->handles[i]);
+        mlia_buf_puts(a, "],");
+    }
+    if (e->chain >= 0)
+        mlia_buf_printf(a, "\"chain\":%lld,", (long long)e->chain);
+    if (e->instruction >= 0)
+        mlia_buf_printf(a, "\"instruction\":%lld,", (long long)e->instruction);
+    if (e->etdump_name && (!e->name || strcmp(e->etdump_name, e->name) != 0)) {
+        mlia_buf_puts(a, "\"etdump_name\":");
+        mlia_json_escape(a, e->etdump_name, strlen(e->etdump_name), false);
+        mlia_buf_putc(a, ',');
+    }
+    mlia_buf_puts(a, "\"event_index\":");
+    return true;
+}
+
+static void put_uint(mlia_buf *b, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        mlia_buf_putc(b, tmp[--n]);
+}
+
+static uint32_t exec_of(const trace_counter *c, uint32_t k)
+{
+    return c->executions[k];
+}
+
+/* The JSON goes through a buffer flushed to fp in chunks of about 1 MB: one
+ * fwrite per token would dominate the cost of a large trace. */
+#define FLUSH_AT (1u << 20)
+
+static void flush(mlia_buf *b, FILE *fp, bool *failed)
+{
+    if (b->len && fwrite(b->data, 1, b->len, fp) != b->len)
+        *failed = true;
+    b->len = 0;
+}
+
+int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err)
+{
+    mlia_buf out;
+    mlia_buf_init(&out);
+    mlia_buf_reserve(&out, FLUSH_AT + 65536);
+    bool failed = false;
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &out, false);
+    uint32_t dec = src->us_decimals;
+    uint32_t nx = src->n_executions;
+    uint64_t *bounds = calloc(nx ? 2 * (size_t)nx : 2, sizeof *bounds); /* [start, end] per execution */
+    bool *has = calloc(nx ? nx : 1, sizeof *has);
+    ev_vec vec = {0};
+    mlia_arena_init(&vec.names);
+    site_map sites = {0};
+    mlia_arena_init(&sites.names);
+    mlia_buf ev;
+    mlia_buf_init(&ev);
+    if (!bounds || !has) {
+        free(bounds);
+        free(has);
+        mlia_buf_free(&out);
+        mlia_buf_free(&ev);
+        mlia_arena_free(&vec.names);
+        mlia_arena_free(&sites.names);
+        return mlia_error_setf(err, path, "out of memory");
+    }
+
+    mlia_jw_obj_begin(&w);
+    mlia_jw_key(&w, "traceEvents");
+    mlia_jw_arr_begin(&w);
+    meta_event(&w, "process_name", PID_EXECUTIONS, 0, "name",
+               src->method ? src->method : "executions", 0);
+    meta_event(&w, "process_sort_index", PID_EXECUTIONS, 0, "sort_index", NULL, 0);
+    for (uint32_t k = 0; k < nx; k++) {
+        char label[96];
+        snprintf(label, sizeof label, "execution %u (event block %u)", k + 1, src->execution_runs[k]);
+        meta_event(&w, "thread_name", PID_EXECUTIONS, (int64_t)k + 1, "name", label, 0);
+        meta_event(&w, "thread_sort_index", PID_EXECUTIONS, (int64_t)k + 1, "sort_index", NULL, (int64_t)k);
+    }
+    if (src->n_counters) {
+        meta_event(&w, "process_name", PID_COUNTERS, 0, "name", "NX statistics", 0);
+        meta_event(&w, "process_sort_index", PID_COUNTERS, 0, "sort_index", NULL, 1);
+    }
+    for (uint32_t k = 0; k < nx && !vec.oom; k++) {
+        load_execution(src, k, &vec);
+        for (size_t i = 0; i < vec.n; i++) {
+            const trace_event *e = &vec.v[i];
+            if (!has[k] || e->start < bounds[2 * k])
+                bounds[2 * k] = e->start;
+            if (!has[k] || e->end > bounds[2 * k + 1])
+                bounds[2 * k + 1] = e->end;
+            has[k] = true;
+            uint32_t site = site_get(&sites, e);
+            if (site == UINT32_MAX || !site_fragments(&sites, site)) {
+                vec.oom = true;
+                break;
+            }
+            char num[32];
+            ev.len = 0;
+            mlia_buf_append(&ev, sites.head[site].data, sites.head[site].len);
+            put_uint(&ev, (uint64_t)k + 1);
+            mlia_buf_puts(&ev, ",\"ts\":");
+            trace_format_us(num, e->start, dec);
+            mlia_buf_puts(&ev, num);
+            mlia_buf_puts(&ev, ",\"dur\":");
+            trace_format_us(num, e->end - e->start, dec);
+            mlia_buf_puts(&ev, num);
+            mlia_buf_append(&ev, sites.args[site].data, sites.args[site].len);
+            put_uint(&ev, e->index);
+            mlia_buf_puts(&ev, "}}");
+            mlia_jw_raw(&w, ev.data, ev.len);
+            if (out.len >= FLUSH_AT)
+                flush(&out, fp, &failed);
+        }
+    }
+    /* counters: the execution's value from its first event, 0 after its last */
+    for (uint32_t c = 0; c < src->n_counters; c++) {
+        const trace_counter *tc = &src->counters[c];
+        for (uint32_t i = 0; i < tc->n; i++) {
+            uint32_t k = exec_of(tc, i);
+            if (k >= nx || !has[k])
+                continue;
+            for (int edge = 0; edge < 2; edge++) {
+                mlia_jw_obj_begin(&w);
+                mlia_jw_kstr(&w, "name", tc->name);
+                mlia_jw_kstr(&w, "ph", "C");
+                mlia_jw_kint(&w, "pid", PID_COUNTERS);
+                mlia_jw_kint(&w, "tid", 0);
+                kraw_us(&w, "ts", bounds[2 * k + edge], dec);
+                mlia_jw_key(&w, "args");
+                mlia_jw_obj_begin(&w);
+                mlia_jw_kuint(&w, tc->key, edge ? 0 : tc->values[i]);
+                mlia_jw_obj_end(&w);
+                mlia_jw_obj_end(&w);
+            }
+            if (out.len >= FLUSH_AT)
+                flush(&out, fp, &failed);
+        }
+    }
+    mlia_jw_arr_end(&w);
+    mlia_jw_kstr(&w, "displayTimeUnit", src->time_unit && strcmp(src->time_unit, "ns") == 0 ? "ns" : "ms");
+    mlia_jw_key(&w, "metadata");
+    mlia_jw_obj_begin(&w);
+    mlia_jw_kstr(&w, "schema", "mlia.trace/1");
+    mlia_jw_kstr(&w, "generated_by", src->tool);
+    mlia_jw_kstr(&w, "method", src->method);
+    mlia_jw_kstr(&w, "time_unit", src->time_unit);
+    mlia_jw_kuint(&w, "executions", nx);
+    mlia_jw_key(&w, "execution_event_blocks");
+    mlia_jw_arr_begin(&w);
+    for (uint32_t k = 0; k < nx; k++)
+        mlia_jw_uint(&w, src->execution_runs[k]);
+    mlia_jw_arr_end(&w);
+    mlia_jw_key(&w, "inputs");
+    mlia_jw_arr_begin(&w);
+    for (uint32_t i = 0; i < src->n_inputs; i++) {
+        const trace_input *in = &src->inputs[i];
+        mlia_jw_obj_begin(&w);
+        mlia_jw_kstr(&w, "role", in->role);
+        mlia_jw_kstr(&w, "name", in->name);
+        mlia_jw_kstr(&w, "sha256", in->sha256);
+        mlia_jw_kuint(&w, "size_bytes", in->size);
+        mlia_jw_obj_end(&w);
+    }
+    mlia_jw_arr_end(&w);
+    mlia_jw_obj_end(&w);
+    mlia_jw_obj_end(&w);
+    mlia_buf_putc(&out, '\n');
+    flush(&out, fp, &failed);
+    mlia_buf_free(&out);
+    bool oom = vec.oom;
+    free(vec.v);
+    mlia_arena_free(&vec.names);
+    site_map_free(&sites);
+    mlia_buf_free(&ev);
+    free(bounds);
+    free(has);
+    if (oom)
+        return mlia_error_setf(err, path, "out of memory");
+    if (failed || ferror(fp))
+        return mlia_error_setf(err, path, "write failed");
+    return 0;
 }
 
 void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
@@ -484,8 +566,6 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     mlia_jw_obj_end(w);
     free(vec.v);
     mlia_arena_free(&vec.names);
-    free(sites.store);
-    free(sites.slots);
-    mlia_arena_free(&sites.names);
+    site_map_free(&sites);
     (void)oom; /* an execution that could not be listed ends the list */
 }

@@ -78,7 +78,8 @@ class TraceFile(unittest.TestCase):
             block = blocks[e["tid"] - 1]
             ev = runs[block]["events"][e["args"]["event_index"]]
             self.assertEqual(ev["kind"], "profile")
-            self.assertEqual(etdump_name(ev), e["args"]["etdump_name"])
+            # etdump_name is written only when it differs from the event's name
+            self.assertEqual(etdump_name(ev), e["args"].get("etdump_name", e["name"]))
             self.assertEqual(e["ts"], Decimal(ev["start_time"]) / 1000)
             self.assertEqual(e["dur"], Decimal(ev["end_time"] - ev["start_time"]) / 1000)
             if ev["chain_index"] >= 0 and ev["name"] != "Method::execute":
@@ -99,7 +100,7 @@ class TraceFile(unittest.TestCase):
                 end = e["ts"] + e["dur"]
                 while stack and not (stack[-1]["ts"] <= e["ts"] and end <= stack[-1]["ts"] + stack[-1]["dur"]):
                     stack.pop()
-                parent = stack[-1]["args"]["etdump_name"] if stack else None
+                parent = stack[-1]["args"].get("etdump_name", stack[-1]["name"]) if stack else None
                 ev = runs[blocks[tid - 1]]["events"][e["args"]["event_index"]]
                 self.assertEqual(parent, expected_parent(ev), e["name"])
                 if parent == "OPERATOR_CALL":
@@ -110,7 +111,7 @@ class TraceFile(unittest.TestCase):
         ids = set(self.result.entities)
         by_etdump = {}
         for e in self.x_events():
-            by_etdump.setdefault(e["args"]["etdump_name"], e)
+            by_etdump.setdefault(e["args"].get("etdump_name", e["name"]), e)
             for eid in [e["args"].get("entity_id")] + e["args"].get("entity_ids", []):
                 if eid is not None:
                     self.assertIn(eid, ids)
