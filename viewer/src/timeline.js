@@ -311,6 +311,10 @@ export class Timeline {
   }
 
   drawLabel(ctx, tr, k, y0) {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(0, y0, LABEL_W - 4, tr.h - TRACK_GAP);
+    ctx.clip();
     ctx.fillStyle = '#eef1f5';
     ctx.fillRect(0, y0, LABEL_W - 4, tr.h - TRACK_GAP);
     ctx.fillStyle = '#1d232b';
@@ -325,6 +329,7 @@ export class Timeline {
       ctx.fillText(`${String(c.name).replace(/^NX /, '')}: ${formatNumber(v)}`, 6, cy);
       cy += ROW;
     }
+    ctx.restore();
   }
 
   drawAxis(ctx, left, scale, plotW) {
