@@ -154,36 +154,52 @@ static void fit(char *dst, size_t width, const char *s)
     dst[width] = 0;
 }
 
+/* At most 9 characters: ms with 3 decimals (6 below 0.1 ms), integers as
+ * they are up to 999,999,999, anything else in 4 significant digits. */
 static void fmt_value(char *buf, size_t n, double v, const char *unit)
 {
-    if (unit && strcmp(unit, "ms") == 0)
+    if (unit && strcmp(unit, "ms") == 0 && fabs(v) < 1e5)
         snprintf(buf, n, fabs(v) >= 0.1 || v == 0 ? "%.3f" : "%.6f", v);
-    else if (v == floor(v) && fabs(v) < 1e15)
+    else if (v == floor(v) && fabs(v) < 1e9)
         snprintf(buf, n, "%.0f", v);
-    else
+    else if (fabs(v) >= 0.01 && fabs(v) < 1e5)
         snprintf(buf, n, "%.2f", v);
+    else
+        snprintf(buf, n, "%.3g", v);
+}
+
+/* Entity ids keep their tail (the node, chain or stripe) when shortened. */
+static void fit_tail(char *dst, size_t width, const char *s)
+{
+    size_t n = strlen(s);
+    if (n <= width) {
+        memcpy(dst, s, n + 1);
+        return;
+    }
+    memcpy(dst, "...", 3);
+    memcpy(dst + 3, s + n - (width - 3), width - 3);
+    dst[width] = 0;
 }
 
 static void table(mlia_buf *b, const char *title, const compare_row **rows, uint32_t n)
 {
     uint32_t shown = n < COMPARE_TOP ? n : COMPARE_TOP;
     mlia_buf_printf(b, "\n%s (%u of %u)\n", title, shown, n);
-    mlia_buf_printf(b, "  %2s  %-44s  %-26s  %12s  %12s  %12s  %8s\n", "#", "Entity", "Metric", "Base P50",
-                    "New P50", "Delta", "Change");
+    mlia_buf_printf(b, "  %2s  %-25s  %-16s  %-6s  %9s  %9s  %9s  %8s\n", "#", "Entity", "Metric", "Unit",
+                    "Base P50", "New P50", "Delta", "Change");
     for (uint32_t i = 0; i < shown; i++) {
         const compare_row *r = rows[i];
-        char ent[48], met[32], metric[64], bv[32], nv[32], dv[32];
-        fit(ent, 44, r->entity_id);
-        snprintf(metric, sizeof metric, "%s%s%s%s", r->metric, r->unit ? " (" : "", r->unit ? r->unit : "",
-                 r->unit ? ")" : "");
-        if (r->attribution && strcmp(r->attribution, "shared") == 0)
-            snprintf(metric + strlen(metric), sizeof metric - strlen(metric), " sh");
-        fit(met, 26, metric);
+        char ent[48], met[32], unit[16], metric[64], bv[32], nv[32], dv[32];
+        fit_tail(ent, 25, r->entity_id);
+        snprintf(metric, sizeof metric, "%s%s", r->metric,
+                 r->attribution && strcmp(r->attribution, "shared") == 0 ? " sh" : "");
+        fit(met, 16, metric);
+        fit(unit, 6, r->unit ? r->unit : "");
         fmt_value(bv, sizeof bv, r->base.p50, r->unit);
         fmt_value(nv, sizeof nv, r->new_.p50, r->unit);
         fmt_value(dv, sizeof dv, r->delta, r->unit);
-        mlia_buf_printf(b, "  %2u  %-44s  %-26s  %12s  %12s  %12s  %+7.1f%%\n", i + 1, ent, met, bv, nv, dv,
-                        r->percent);
+        mlia_buf_printf(b, "  %2u  %-25s  %-16s  %-6s  %9s  %9s  %9s  %+7.1f%%\n", i + 1, ent, met, unit, bv, nv,
+                        dv, r->percent);
     }
 }
 
@@ -196,10 +212,10 @@ char *compare_console(const compare_inputs *in, const compare_result *r)
     mlia_buf_printf(&b, "Model:     %s (method %s)\n", in->new_->model_name, in->new_->method ? in->new_->method : "?");
     mlia_buf_printf(&b, "Threshold: %g %% (and the new P50 outside the baseline's [min, max]; at least %d samples)\n",
                     r->threshold, COMPARE_MIN_SAMPLES);
-    mlia_buf_printf(&b, "Compared:  %u metrics of %u entities: %u regression(s), %u improvement(s), %u unchanged, "
-                        "%u inconclusive\n",
-                    r->n_rows, r->n_entities, r->counts[COMPARE_REGRESSION], r->counts[COMPARE_IMPROVEMENT],
-                    r->counts[COMPARE_UNCHANGED], r->counts[COMPARE_INCONCLUSIVE]);
+    mlia_buf_printf(&b, "Compared:  %u metrics of %u entities\n", r->n_rows, r->n_entities);
+    mlia_buf_printf(&b, "Verdicts:  %u regression(s), %u improvement(s), %u unchanged, %u inconclusive\n",
+                    r->counts[COMPARE_REGRESSION], r->counts[COMPARE_IMPROVEMENT], r->counts[COMPARE_UNCHANGED],
+                    r->counts[COMPARE_INCONCLUSIVE]);
     mlia_buf_printf(&b, "Entities only in the baseline: %u; only in the new run: %u\n", r->n_only_base,
                     r->n_only_new);
     const compare_row **rows = malloc((r->n_rows ? r->n_rows : 1) * sizeof *rows);

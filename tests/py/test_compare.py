@@ -109,14 +109,19 @@ class Compare(unittest.TestCase):
     def test_console_tables(self):
         out = os.path.join(self.tmp, "cmp-console")
         p = self.compare(self.base, self.new, "--output-dir", out)
-        self.assertIn("2 regression(s), 15 improvement(s)", p.stdout)
+        self.assertIn("Verdicts:  2 regression(s), 15 improvement(s), ", p.stdout)
         self.assertIn("Top regressions (2 of 2)", p.stdout)
         lines = p.stdout.splitlines()
         i = lines.index("Top regressions (2 of 2)")
         header, first = lines[i + 1], lines[i + 2]
-        self.assertTrue(first.strip().startswith("1  source_operator/forward/aten_relu_default_2"))
-        self.assertEqual(len(header), len(first))  # aligned columns
+        # long ids keep their tail; columns aligned; lines fit 100 columns
+        self.assertEqual(first.split()[:4], ["1", "...rd/aten_relu_default_2", "kernel_time", "ms"])
+        self.assertEqual(len(header), len(first))
         self.assertTrue(first.endswith("+26.2%"))
+        self.assertEqual(lines[i + 3].split()[2:], ["execution_time", "ms", "0.000425", "0.000510", "0.000085",
+                                                     "+20.0%"])
+        self.assertLessEqual(max(len(line) for line in lines if not line.startswith(("Baseline:", "New:", "Output:",
+                                                                                     "Page:"))), 100)
         self.assertIn("Only in the new run (1 of 1)\n  source_operator/forward/aten_relu_default_3", p.stdout)
         self.assertIn(f"Page: {os.path.join(out, 'compare.html')}", p.stdout)
 
