@@ -76,19 +76,29 @@ static int read_side(const char *path, side *s, mlia_arena *a, mlia_error *err)
     const char *slash = strrchr(s->json_path, '/');
     const char *page = slash ? mlia_arena_printf(a, "%.*s/" PAGE_REL, (int)(slash - s->json_path), s->json_path)
                              : PAGE_REL;
+    if (!is_file(page))
+        return 0;
+    if (mlia_file_slurp(page, &s->page, &s->page_len, err))
+        return -1;
+    /* The page data is copied into compare.html as it is: it must be what our
+     * writer produces, one JSON object with <, > and & escaped, so nothing in
+     * it can change how the HTML around it is parsed. */
+    const char *open = strstr(s->page, DATA_OPEN);
+    const char *start = open ? open + strlen(DATA_OPEN) : NULL;
+    const char *end = start ? strstr(start, "</script>") : NULL;
+    if (!end || end == start || *start != '{')
+        return mlia_error_setf(err, page, "not an mlia page (no page data)");
+    size_t len = (size_t)(end - start);
+    if (memchr(start, '<', len) || memchr(start, '>', len) || memchr(start, '&', len))
+        return mlia_error_setf(err, page, "not an mlia page (unescaped markup in the page data)");
+    mlia_json *doc = NULL;
     mlia_error perr;
     mlia_error_clear(&perr);
-    if (is_file(page) && !mlia_file_slurp(page, &s->page, &s->page_len, &perr)) {
-        const char *open = strstr(s->page, DATA_OPEN);
-        if (open) {
-            const char *start = open + strlen(DATA_OPEN);
-            const char *end = strstr(start, "</script>");
-            if (end && end > start && *start == '{') {
-                s->data = start;
-                s->data_len = (size_t)(end - start);
-            }
-        }
-    }
+    mlia_json_opts jo = {false, 0};
+    if (mlia_json_parse(start, len, &jo, a, &doc, NULL, &perr) || doc->type != MLIA_JSON_OBJECT)
+        return mlia_error_setf(err, page, "not an mlia page (%s)", perr.set ? perr.text : "page data is not an object");
+    s->data = start;
+    s->data_len = len;
     return 0;
 }
 

@@ -196,6 +196,24 @@ class Compare(unittest.TestCase):
                     "compare runs of the same method" if field == "method" else "compare outputs of the same schema")
             self.assertEqual(p.stderr, f"mlia: error: {path}: {what} ({base_json}); {tail}\n")
 
+    def test_bad_page_of_a_run(self):
+        d = os.path.join(self.tmp, "badpage")
+        copy_dir = os.path.join(d, "mlia-output")
+        shutil.copytree(self.base, copy_dir)
+        page = os.path.join(copy_dir, "model-explorer", "bundle", "index.html")
+        with open(page, encoding="utf-8") as f:
+            html = f.read()
+        marker = '<script type="application/json" id="mlia-data">{'
+        self.assertIn(marker, html)
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(html.replace(marker, marker + '"x":"<!--<script>",'))
+        p = self.compare(copy_dir, self.new, "--output-dir", d, expect=1)
+        self.assertEqual(p.stderr, f"mlia: error: {page}: not an mlia page (unescaped markup in the page data)\n")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(html.replace(marker, marker + '"x":,'))
+        p = self.compare(copy_dir, self.new, "--output-dir", d, expect=1)
+        self.assertTrue(p.stderr.startswith(f"mlia: error: {page}: not an mlia page (invalid JSON at byte "), p.stderr)
+
     def test_usage_errors(self):
         cases = [
             ((), "the following arguments are required: BASELINE, NEW"),
