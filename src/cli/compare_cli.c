@@ -142,6 +142,8 @@ int mlia_cli_compare(int argc, char **argv)
             printf("\nOutput: %s\n", out.json_path);
         if (out.page_path)
             printf("Page: %s\n", out.page_path);
+        else if (out.json_path)
+            printf("Page: none (written when both runs were made with --model-explorer)\n");
     }
     unsigned regressions = out.regressions;
     mlia_compare_output_free(&out);

@@ -132,6 +132,13 @@ class Compare(unittest.TestCase):
         da, db = json.loads(a.stdout), json.loads(b.stdout)
         self.assertEqual(da["metrics"], db["metrics"])
 
+    def test_no_page_without_views(self):
+        out = os.path.join(self.tmp, "c-nopage")
+        p = self.compare(self.two, self.base, "--output-dir", out)
+        self.assertIn("\nPage: none (written when both runs were made with --model-explorer)\n", p.stdout)
+        self.assertFalse(os.path.exists(os.path.join(out, "compare.html")))
+        self.assertTrue(os.path.exists(os.path.join(out, "compare.json")))
+
     def test_threshold(self):
         p = self.compare(self.base, self.new, "--json", "--threshold", "25", "--output-dir", os.path.join(self.tmp, "c4"))
         doc = json.loads(p.stdout)
