@@ -20,6 +20,7 @@
 #include "formats/nx_debugdb.h"
 #include "formats/nx_stats.h"
 #include "formats/pte.h"
+#include "formats/result_read.h"
 #include "formats/vgf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    uint8_t which = data[0] % 8;
+    uint8_t which = data[0] % 9;
     data++;
     size--;
     mlia_arena a;
@@ -87,6 +88,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             nx_decode_memory(data + 1, size - 1, (data[0] & 2) ? NX_DEVICE_G2 : NX_DEVICE_G1, (data[0] >> 2) & 1,
                              ids, n, &a, &rows, &nr, &e2);
         }
+        break;
+    }
+    case 8: {
+        /* an mlia output document (mlia compare) */
+        result_doc d;
+        result_doc_read((const char *)data, size, "f", &a, &d, &err);
         break;
     }
     }

@@ -36,8 +36,18 @@ if i >= 0:
     j = data.find(b"}]}", i)
     open(os.path.join(sys.argv[2], "wrapper"), "wb").write(b"\x05" + data[i:j + 3])
 PY
+python3 - "$tmp/s/demo.etdump" "$tmp/c8" <<'PY'
+import os, sys
+os.makedirs(sys.argv[2], exist_ok=True)
+doc = ('{"schema_version":"1.2.0","model":{"name":"m.etrecord"},"context":{"runtime_configuration":'
+       '{"etrecord_method":"forward"}},"results":[{"metrics":[{"name":"inference_time","value":0.5,'
+       '"unit":"ms","aggregation":"p50","samples":3,"qualifiers":{"statistic":"p50"}}],"entities":'
+       '[{"id":"a","kind":"k","name":"n"}],"breakdowns":[{"entity_id":"a","metrics":[{"name":"total_cycles",'
+       '"value":1,"unit":"cycles","samples":3,"qualifiers":{"statistic":"min","attribution":"shared"}}]}]}]}')
+open(os.path.join(sys.argv[2], "result"), "wb").write(b"\x08" + doc.encode())
+PY
 rc=0
-for c in 0 1 2 3 4 5 6 7; do
+for c in 0 1 2 3 4 5 6 7 8; do
   mkdir -p "$tmp/c$c"
   echo "fuzz: selector $c for ${SECS}s"
   "$out/fuzz_readers" -max_total_time="$SECS" -seed="${FUZZ_SEED:-0}" -max_len=65536 -artifact_prefix="$out/crashes/" \

@@ -66,6 +66,32 @@ int mlia_inspect(const char *path, char **json, char **error);
  * result JSON text. Returns 0 or 1 (with *error) or 2 (usage error). */
 int mlia_run_advisor_json(const char *request_json, char **result, char **error);
 
+/* `mlia compare BASELINE NEW` (docs/compare.md). Each side is an mlia-output
+ * folder, a folder holding one, or an mlia-output.json file. */
+typedef struct mlia_compare_options {
+    const char *baseline;        /* required */
+    const char *new_run;         /* required */
+    const char *output_dir;      /* NULL: write no files; else DIR/compare.json (+ compare.html) */
+    double threshold;            /* percent; negative = default 5 */
+} mlia_compare_options;
+
+typedef struct mlia_compare_output {
+    char *json;                  /* compare.json text (pretty, trailing newline) */
+    char *console;               /* the console tables */
+    char *json_path;             /* DIR/compare.json or NULL */
+    char *page_path;             /* DIR/compare.html or NULL (written when both runs have views) */
+    unsigned regressions, improvements;
+} mlia_compare_output;
+
+/* Returns 0, or 1 with *error = "<file>: <what>" (different models, methods
+ * or schema versions, unreadable or non-mlia inputs, write failures). */
+int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error);
+void mlia_compare_output_free(mlia_compare_output *out);
+
+/* Python binding entry point: request {"baseline", "new", "threshold",
+ * "output_dir"}; *result = compare.json text. Returns 0, 1 or 2 (usage). */
+int mlia_compare_json(const char *request_json, char **result, char **error);
+
 void mlia_free(void *p);
 
 #ifdef __cplusplus

@@ -1,7 +1,8 @@
 """Python API of mlia (ETRecord profiling views), standard library only.
 
-    from mlia import run_advisor
+    from mlia import run_advisor, compare
     result = run_advisor(model="model.etrecord", profiling_data=["run.etdump"])
+    report = compare("baseline/mlia-output", "new/mlia-output")   # compare.json as a dict
 
 The package loads the project's shared library (libmlia.so) with ctypes. It
 looks in $MLIA_LIB, then inside the installed package (mlia/_native/, put
@@ -16,7 +17,7 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-__all__ = ["run_advisor", "MliaError", "MliaUsageError", "__version__"]
+__all__ = ["run_advisor", "compare", "MliaError", "MliaUsageError", "__version__"]
 
 __version__ = "0.1.0"
 
@@ -56,6 +57,9 @@ def _load() -> ctypes.CDLL:
     lib.mlia_run_advisor_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
                                           ctypes.POINTER(ctypes.c_void_p)]
     lib.mlia_run_advisor_json.restype = ctypes.c_int
+    lib.mlia_compare_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                                      ctypes.POINTER(ctypes.c_void_p)]
+    lib.mlia_compare_json.restype = ctypes.c_int
     lib.mlia_free.argtypes = [ctypes.c_void_p]
     lib.mlia_free.restype = None
     _lib = lib
@@ -120,4 +124,34 @@ def run_advisor(advice_category: str = "performance",
         raise MliaUsageError(message or "usage error")
     if rc != 0:
         raise MliaError(message or "analysis failed")
+    return json.loads(text)
+
+
+def compare(baseline: Union[str, os.PathLike], new: Union[str, os.PathLike],
+            threshold: float = 5.0,
+            output_dir: Optional[Union[str, os.PathLike]] = None) -> Dict[str, Any]:
+    """Compare two `mlia check` outputs (`mlia compare`) and return compare.json as a dict.
+
+    baseline/new: an mlia-output folder, a folder holding one, or an mlia-output.json.
+    threshold: percent (default 5). output_dir: also write compare.json (and
+    compare.html when both runs have their page) there. Errors raise MliaError
+    (or MliaUsageError) carrying the CLI's message.
+    """
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0 \
+            or threshold != threshold or threshold == float("inf"):
+        raise MliaUsageError("threshold must be a non-negative number of percent")
+    request: Dict[str, Any] = {"baseline": os.fspath(baseline), "new": os.fspath(new),
+                               "threshold": float(threshold)}
+    if output_dir is not None:
+        request["output_dir"] = os.fspath(output_dir)
+    lib = _load()
+    result = ctypes.c_void_p()
+    error = ctypes.c_void_p()
+    rc = lib.mlia_compare_json(json.dumps(request).encode("utf-8"), ctypes.byref(result), ctypes.byref(error))
+    text = _take(lib, result)
+    message = _take(lib, error)
+    if rc == 2:
+        raise MliaUsageError(message or "usage error")
+    if rc != 0:
+        raise MliaError(message or "comparison failed")
     return json.loads(text)

@@ -54,6 +54,7 @@ typedef struct mlia_run_record {
     const struct runtime_analysis *runtime;  /* may be NULL */
     const struct nx_result *nx;              /* may be NULL */
     const mlia_result *result;
+    const struct trace_source *trace;        /* timeline input (trace.json, page), may be NULL */
 } mlia_run_record;
 
 #endif

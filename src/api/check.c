@@ -27,6 +27,7 @@
 #include "analysis/runtime.h"
 #include "api/glue.h"
 #include "api/session.h"
+#include "api/trace_source.h"
 #include "core/json_write.h"
 #include "core/oom.h"
 #include "core/sha256.h"
@@ -266,6 +267,22 @@ static void compute_status(mlia_session *s)
     r->status = partial ? "partial" : "ok";
 }
 
+/* mlia-output/trace.json, streamed to the file (docs/trace.md). */
+static int write_trace(mlia_session *s, mlia_outdir *od, mlia_error *err)
+{
+    const char *path = mlia_outdir_path(od, "trace.json", err);
+    if (!path)
+        return -1;
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return mlia_error_setf(err, path, "cannot write: %s", strerror(errno));
+    setvbuf(fp, NULL, _IOFBF, 1 << 16);
+    int rc = trace_write_chrome(s->trace, fp, path, err);
+    if (fclose(fp) && !rc)
+        rc = mlia_error_setf(err, path, "write failed: %s", strerror(errno));
+    return rc;
+}
+
 /* "cd '<output>/model-explorer' && <rel>": the directory single-quoted for a
  * POSIX shell (a ' becomes '\''); the relative paths never need quoting. */
 static char *me_shell_command(const char *output_path, const char *rel)
@@ -294,6 +311,8 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
     s->outdir = &od; /* the out-of-memory path removes the temporary tree */
     double t0 = now_ms();
     if (mlia_outdir_write(&od, "mlia-output.json", result_json, result_len, err))
+        goto fail;
+    if (write_trace(s, &od, err))
         goto fail;
     if (s->opts->model_explorer) {
         progress(s, "writing views");
@@ -369,6 +388,7 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->runtime = s->runtime;
     rec->nx = s->nx;
     rec->result = &s->result;
+    rec->trace = s->trace;
     return rec;
 }
 
@@ -515,6 +535,9 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
 
     model_metrics(s);
     compute_status(s);
+    trace_source *ts = mlia_arena_alloc(&s->arena, sizeof *ts);
+    trace_source_init(s, &s->arena, ts);
+    s->trace = ts;
     return 0;
 }
 

@@ -28,6 +28,7 @@ struct vgf_file;
 struct ep_program;
 struct nx_result;
 struct runtime_analysis;
+struct trace_source;
 
 /* Log of decisions, written to logs/mlia.log. Lines are arena strings. */
 typedef struct mlia_log {
@@ -62,6 +63,8 @@ typedef struct mlia_session {
     struct nx_result *nx;
     mlia_result result;
     mlia_log log;
+
+    const struct trace_source *trace;       /* timeline input (trace.json, page timeline) */
 
     double stage_ms[8];                     /* timings per stage for the log */
     const char *run_id;

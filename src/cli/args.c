@@ -151,7 +151,7 @@ int mlia_cli_parse(int argc, char **argv, mlia_cli_args *a, char *msg, size_t ms
                 else if (!a->help && !a->version)
                     return usage_error(msg, msg_size,
                                        "argument command: invalid choice: '%s' (choose from 'check', "
-                                       "'inspect')",
+                                       "'inspect', 'compare')",
                                        arg);
             } else if (!a->model) {
                 a->model = arg;
@@ -326,7 +326,7 @@ const char *mlia_cli_usage(mlia_cli_command command)
     case MLIA_CLI_INSPECT:
         return "usage: mlia inspect FILE";
     default:
-        return "usage: mlia {check,inspect} ... (see 'mlia --help')";
+        return "usage: mlia {check,inspect,compare} ... (see 'mlia --help')";
     }
 }
 
@@ -376,7 +376,7 @@ const char *mlia_cli_help(mlia_cli_command command)
                "  -v, --version  show the version and exit\n"
                "\n"
                "Exit status: 0 success, 1 input error, 2 usage error.\n";
-    return "usage: mlia [-h] [-v] {check,inspect} ...\n"
+    return "usage: mlia [-h] [-v] {check,inspect,compare} ...\n"
            "\n"
            "ML Inference Advisor: ExecuTorch ETRecord profiling views for Arm GPUs with\n"
            "neural accelerators (Neural Technology profiling data).\n"
@@ -384,6 +384,7 @@ const char *mlia_cli_help(mlia_cli_command command)
            "commands:\n"
            "  check     analyse an ETRecord with its ETDump; write DIR/mlia-output/\n"
            "  inspect   print the decoded structure of an ExecuTorch or VGF file as JSON\n"
+           "  compare   compare two mlia outputs of the same model ('mlia compare --help')\n"
            "\n"
            "options:\n"
            "  -h, --help     show this help and exit ('mlia check --help' for check)\n"
@@ -391,5 +392,6 @@ const char *mlia_cli_help(mlia_cli_command command)
            "  -q, --quiet    print nothing on success\n"
            "  -d, --debug    print each stage with its timing on stderr\n"
            "\n"
-           "Exit status: 0 success, 1 analysis or input error, 2 usage error.\n";
+           "Exit status: 0 success, 1 analysis or input error, 2 usage error,\n"
+           "3 regression found by 'mlia compare --fail-on-regression'.\n";
 }

@@ -8,7 +8,8 @@
  *
  * Exit statuses: 0 success; 1 analysis or input error ("mlia: error:
  * <file>: <what>" on stderr); 2 usage error ("mlia: error: <message>" and
- * one usage line on stderr). See docs/cli.md.
+ * one usage line on stderr); 3 regressions found by `mlia compare
+ * --fail-on-regression` (cli/compare_cli.c). See docs/cli.md.
  *
  * Progress: mlia_check() reports stage names through a callback. When stderr
  * is a terminal and --quiet is off, a helper thread waits ~0.5 s after the
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/compare_cli.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "mlia/mlia.h"
@@ -271,6 +273,8 @@ int main(int argc, char **argv)
 {
     mlia_cli_args a;
     char msg[1024];
+    if (argc >= 2 && strcmp(argv[1], "compare") == 0)
+        return mlia_cli_compare(argc, argv);
     if (mlia_cli_parse(argc, argv, &a, msg, sizeof msg) != 0)
         return usage_fail(a.command, msg);
     if (a.help) {

@@ -39,6 +39,7 @@
 #include "formats/exported_program.h"
 #include "mlia/mlia.h"
 #include "report/page_asset.h"
+#include "report/trace.h"
 #include "report/views.h"
 #include "report/result_json.h"
 #include "report/views_model.h"
@@ -959,6 +960,10 @@ static void write_page_data(vw_out *o, mlia_jw *w)
         mlia_jw_arr_end(w);
     }
     mlia_jw_obj_end(w);
+    if (s->trace) { /* the Timeline tab (docs/trace.md) */
+        mlia_jw_key(w, "timeline");
+        trace_write_page_timeline(s->trace, w);
+    }
     mlia_jw_obj_end(w);
 }
 

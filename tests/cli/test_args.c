@@ -83,7 +83,7 @@ TEST(usage_messages)
         const char *expect;
     } cases[] = {
         {(const char *const[]){"frob", NULL},
-         "argument command: invalid choice: 'frob' (choose from 'check', 'inspect')"},
+         "argument command: invalid choice: 'frob' (choose from 'check', 'inspect', 'compare')"},
         {(const char *const[]){"check", NULL},
          "the following arguments are required: MODEL, -t/--target-profile, --profiling-data"},
         {(const char *const[]){BASE, "--frob", "x", NULL},
@@ -125,7 +125,7 @@ TEST(usage_messages)
         {(const char *const[]){"inspect", "a", "b", "--json", NULL},
          "unrecognized arguments: b --json"},
         {(const char *const[]){"", NULL},
-         "argument command: invalid choice: '' (choose from 'check', 'inspect')"},
+         "argument command: invalid choice: '' (choose from 'check', 'inspect', 'compare')"},
         {(const char *const[]){"-x", NULL},
          "unrecognized arguments: -x"},
     };
@@ -164,7 +164,7 @@ TEST(usage_lines)
               "usage: mlia check MODEL -t neural-technology --performance --profiling-data ETDUMP "
               "[options] (see 'mlia check --help')");
     CHECK_STR(mlia_cli_usage(MLIA_CLI_INSPECT), "usage: mlia inspect FILE");
-    CHECK_STR(mlia_cli_usage(MLIA_CLI_NONE), "usage: mlia {check,inspect} ... (see 'mlia --help')");
+    CHECK_STR(mlia_cli_usage(MLIA_CLI_NONE), "usage: mlia {check,inspect,compare} ... (see 'mlia --help')");
 }
 
 int main(void)

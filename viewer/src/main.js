@@ -22,6 +22,8 @@ import { Pane, VIEW_ORDER, viewLabel } from './pane.js';
 import { renderDetails } from './details.js';
 import { EntityTable } from './table.js';
 import { Search } from './search.js';
+import { Timeline } from './timeline.js';
+import { prepareCompare, addBaselinePane } from './compare.js';
 
 const SCHEMA = 'mlia.page/1';
 const MAX_PANES = 4;
@@ -59,9 +61,49 @@ class App {
     this.tableBox = el('section', { id: 'entity-table' });
     document.body.append(header, this.banner,
       el('main', { id: 'workspace' }, this.paneRow, this.details), this.tableBox);
+    this.buildTimeline(header);
     this.search = new Search(this, searchInput, searchResults);
     this.table = new EntityTable(this, this.tableBox);
     document.addEventListener('keydown', (ev) => this.onKey(ev));
+  }
+
+  // The Timeline tab (timeline.js), when the data has executions.
+  buildTimeline(header) {
+    const tl = this.doc.timeline;
+    if (!tl || typeof tl !== 'object' || !Array.isArray(tl.executions) || !tl.executions.length) return;
+    this.timeline = new Timeline(this, tl);
+    this.graphsTab = el('button', { type: 'button', id: 'tab-graphs', class: 'tab active', text: 'Graphs', onclick: () => this.showGraphs() });
+    this.timelineTab = el('button', { type: 'button', id: 'tab-timeline', class: 'tab', text: 'Timeline', onclick: () => this.showTimeline() });
+    header.insertBefore(el('nav', { class: 'tabs' }, this.graphsTab, this.timelineTab), this.addPaneButton);
+    document.body.insertBefore(this.timeline.root, this.tableBox.nextSibling);
+  }
+
+  showTimeline() {
+    if (!this.timeline) return;
+    document.body.classList.add('timeline-mode');
+    this.graphsTab.classList.remove('active');
+    this.timelineTab.classList.add('active');
+    this.timeline.show();
+  }
+
+  showGraphs() {
+    if (!this.timeline) return;
+    document.body.classList.remove('timeline-mode');
+    this.timeline.hide();
+    this.timelineTab.classList.remove('active');
+    this.graphsTab.classList.add('active');
+    for (const p of this.panes) {
+      p.cachedSize = null;
+      p.draw();
+    }
+  }
+
+  // Click on a timeline event: back to the graph views, entity located.
+  locateFromTimeline(entityId) {
+    this.showGraphs();
+    const found = this.locateEntity(entityId);
+    document.body.setAttribute('data-located', found ? entityId : '');
+    return found;
   }
 
   buildBanner() {
@@ -100,7 +142,8 @@ class App {
     this.addPane(first);
     this.timings.pane0 = now() - t;
     t = now();
-    this.addPane(second);
+    if (this.doc.compare && this.doc.baseline_page) addBaselinePane(this, first);
+    else this.addPane(second);
     this.timings.pane1 = now() - t;
     for (const pane of this.panes) pane.fit();
     this.setActivePane(this.panes[0]);
@@ -279,6 +322,7 @@ function boot() {
     document.body.setAttribute('data-ready', 'error');
     return;
   }
+  prepareCompare(doc);
   const app = new App(doc);
   app.start();
   window.mliaPage.timings.build = now() - start;

@@ -1,0 +1,246 @@
+/*
+ * compare.c - run-to-run comparison (see compare.h for the rules).
+ *
+ * Both documents' metrics are grouped into series per entity by sorting
+ * (entity, series, statistic) once; the two sorted lists are then merged,
+ * so the whole comparison is O(n log n) in the number of metrics.
+ */
+#include "analysis/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *compare_verdict_name(compare_verdict v)
+{
+    switch (v) {
+    case COMPARE_REGRESSION:
+        return "regression";
+    case COMPARE_IMPROVEMENT:
+        return "improvement";
+    case COMPARE_INCONCLUSIVE:
+        return "inconclusive";
+    default:
+        return "unchanged";
+    }
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* 1 = lower is better, 2 = higher is better, 0 = not compared. */
+static int direction(const char *name, const char *unit)
+{
+    if (strcmp(name, "inferences_per_second") == 0 || strcmp(name, "target_utilization") == 0)
+        return 2;
+    if (unit && (strcmp(unit, "ms") == 0 || strcmp(unit, "cycles") == 0 || strcmp(unit, "bytes") == 0))
+        return 1;
+    if (ends_with(name, "_time") || ends_with(name, "_cycles"))
+        return 1;
+    return 0;
+}
+
+/* One series of one side. */
+typedef struct series {
+    const char *entity, *key, *name, *unit, *attribution;
+    compare_side side;
+    bool has_min, has_max;
+} series;
+
+static int cmp_metric_ptr(const void *a, const void *b)
+{
+    const rr_metric *x = *(const rr_metric *const *)a, *y = *(const rr_metric *const *)b;
+    int c = strcmp(x->entity, y->entity);
+    return c ? c : strcmp(x->series, y->series);
+}
+
+/* Groups a document's comparable metrics into series sorted by (entity, key). */
+static series *group(const result_doc *d, mlia_arena *a, uint32_t *n_out)
+{
+    const rr_metric **v = mlia_arena_array(a, d->n_metrics ? d->n_metrics : 1, sizeof *v);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < d->n_metrics; i++)
+        if (direction(d->metrics[i].name, d->metrics[i].unit))
+            v[n++] = &d->metrics[i];
+    qsort(v, n, sizeof *v, cmp_metric_ptr);
+    series *out = mlia_arena_array(a, n ? n : 1, sizeof *out);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        series *s = &out[m++];
+        memset(s, 0, sizeof *s);
+        s->entity = v[i]->entity;
+        s->key = v[i]->series;
+        s->name = v[i]->name;
+        s->unit = v[i]->unit;
+        s->attribution = v[i]->attribution;
+        bool unavailable = false;
+        for (; j < n && strcmp(v[j]->entity, s->entity) == 0 && strcmp(v[j]->series, s->key) == 0; j++) {
+            const rr_metric *mt = v[j];
+            if (!mt->available) {
+                unavailable = true;
+                continue;
+            }
+            const char *st = mt->statistic;
+            if (!st || strcmp(st, "p50") == 0) {
+                s->side.present = true;
+                s->side.p50 = mt->value;
+                if (mt->samples)
+                    s->side.samples = mt->samples;
+            } else if (strcmp(st, "min") == 0) {
+                s->side.min = mt->value;
+                s->has_min = true;
+            } else if (strcmp(st, "max") == 0) {
+                s->side.max = mt->value;
+                s->has_max = true;
+            }
+        }
+        if (unavailable && !s->side.present)
+            s->side.present = false;
+        if (!s->has_min)
+            s->side.min = s->side.p50;
+        if (!s->has_max)
+            s->side.max = s->side.p50;
+        i = j;
+    }
+    *n_out = m;
+    return out;
+}
+
+static int cmp_entity_ptr(const void *a, const void *b)
+{
+    return strcmp((*(const rr_entity *const *)a)->id, (*(const rr_entity *const *)b)->id);
+}
+
+static const rr_entity **sorted_entities(const result_doc *d, mlia_arena *a)
+{
+    const rr_entity **v = mlia_arena_array(a, d->n_entities ? d->n_entities : 1, sizeof *v);
+    for (uint32_t i = 0; i < d->n_entities; i++)
+        v[i] = &d->entities[i];
+    qsort(v, d->n_entities, sizeof *v, cmp_entity_ptr);
+    return v;
+}
+
+static const rr_entity *find_entity(const rr_entity **v, uint32_t n, const char *id)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(v[mid]->id, id);
+        if (!c)
+            return v[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+static bool entity_known(const rr_entity **v, uint32_t n, const char *id)
+{
+    return strcmp(id, RESULT_MODEL_ENTITY) == 0 || find_entity(v, n, id);
+}
+
+static void judge(compare_row *r, double threshold)
+{
+    if (!r->base.present || !r->new_.present) {
+        r->verdict = COMPARE_INCONCLUSIVE;
+        r->reason = !r->base.present ? "no value in the baseline" : "no value in the new run";
+        return;
+    }
+    r->has_delta = true;
+    r->delta = r->new_.p50 - r->base.p50;
+    if (r->base.p50 != 0) {
+        r->has_percent = true;
+        r->percent = 100.0 * r->delta / fabs(r->base.p50);
+    }
+    if (r->base.samples < COMPARE_MIN_SAMPLES || r->new_.samples < COMPARE_MIN_SAMPLES) {
+        r->verdict = COMPARE_INCONCLUSIVE;
+        r->reason = "too few samples (fewer than 3 executions on a side)";
+        return;
+    }
+    if (!r->has_percent) {
+        r->verdict = r->delta == 0 ? COMPARE_UNCHANGED : COMPARE_INCONCLUSIVE;
+        r->reason = r->delta == 0 ? NULL : "the baseline P50 is zero";
+        return;
+    }
+    bool outside = r->new_.p50 < r->base.min || r->new_.p50 > r->base.max;
+    if (!outside || fabs(r->percent) <= threshold) {
+        r->verdict = COMPARE_UNCHANGED;
+        return;
+    }
+    bool worse = r->higher_is_better ? r->delta < 0 : r->delta > 0;
+    r->verdict = worse ? COMPARE_REGRESSION : COMPARE_IMPROVEMENT;
+}
+
+void compare_run(const result_doc *base, const result_doc *new_, double threshold, mlia_arena *arena,
+                 compare_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->threshold = threshold;
+    const rr_entity **be = sorted_entities(base, arena), **ne = sorted_entities(new_, arena);
+    /* entities on one side only */
+    out->only_base = mlia_arena_array(arena, base->n_entities ? base->n_entities : 1, sizeof *out->only_base);
+    out->only_new = mlia_arena_array(arena, new_->n_entities ? new_->n_entities : 1, sizeof *out->only_new);
+    for (uint32_t i = 0; i < base->n_entities; i++)
+        if (!find_entity(ne, new_->n_entities, be[i]->id))
+            out->only_base[out->n_only_base++] = be[i];
+    for (uint32_t i = 0; i < new_->n_entities; i++)
+        if (!find_entity(be, base->n_entities, ne[i]->id))
+            out->only_new[out->n_only_new++] = ne[i];
+        else
+            out->n_entities++;
+    out->n_entities++; /* the model */
+
+    uint32_t nb, nn;
+    series *sb = group(base, arena, &nb), *sn = group(new_, arena, &nn);
+    out->rows = mlia_arena_array(arena, (size_t)nb + nn + 1, sizeof *out->rows);
+    uint32_t i = 0, j = 0;
+    while (i < nb || j < nn) {
+        int c;
+        if (i >= nb)
+            c = 1;
+        else if (j >= nn)
+            c = -1;
+        else {
+            c = strcmp(sb[i].entity, sn[j].entity);
+            if (!c)
+                c = strcmp(sb[i].key, sn[j].key);
+        }
+        const series *b = c <= 0 ? &sb[i] : NULL, *n = c >= 0 ? &sn[j] : NULL;
+        if (c <= 0)
+            i++;
+        if (c >= 0)
+            j++;
+        const series *any = b ? b : n;
+        /* nothing to compare when neither side has a value (e.g. both unavailable) */
+        if (!(b && b->side.present) && !(n && n->side.present))
+            continue;
+        /* only entities present on both sides are compared */
+        if (!entity_known(be, base->n_entities, any->entity) || !entity_known(ne, new_->n_entities, any->entity))
+            continue;
+        compare_row *r = &out->rows[out->n_rows++];
+        memset(r, 0, sizeof *r);
+        r->entity_id = any->entity;
+        const rr_entity *ent = find_entity(ne, new_->n_entities, any->entity);
+        if (!ent)
+            ent = find_entity(be, base->n_entities, any->entity);
+        r->entity_kind = ent ? ent->kind : RESULT_MODEL_ENTITY;
+        r->entity_name = ent ? ent->name : RESULT_MODEL_ENTITY;
+        r->metric = any->name;
+        r->unit = any->unit;
+        r->series = any->key;
+        r->attribution = any->attribution;
+        r->higher_is_better = direction(any->name, any->unit) == 2;
+        if (b)
+            r->base = b->side;
+        if (n)
+            r->new_ = n->side;
+        judge(r, threshold);
+        out->counts[r->verdict]++;
+    }
+}

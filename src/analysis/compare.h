@@ -1,0 +1,79 @@
+/*
+ * compare.h - run-to-run comparison of two mlia outputs (docs/compare.md).
+ *
+ * Entities are matched by id; metrics of a matched entity by series (metric
+ * name + every qualifier except `statistic`). A series' P50 is its
+ * `statistic: p50` value (or its only value when it has no statistic), and
+ * [min, max] its min/max values (the P50 when absent).
+ *
+ * Verdict of one series (threshold T percent, COMPARE_MIN_SAMPLES = 3):
+ *   inconclusive  a P50 is missing or unavailable on one side, either side
+ *                 has fewer than 3 samples, or the baseline P50 is 0 while
+ *                 the new one is not;
+ *   regression /  the new P50 lies outside the baseline's [min, max] AND
+ *   improvement   |percent| > T; regression when the change goes the bad
+ *                 way for the metric's direction;
+ *   unchanged     otherwise.
+ * Direction: inferences_per_second and target_utilization are better when
+ * higher; metrics in ms, cycles or bytes (or named *_time, *_cycles) are
+ * better when lower; other metrics (coverage, counts) are not compared.
+ *
+ * Ownership: the comparison lives in the arena given to compare_run and
+ * borrows strings from the two documents.
+ */
+#ifndef MLIA_ANALYSIS_COMPARE_H
+#define MLIA_ANALYSIS_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "formats/result_read.h"
+
+#define COMPARE_MIN_SAMPLES 3
+#define COMPARE_DEFAULT_THRESHOLD 5.0
+
+typedef enum compare_verdict {
+    COMPARE_UNCHANGED = 0,
+    COMPARE_REGRESSION,
+    COMPARE_IMPROVEMENT,
+    COMPARE_INCONCLUSIVE
+} compare_verdict;
+
+typedef struct compare_side {
+    bool present;             /* the series exists with a numeric P50 */
+    double p50, min, max;
+    uint32_t samples;
+} compare_side;
+
+typedef struct compare_row {
+    const char *entity_id, *entity_kind, *entity_name;
+    const char *metric, *unit, *series, *attribution;
+    bool higher_is_better;
+    compare_side base, new_;
+    bool has_delta;           /* both P50 present */
+    double delta;             /* new - baseline */
+    bool has_percent;         /* baseline P50 != 0 */
+    double percent;           /* 100 * delta / baseline */
+    compare_verdict verdict;
+    const char *reason;       /* inconclusive: why; NULL otherwise */
+} compare_row;
+
+typedef struct compare_result {
+    double threshold;
+    uint32_t n_rows;
+    compare_row *rows;        /* sorted by (entity id, series) */
+    uint32_t n_only_base, n_only_new;
+    const rr_entity **only_base, **only_new; /* sorted by id */
+    uint32_t n_entities;      /* matched entities (the model included) */
+    uint32_t counts[4];       /* per verdict */
+} compare_result;
+
+const char *compare_verdict_name(compare_verdict v);
+
+/* Compare two documents (already checked for the same model, method and
+ * schema by the caller). */
+void compare_run(const result_doc *base, const result_doc *new_, double threshold, mlia_arena *arena,
+                 compare_result *out);
+
+#endif

@@ -1,0 +1,359 @@
+/*
+ * trace_source.c - fills the trace writer's narrow interface (report/trace.h)
+ * from a check session.
+ *
+ * This is the only place that knows how ETDump events relate to the
+ * result's entities for the timeline, so a change of the ETDump reader
+ * (e.g. a streaming event iterator) is adapted here alone:
+ *   - OPERATOR_CALL: named by the operator(s) of the instruction's debug
+ *     handles (source operators), entities = those source operators;
+ *   - native_call_*: its own name (the kernel), same entities;
+ *   - DELEGATE_CALL: "DELEGATE_CALL <backend>", entity = the delegate call;
+ *   - backend events: their delegate debug id, entity = the runtime event
+ *     entity at the same position (parent entity + name) as in the runtime
+ *     analysis, the parent being the innermost enclosing backend event of
+ *     the same instruction, else the delegate call;
+ *   - Method::execute and other runtime events: their name, no entity.
+ * Only profile events with end >= start are timeline events.
+ *
+ * Ownership: per-instruction data (names, entity lists) lives in the
+ * session arena, so it grows with the instructions, not the events; event
+ * names are copied into a scratch arena released when the execution's
+ * events have been emitted.
+ */
+#include "api/trace_source.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/nx_analysis.h"
+#include "analysis/runtime.h"
+#include "formats/etdump.h"
+#include "formats/etrecord.h"
+#include "formats/exported_program.h"
+#include "mlia/mlia.h"
+
+typedef struct op_site {
+    bool done;
+    const char *name;            /* operator name(s) or NULL */
+    const char *call_name;       /* "DELEGATE_CALL <backend>" when a delegate call */
+    uint32_t n_entities;
+    const char **entities;
+    uint32_t n_handles;
+    const int64_t *handles;
+    const runtime_delegate_call *call;
+} op_site;
+
+typedef struct ts_ctx {
+    const mlia_session *s;
+    mlia_arena *arena;
+    uint32_t n_sites;            /* chain 0 instructions of the method */
+    op_site *sites;
+} ts_ctx;
+
+static bool is_backend(const etdump_event *e)
+{
+    return !e->name.ptr && (e->delegate_debug_id_str.ptr || e->delegate_debug_id_int >= 0);
+}
+
+static bool name_is(const etdump_event *e, const char *lit)
+{
+    size_t n = strlen(lit);
+    return e->name.ptr && e->name.len == n && memcmp(e->name.ptr, lit, n) == 0;
+}
+
+static const runtime_delegate_call *find_call(const mlia_session *s, int64_t chain, int64_t instr)
+{
+    const runtime_analysis *ra = s->runtime;
+    for (uint32_t i = 0; ra && i < ra->n_calls; i++)
+        if (ra->calls[i].chain == chain && ra->calls[i].instruction == instr)
+            return &ra->calls[i];
+    return NULL;
+}
+
+/* Operator site of (chain 0, instr): handles, their source operators, names. */
+static const op_site *site_of(ts_ctx *c, int64_t chain, int64_t instr)
+{
+    if (chain != 0 || instr < 0 || (uint64_t)instr >= c->n_sites)
+        return NULL;
+    op_site *st = &c->sites[instr];
+    if (st->done)
+        return st;
+    st->done = true;
+    const mlia_session *s = c->s;
+    const etrecord_handles *h = &s->method->debug_handles[instr];
+    st->n_handles = h->present ? h->n : 0;
+    st->handles = h->v;
+    st->call = find_call(s, chain, instr);
+    if (st->call)
+        st->call_name = mlia_arena_printf(c->arena, "DELEGATE_CALL %s", st->call->backend);
+    const ep_program *prog = s->program;
+    const runtime_analysis *ra = s->runtime;
+    if (!prog || !ra || ra->n_nodes != prog->graph.n_nodes || !st->n_handles)
+        return st;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < prog->graph.n_nodes; i++)
+        for (uint32_t k = 0; k < st->n_handles; k++)
+            if (prog->graph.nodes[i].debug_handle && prog->graph.nodes[i].debug_handle == st->handles[k]) {
+                n++;
+                break;
+            }
+    if (!n)
+        return st;
+    st->entities = mlia_arena_array(c->arena, n, sizeof *st->entities);
+    mlia_buf names;
+    mlia_buf_init(&names);
+    for (uint32_t i = 0; i < prog->graph.n_nodes; i++) {
+        bool hit = false;
+        for (uint32_t k = 0; k < st->n_handles && !hit; k++)
+            hit = prog->graph.nodes[i].debug_handle && prog->graph.nodes[i].debug_handle == st->handles[k];
+        if (!hit || !ra->node_entities[i])
+            continue;
+        const mlia_entity *ent = ra->node_entities[i];
+        st->entities[st->n_entities++] = ent->id;
+        bool seen = false;
+        for (uint32_t j = 0; j + 1 < st->n_entities && !seen; j++) {
+            const mlia_entity *prev = mlia_result_find(&s->result, st->entities[j]);
+            seen = prev && strcmp(prev->name, ent->name) == 0;
+        }
+        if (!seen)
+            mlia_buf_printf(&names, "%s%s", names.len ? " + " : "", ent->name);
+    }
+    if (names.len)
+        st->name = mlia_arena_strndup(c->arena, names.data, names.len);
+    mlia_buf_free(&names);
+    return st;
+}
+
+/* Backend events of one instruction, in wrapper-first order. */
+typedef struct bk_item {
+    uint64_t s, e;
+    uint32_t index;
+    int64_t chain, instr;
+    const char *name;
+    const runtime_event_node *node;
+} bk_item;
+
+static int cmp_bk(const void *a, const void *b)
+{
+    const bk_item *x = a, *y = b;
+    if (x->chain != y->chain)
+        return x->chain < y->chain ? -1 : 1;
+    if (x->instr != y->instr)
+        return x->instr < y->instr ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->e != y->e)
+        return x->e > y->e ? -1 : 1;
+    return x->index > y->index ? -1 : (x->index < y->index);
+}
+
+static const runtime_event_node *find_event(const runtime_delegate_call *call, const char *parent_id,
+                                            const char *name)
+{
+    for (uint32_t i = 0; call && i < call->n_events; i++)
+        if (strcmp(call->events[i].name, name) == 0 && strcmp(call->events[i].parent_id, parent_id) == 0)
+            return &call->events[i];
+    return NULL;
+}
+
+static const char *event_text(mlia_arena *a, const etdump_event *e)
+{
+    if (e->name.ptr)
+        return mlia_arena_strndup(a, e->name.ptr, e->name.len);
+    if (e->delegate_debug_id_str.ptr)
+        return mlia_arena_strndup(a, e->delegate_debug_id_str.ptr, e->delegate_debug_id_str.len);
+    if (e->delegate_debug_id_int >= 0)
+        return mlia_arena_printf(a, "%d", e->delegate_debug_id_int);
+    return "(unnamed)";
+}
+
+static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void *emit_ctx)
+{
+    ts_ctx *c = (ts_ctx *)vctx;
+    const mlia_session *s = c->s;
+    const etdump_run *run = &s->dump->runs[s->execution_runs[exec]];
+    /* scratch for this execution only */
+    mlia_arena scratch;
+    mlia_arena_init(&scratch);
+    uint32_t n_bk = 0;
+    for (uint32_t k = 0; k < run->n_events; k++) {
+        const etdump_event *e = &run->events[k];
+        if (e->kind == ETDUMP_EVENT_PROFILE && e->end_time >= e->start_time && is_backend(e))
+            n_bk++;
+    }
+    bk_item *bk = n_bk ? mlia_arena_array(&scratch, n_bk, sizeof *bk) : NULL;
+    n_bk = 0;
+    for (uint32_t k = 0; k < run->n_events; k++) {
+        const etdump_event *e = &run->events[k];
+        if (e->kind != ETDUMP_EVENT_PROFILE || e->end_time < e->start_time)
+            continue;
+        trace_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.start = e->start_time;
+        ev.end = e->end_time;
+        ev.index = k;
+        ev.chain = e->chain_index;
+        ev.instruction = e->instruction_id;
+        if (is_backend(e)) {
+            bk[n_bk++] = (bk_item){e->start_time, e->end_time, k, e->chain_index, e->instruction_id,
+                                   event_text(&scratch, e), NULL};
+            continue;
+        }
+        ev.etdump_name = event_text(&scratch, e);
+        ev.name = ev.etdump_name;
+        if (name_is(e, "Method::execute") || name_is(e, "Method::init") || name_is(e, "Program::load_method")) {
+            ev.category = "framework";
+            ev.chain = ev.instruction = -1;
+        } else if (name_is(e, "OPERATOR_CALL") || (e->name.len >= 12 && memcmp(e->name.ptr, "native_call_", 12) == 0)) {
+            bool opcall = name_is(e, "OPERATOR_CALL");
+            ev.category = opcall ? "operator" : "kernel";
+            const op_site *st = site_of(c, e->chain_index, e->instruction_id);
+            if (st) {
+                if (opcall && st->name)
+                    ev.name = st->name;
+                ev.n_entities = st->n_entities;
+                ev.entities = st->entities;
+                ev.n_handles = st->n_handles;
+                ev.handles = st->handles;
+            }
+        } else if (name_is(e, "DELEGATE_CALL")) {
+            ev.category = "delegate";
+            const op_site *st = site_of(c, e->chain_index, e->instruction_id);
+            const runtime_delegate_call *call = st ? st->call : find_call(s, e->chain_index, e->instruction_id);
+            if (call) {
+                ev.name = st && st->call_name ? st->call_name
+                                              : mlia_arena_printf(&scratch, "DELEGATE_CALL %s", call->backend);
+                ev.n_entities = 1;
+                ev.entities = &call->entity_id;
+            }
+            if (st) {
+                ev.n_handles = st->n_handles;
+                ev.handles = st->handles;
+            }
+        } else {
+            ev.category = "other";
+        }
+        emit(emit_ctx, &ev);
+    }
+    if (n_bk) {
+        qsort(bk, n_bk, sizeof *bk, cmp_bk);
+        uint32_t *stack = mlia_arena_array(&scratch, n_bk, sizeof *stack);
+        uint32_t sp = 0;
+        for (uint32_t k = 0; k < n_bk; k++) {
+            bk_item *it = &bk[k];
+            while (sp && !(bk[stack[sp - 1]].chain == it->chain && bk[stack[sp - 1]].instr == it->instr &&
+                           bk[stack[sp - 1]].s <= it->s && it->e <= bk[stack[sp - 1]].e))
+                sp--;
+            const runtime_delegate_call *call = find_call(s, it->chain, it->instr);
+            const char *parent_id = sp && bk[stack[sp - 1]].node ? bk[stack[sp - 1]].node->entity_id
+                                                                 : (call ? call->entity_id : NULL);
+            it->node = parent_id ? find_event(call, parent_id, it->name) : NULL;
+            stack[sp++] = k;
+            trace_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.start = it->s;
+            ev.end = it->e;
+            ev.index = it->index;
+            ev.chain = it->chain;
+            ev.instruction = it->instr;
+            ev.name = it->name;
+            ev.etdump_name = it->name;
+            ev.category = "backend";
+            if (it->node) {
+                ev.n_entities = 1;
+                ev.entities = &it->node->entity_id;
+            }
+            const op_site *st = site_of(c, it->chain, it->instr);
+            if (st) {
+                ev.n_handles = st->n_handles;
+                ev.handles = st->handles;
+            }
+            emit(emit_ctx, &ev);
+        }
+    }
+    mlia_arena_free(&scratch);
+}
+
+/* Ordinal of run index `run` among the executions, or UINT32_MAX. */
+static uint32_t ordinal_of(const mlia_session *s, uint32_t run)
+{
+    uint32_t lo = 0, hi = s->n_executions;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->execution_runs[mid] < run)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < s->n_executions && s->execution_runs[lo] == run ? lo : UINT32_MAX;
+}
+
+static void add_counter(mlia_arena *a, trace_counter *tc, const mlia_session *s, const char *name, const char *key,
+                        uint32_t n, const uint32_t *runs, const uint64_t *values)
+{
+    tc->name = name;
+    tc->key = key;
+    uint32_t *ex = mlia_arena_array(a, n ? n : 1, sizeof *ex);
+    uint64_t *vals = mlia_arena_array(a, n ? n : 1, sizeof *vals);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = ordinal_of(s, runs[i]);
+        if (k == UINT32_MAX)
+            continue;
+        ex[m] = k;
+        vals[m++] = values[i];
+    }
+    tc->n = m;
+    tc->executions = ex;
+    tc->values = vals;
+}
+
+void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *out)
+{
+    memset(out, 0, sizeof *out);
+    ts_ctx *c = mlia_arena_alloc(arena, sizeof *c);
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->arena = arena;
+    c->n_sites = s->method ? s->method->n_instr : 0;
+    c->sites = mlia_arena_array(arena, c->n_sites ? c->n_sites : 1, sizeof *c->sites);
+    out->tool = "mlia " MLIA_VERSION;
+    out->method = s->method_name;
+    out->time_unit = s->time_unit ? s->time_unit : "ns";
+    out->us_decimals = 3; /* ticks are nanoseconds (product.md section 4) */
+    out->n_executions = s->dump ? s->n_executions : 0;
+    out->execution_runs = s->execution_runs;
+    out->events = ts_events;
+    out->ctx = c;
+
+    const nx_result *nx = s->nx;
+    if (nx) {
+        uint32_t n = (nx->model.available ? 2 : 0) + nx->n_segments;
+        trace_counter *tcs = mlia_arena_array(arena, n ? n : 1, sizeof *tcs);
+        uint32_t m = 0;
+        if (nx->model.available) {
+            add_counter(arena, &tcs[m++], s, "NX cycles (model)", "total_cycles", nx->model.n_exec, nx->model.runs,
+                        nx->model.total_cycles);
+            add_counter(arena, &tcs[m++], s, "NX compute cycles (model)", "compute_cycles", nx->model.n_exec,
+                        nx->model.runs, nx->model.compute_cycles);
+        }
+        for (uint32_t i = 0; i < nx->n_segments; i++) {
+            const nx_segment *seg = &nx->segments[i];
+            if (!seg->measured || !seg->m.total_cycles || !seg->m.total.available)
+                continue;
+            add_counter(arena, &tcs[m++], s, mlia_arena_printf(arena, "NX cycles %s", seg->id), "total_cycles",
+                        seg->n_recorded, seg->recorded_runs, seg->m.total_cycles);
+        }
+        out->n_counters = m;
+        out->counters = tcs;
+    }
+
+    trace_input *ins = mlia_arena_array(arena, 3, sizeof *ins);
+    const mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
+    const char *roles[3] = {"etrecord", "etdump", "companion"};
+    for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
+        ins[i] = (trace_input){roles[i], ds[i]->name, ds[i]->sha256, ds[i]->size};
+    out->n_inputs = s->has_companion ? 3 : 2;
+    out->inputs = ins;
+}

@@ -1,0 +1,155 @@
+/*
+ * compare_cli.c - `mlia compare BASELINE NEW [--output-dir DIR]
+ * [--threshold PCT] [--json] [--fail-on-regression] [-q]`: argument
+ * handling and exit statuses only; the job is mlia_compare() of libmlia.
+ *
+ * Grammar as for `mlia check` (docs/cli.md): `--opt value` or `--opt=value`,
+ * last value wins, `--` ends the options. Exit statuses: 0 success (also
+ * with regressions unless --fail-on-regression), 1 input error, 2 usage
+ * error, 3 regressions found with --fail-on-regression.
+ */
+#include "cli/compare_cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlia/mlia.h"
+
+#define COMPARE_USAGE                                                                                              \
+    "usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--json] [--fail-on-regression]"
+
+const char *mlia_cli_compare_help(void)
+{
+    return COMPARE_USAGE "\n"
+           "\n"
+           "Compare two runs of `mlia check` on the same model and method: every metric of\n"
+           "every entity present in both, baseline P50 against new P50.\n"
+           "\n"
+           "positional arguments:\n"
+           "  BASELINE, NEW          an mlia-output folder, a folder holding one, or an\n"
+           "                         mlia-output.json file\n"
+           "\n"
+           "options:\n"
+           "  --output-dir DIR       where compare.json (and compare.html, when both runs\n"
+           "                         have their page) are written (default: .)\n"
+           "  --threshold PCT        smallest change, in percent, that can be a regression or\n"
+           "                         an improvement (default: 5)\n"
+           "  --json                 print compare.json on standard output instead of tables\n"
+           "  --fail-on-regression   exit with status 3 when there is a regression\n"
+           "  -q, --quiet            print nothing on success\n"
+           "  -h, --help             show this help and exit\n"
+           "\n"
+           "A change is a regression or an improvement only when the new P50 lies outside\n"
+           "the baseline's [min, max] and differs by more than the threshold; with fewer\n"
+           "than 3 samples on a side it is inconclusive (docs/compare.md).\n"
+           "\n"
+           "Exit status: 0 success, 1 input error, 2 usage error,\n"
+           "3 regression found with --fail-on-regression.\n";
+}
+
+static int usage(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "mlia: error: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n%s\n", COMPARE_USAGE);
+    return 2;
+}
+
+int mlia_cli_compare(int argc, char **argv)
+{
+    const char *pos[2] = {NULL, NULL};
+    int n_pos = 0;
+    const char *output_dir = ".", *threshold_text = NULL;
+    bool json = false, fail = false, quiet = false, help = false, options_done = false;
+    char extra[1024] = "";
+    /* argv[1] is "compare" */
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        if (options_done || arg[0] != '-' || arg[1] == 0) {
+            if (n_pos < 2)
+                pos[n_pos++] = arg;
+            else if (strlen(extra) + strlen(arg) + 2 < sizeof extra)
+                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s", extra[0] ? " " : "", arg);
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const char *flags[] = {"--json", "--fail-on-regression", "-q", "--quiet", "-h", "--help"};
+        bool *flag_vars[] = {&json, &fail, &quiet, &quiet, &help, &help};
+        bool matched = false;
+        for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+            if (strlen(flags[k]) == name_len && strncmp(arg, flags[k], name_len) == 0) {
+                if (eq)
+                    return usage("argument %s: ignored explicit argument '%s'", flags[k], eq + 1);
+                *flag_vars[k] = true;
+                matched = true;
+            }
+        if (matched)
+            continue;
+        const char *valued[] = {"--output-dir", "--threshold"};
+        const char **targets[] = {&output_dir, &threshold_text};
+        for (size_t k = 0; k < 2 && !matched; k++)
+            if (strlen(valued[k]) == name_len && strncmp(arg, valued[k], name_len) == 0) {
+                const char *v = eq ? eq + 1 : (i + 1 < argc && (argv[i + 1][0] != '-' || !argv[i + 1][1]) ? argv[++i] : NULL);
+                if (!v)
+                    return usage("argument %s: expected one argument%s", valued[k], "");
+                if (!*v)
+                    return usage("argument %s: expected a non-empty value%s", valued[k], "");
+                *targets[k] = v;
+                matched = true;
+            }
+        if (!matched && strlen(extra) + strlen(arg) + 2 < sizeof extra)
+            snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s", extra[0] ? " " : "", arg);
+    }
+    if (help) {
+        fputs(mlia_cli_compare_help(), stdout);
+        return fflush(stdout) ? 1 : 0;
+    }
+    if (extra[0])
+        return usage("unrecognized arguments: %s%s", extra, "");
+    if (n_pos < 2)
+        return usage("the following arguments are required: %s%s", n_pos == 0 ? "BASELINE, " : "", "NEW");
+    double threshold = -1;
+    if (threshold_text) {
+        char *end = NULL;
+        errno = 0;
+        threshold = strtod(threshold_text, &end);
+        if (errno || !end || *end || end == threshold_text || !isfinite(threshold) || threshold < 0)
+            return usage("argument --threshold: invalid value: '%s' (expected a non-negative number of percent)%s",
+                         threshold_text, "");
+    }
+    mlia_compare_options o = {pos[0], pos[1], output_dir, threshold};
+    mlia_compare_output out;
+    char *error = NULL;
+    if (mlia_compare(&o, &out, &error)) {
+        fprintf(stderr, "mlia: error: %s\n", error ? error : "comparison failed");
+        mlia_free(error);
+        return 1;
+    }
+    if (json)
+        fputs(out.json, stdout);
+    else if (!quiet) {
+        fputs(out.console, stdout);
+        if (out.json_path)
+            printf("\nOutput: %s\n", out.json_path);
+        if (out.page_path)
+            printf("Page: %s\n", out.page_path);
+        else if (out.json_path)
+            printf("Page: none (written when both runs were made with --model-explorer)\n");
+    }
+    unsigned regressions = out.regressions;
+    mlia_compare_output_free(&out);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mlia: error: standard output: %s\n", strerror(errno ? errno : EIO));
+        return 1;
+    }
+    return fail && regressions ? 3 : 0;
+}

@@ -1,0 +1,57 @@
+/*
+ * result_read.h - reader of an mlia standardized output (mlia-output.json)
+ * for `mlia compare`: bytes in, a flat read-only view out.
+ *
+ * It keeps only what stays stable across the result format's revisions
+ * (schema 1.x): schema_version, model.name, the selected method, run_id,
+ * entities[].id/kind/name, and every metric's name, unit, value, samples and
+ * qualifiers, wherever the document holds them (results[0].metrics for the
+ * model, results[0].breakdowns[].metrics, results[0].entities[].metrics).
+ * Unknown members are ignored.
+ *
+ * Ownership: everything is allocated in the arena given to result_doc_read.
+ */
+#ifndef MLIA_FORMATS_RESULT_READ_H
+#define MLIA_FORMATS_RESULT_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/error.h"
+
+/* Entity id used for model-level metrics. */
+#define RESULT_MODEL_ENTITY "model"
+
+typedef struct rr_metric {
+    const char *entity;        /* entity id, RESULT_MODEL_ENTITY for model metrics */
+    const char *name, *unit;
+    const char *statistic;     /* qualifiers.statistic, else aggregation, else NULL */
+    const char *series;        /* name + the other qualifiers ("name|k=v|..."), the matching key */
+    const char *attribution;   /* qualifiers.attribution or NULL */
+    bool available;            /* numeric value present */
+    double value;
+    uint32_t samples;          /* 0 when absent */
+} rr_metric;
+
+typedef struct rr_entity {
+    const char *id, *kind, *name;
+} rr_entity;
+
+typedef struct result_doc {
+    const char *schema_version, *model_name, *method, *run_id, *timestamp;
+    uint32_t n_entities;
+    rr_entity *entities;       /* document order */
+    uint32_t n_metrics;
+    rr_metric *metrics;        /* document order */
+} result_doc;
+
+/* Read an mlia output document. Errors (file = `file`):
+ *   "not an mlia output (invalid JSON at byte N: ...)"
+ *   "not an mlia output (<what> missing)" for a missing schema_version,
+ *   results[0] or model. */
+int result_doc_read(const char *text, size_t len, const char *file, mlia_arena *arena, result_doc *out,
+                    mlia_error *err);
+
+#endif

@@ -1,0 +1,571 @@
+/*
+ * trace.c - Chrome trace-event JSON and the page's compact timeline (see
+ * trace.h for the contract and docs/trace.md for the format).
+ */
+#include "report/trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/arena.h"
+
+/* ------------------------------------------------------------------ */
+/* one execution's events                                               */
+
+typedef struct ev_vec {
+    trace_event *v;
+    size_t n, cap;
+    bool oom;
+    mlia_arena names;   /* copies of the execution's event names, reset per execution */
+} ev_vec;
+
+static void collect(void *ctx, const trace_event *ev)
+{
+    ev_vec *vec = ctx;
+    if (vec->oom || ev->end < ev->start)
+        return;
+    if (vec->n == vec->cap) {
+        size_t nc = vec->cap ? vec->cap * 2 : 256;
+        trace_event *nv = realloc(vec->v, nc * sizeof *nv);
+        if (!nv) {
+            vec->oom = true;
+            return;
+        }
+        vec->v = nv;
+        vec->cap = nc;
+    }
+    trace_event *e = &vec->v[vec->n++];
+    *e = *ev;
+    /* names are only valid during the call (trace.h) */
+    e->name = ev->name ? mlia_arena_strdup(&vec->names, ev->name) : NULL;
+    e->etdump_name = ev->etdump_name == ev->name ? e->name
+                     : ev->etdump_name ? mlia_arena_strdup(&vec->names, ev->etdump_name) : NULL;
+}
+
+/* Wrappers first: start ascending, end descending, and on equal intervals the
+ * later-written event first (ExecuTorch writes an event when it ends, so the
+ * wrapper comes after what it contains). */
+static int cmp_event(const void *a, const void *b)
+{
+    const trace_event *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end > y->end ? -1 : 1;
+    return x->index > y->index ? -1 : (x->index < y->index);
+}
+
+/* Collects and orders the events of execution `exec` into vec (reused). */
+static void load_execution(const trace_source *src, uint32_t exec, ev_vec *vec)
+{
+    vec->n = 0;
+    mlia_arena_free(&vec->names);
+    mlia_arena_init(&vec->names);
+    src->events(src->ctx, exec, collect, vec);
+    if (vec->n > 1)
+        qsort(vec->v, vec->n, sizeof *vec->v, cmp_event);
+}
+
+void trace_format_us(char *buf, uint64_t ticks, uint32_t decimals)
+{
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + ticks % 10);
+        ticks /= 10;
+    } while (ticks);
+    while ((uint32_t)n <= decimals)
+        digits[n++] = '0';
+    /* digits are reversed: [0, decimals) is the fraction */
+    uint32_t first = 0;
+    while (first < decimals && digits[first] == '0')
+        first++;
+    size_t o = 0;
+    for (int i = n - 1; i >= (int)decimals; i--)
+        buf[o++] = digits[i];
+    if (first < decimals) {
+        buf[o++] = '.';
+        for (int i = (int)decimals - 1; i >= (int)first; i--)
+            buf[o++] = digits[i];
+    }
+    buf[o] = 0;
+}
+
+static void kraw_us(mlia_jw *w, const char *key, uint64_t ticks, uint32_t decimals)
+{
+    char buf[32];
+    trace_format_us(buf, ticks, decimals);
+    mlia_jw_key(w, key);
+    mlia_jw_raw(w, buf, strlen(buf));
+}
+
+/* ------------------------------------------------------------------ */
+/* page timeline                                                        */
+
+/* A site is what the page shows for an event besides its times: name,
+ * category, first entity, chain, instruction, handles. Sites are interned
+ * by content so the per-event data is three integers. */
+typedef struct site_map {
+    trace_event *store;          /* representative event of each site, names copied to `names` */
+    mlia_arena names;
+    uint32_t n, cap;
+    uint32_t *slots;             /* open addressing, index + 1 */
+    uint32_t n_slots;
+    mlia_buf *head, *args;       /* trace.json: pre-encoded fragments per site (when used) */
+    uint32_t cap_cache;
+} site_map;
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+    for (; s && *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001B3ull;
+    return (h ^ 0xFF) * 0x100000001B3ull;
+}
+
+static uint64_t site_hash(const trace_event *e)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = hash_str(h, e->name);
+    h = hash_str(h, e->category);
+    h = hash_str(h, e->n_entities ? e->entities[0] : NULL);
+    h = (h ^ (uint64_t)e->chain) * 0x100000001B3ull;
+    h = (h ^ (uint64_t)e->instruction) * 0x100000001B3ull;
+    return h;
+}
+
+static bool str_same(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    return a == b || strcmp(a, b) == 0;
+}
+
+static bool site_same(const trace_event *a, const trace_event *b)
+{
+    return a->chain == b->chain && a->instruction == b->instruction && str_same(a->name, b->name) &&
+           str_same(a->category, b->category) && str_same(a->etdump_name, b->etdump_name) &&
+           str_same(a->n_entities ? a->entities[0] : NULL, b->n_entities ? b->entities[0] : NULL);
+}
+
+static bool site_grow(site_map *m)
+{
+    uint32_t ns = m->n_slots ? m->n_slots * 2 : 1024;
+    uint32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots)
+        return false;
+    for (uint32_t i = 0; i < m->n; i++) {
+        uint32_t j = (uint32_t)site_hash(&m->store[i]) & (ns - 1);
+        while (slots[j])
+            j = (j + 1) & (ns - 1);
+        slots[j] = i + 1;
+    }
+    free(m->slots);
+    m->slots = slots;
+    m->n_slots = ns;
+    return true;
+}
+
+/* Returns the site index or UINT32_MAX when out of memory. */
+static uint32_t site_get(site_map *m, const trace_event *e)
+{
+    if ((m->n + 1) * 2 > m->n_slots && !site_grow(m))
+        return UINT32_MAX;
+    uint32_t j = (uint32_t)site_hash(e) & (m->n_slots - 1);
+    while (m->slots[j]) {
+        if (site_same(&m->store[m->slots[j] - 1], e))
+            return m->slots[j] - 1;
+        j = (j + 1) & (m->n_slots - 1);
+    }
+    if (m->n == m->cap) {
+        uint32_t nc = m->cap ? m->cap * 2 : 256;
+        trace_event *grown = realloc(m->store, nc * sizeof *grown);
+        if (!grown)
+            return UINT32_MAX;
+        m->store = grown;
+        m->cap = nc;
+    }
+    trace_event *st = &m->store[m->n];
+    *st = *e;
+    st->name = e->name ? mlia_arena_strdup(&m->names, e->name) : NULL;
+    st->etdump_name = e->etdump_name ? mlia_arena_strdup(&m->names, e->etdump_name) : NULL;
+    m->slots[j] = m->n + 1;
+    return m->n++;
+}
+
+/* ------------------------------------------------------------------ */
+/* Chrome trace-event JSON                                              */
+
+#define PID_EXECUTIONS 1
+#define PID_COUNTERS 2
+
+static void meta_event(mlia_jw *w, const char *what, int pid, int64_t tid, const char *key, const char *sval,
+                       int64_t ival)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "name", what);
+    mlia_jw_kstr(w, "ph", "M");
+    mlia_jw_kint(w, "pid", pid);
+    mlia_jw_kint(w, "tid", tid);
+    mlia_jw_key(w, "args");
+    mlia_jw_obj_begin(w);
+    if (sval)
+        mlia_jw_kstr(w, key, sval);
+    else
+        mlia_jw_kint(w, key, ival);
+    mlia_jw_obj_end(w);
+    mlia_jw_obj_end(w);
+}
+
+static void site_map_free(site_map *m)
+{
+    for (uint32_t i = 0; i < m->cap_cache; i++) {
+        mlia_buf_free(&m->head[i]);
+        mlia_buf_free(&m->args[i]);
+    }
+    free(m->head);
+    free(m->args);
+    free(m->store);
+    free(m->slots);
+    mlia_arena_free(&m->names);
+}
+
+/* The constant part of a site's X events, encoded once: `head` is
+ * {"name":...,"cat":...,"ph":"X","pid":1,"tid": and `args` the args members
+ * that do not change between events of the site. Per event only tid, ts,
+ * dur and event_index are formatted (a large trace is mostly this loop). */
+static bool site_fragments(site_map *m, uint32_t site)
+{
+    if (site >= m->cap_cache) {
+        uint32_t nc = m->cap_cache ? m->cap_cache * 2 : 256;
+        while (nc <= site)
+            nc *= 2;
+        mlia_buf *h = realloc(m->head, nc * sizeof *h), *a;
+        if (!h)
+            return false;
+        m->head = h;
+        a = realloc(m->args, nc * sizeof *a);
+        if (!a)
+            return false;
+        m->args = a;
+        for (uint32_t i = m->cap_cache; i < nc; i++) {
+            mlia_buf_init(&m->head[i]);
+            mlia_buf_init(&m->args[i]);
+        }
+        m->cap_cache = nc;
+    }
+    mlia_buf *h = &m->head[site], *a = &m->args[site];
+    if (h->len)
+        return true;
+    const trace_event *e = &m->store[site];
+    mlia_buf_puts(h, "{\"name\":");
+    mlia_json_escape(h, e->name ? e->name : "", e->name ? strlen(e->name) : 0, false);
+    mlia_buf_puts(h, ",\"cat\":");
+    mlia_json_escape(h, e->category ? e->category : "other", e->category ? strlen(e->category) : 5, false);
+    mlia_buf_printf(h, ",\"ph\":\"X\",\"pid\":%d,\"tid\":", PID_EXECUTIONS);
+    mlia_buf_puts(a, ",\"args\":{");
+    if (e->n_entities) {
+        mlia_buf_puts(a, "\"entity_id\":");
+        mlia_json_escape(a, e->entities[0], strlen(e->entities[0]), false);
+        mlia_buf_putc(a, ',');
+    }
+    if (e->n_entities > 1) {
+        mlia_buf_puts(a, "\"entity_ids\":[");
+        for (uint32_t i = 0; i < e->n_entities; i++) {
+            if (i)
+                mlia_buf_putc(a, ',');
+            mlia_json_escape(a, e->entities[i], strlen(e->entities[i]), false);
+        }
+        mlia_buf_puts(a, "],");
+    }
+    if (e->n_handles == 1)
+        mlia_buf_printf(a, "\"debug_handle\":%lld,", (long long)e->handles[0]);
+    else if (e->n_handles > 1) {
+        mlia_buf_puts(a, "\"debug_handles\":[");
+        for (uint32_t i = 0; i < e->n_handles; i++)
+            mlia_buf_printf(a, "%s%lld", i ? "," : "", (long long)e->handles[i]);
+        mlia_buf_puts(a, "],");
+    }
+    if (e->chain >= 0)
+        mlia_buf_printf(a, "\"chain\":%lld,", (long long)e->chain);
+    if (e->instruction >= 0)
+        mlia_buf_printf(a, "\"instruction\":%lld,", (long long)e->instruction);
+    if (e->etdump_name && (!e->name || strcmp(e->etdump_name, e->name) != 0)) {
+        mlia_buf_puts(a, "\"etdump_name\":");
+        mlia_json_escape(a, e->etdump_name, strlen(e->etdump_name), false);
+        mlia_buf_putc(a, ',');
+    }
+    mlia_buf_puts(a, "\"event_index\":");
+    return true;
+}
+
+static void put_uint(mlia_buf *b, uint64_t v)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        mlia_buf_putc(b, tmp[--n]);
+}
+
+static uint32_t exec_of(const trace_counter *c, uint32_t k)
+{
+    return c->executions[k];
+}
+
+/* The JSON goes through a buffer flushed to fp in chunks of about 1 MB: one
+ * fwrite per token would dominate the cost of a large trace. */
+#define FLUSH_AT (1u << 20)
+
+static void flush(mlia_buf *b, FILE *fp, bool *failed)
+{
+    if (b->len && fwrite(b->data, 1, b->len, fp) != b->len)
+        *failed = true;
+    b->len = 0;
+}
+
+int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err)
+{
+    mlia_buf out;
+    mlia_buf_init(&out);
+    mlia_buf_reserve(&out, FLUSH_AT + 65536);
+    bool failed = false;
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &out, false);
+    uint32_t dec = src->us_decimals;
+    uint32_t nx = src->n_executions;
+    uint64_t *bounds = calloc(nx ? 2 * (size_t)nx : 2, sizeof *bounds); /* [start, end] per execution */
+    bool *has = calloc(nx ? nx : 1, sizeof *has);
+    ev_vec vec = {0};
+    mlia_arena_init(&vec.names);
+    site_map sites = {0};
+    mlia_arena_init(&sites.names);
+    mlia_buf ev;
+    mlia_buf_init(&ev);
+    if (!bounds || !has) {
+        free(bounds);
+        free(has);
+        mlia_buf_free(&out);
+        mlia_buf_free(&ev);
+        mlia_arena_free(&vec.names);
+        mlia_arena_free(&sites.names);
+        return mlia_error_setf(err, path, "out of memory");
+    }
+
+    mlia_jw_obj_begin(&w);
+    mlia_jw_key(&w, "traceEvents");
+    mlia_jw_arr_begin(&w);
+    meta_event(&w, "process_name", PID_EXECUTIONS, 0, "name",
+               src->method ? src->method : "executions", 0);
+    meta_event(&w, "process_sort_index", PID_EXECUTIONS, 0, "sort_index", NULL, 0);
+    for (uint32_t k = 0; k < nx; k++) {
+        char label[96];
+        snprintf(label, sizeof label, "execution %u (event block %u)", k + 1, src->execution_runs[k]);
+        meta_event(&w, "thread_name", PID_EXECUTIONS, (int64_t)k + 1, "name", label, 0);
+        meta_event(&w, "thread_sort_index", PID_EXECUTIONS, (int64_t)k + 1, "sort_index", NULL, (int64_t)k);
+    }
+    if (src->n_counters) {
+        meta_event(&w, "process_name", PID_COUNTERS, 0, "name", "NX statistics", 0);
+        meta_event(&w, "process_sort_index", PID_COUNTERS, 0, "sort_index", NULL, 1);
+    }
+    for (uint32_t k = 0; k < nx && !vec.oom; k++) {
+        load_execution(src, k, &vec);
+        for (size_t i = 0; i < vec.n; i++) {
+            const trace_event *e = &vec.v[i];
+            if (!has[k] || e->start < bounds[2 * k])
+                bounds[2 * k] = e->start;
+            if (!has[k] || e->end > bounds[2 * k + 1])
+                bounds[2 * k + 1] = e->end;
+            has[k] = true;
+            uint32_t site = site_get(&sites, e);
+            if (site == UINT32_MAX || !site_fragments(&sites, site)) {
+                vec.oom = true;
+                break;
+            }
+            char num[32];
+            ev.len = 0;
+            mlia_buf_append(&ev, sites.head[site].data, sites.head[site].len);
+            put_uint(&ev, (uint64_t)k + 1);
+            mlia_buf_puts(&ev, ",\"ts\":");
+            trace_format_us(num, e->start, dec);
+            mlia_buf_puts(&ev, num);
+            mlia_buf_puts(&ev, ",\"dur\":");
+            trace_format_us(num, e->end - e->start, dec);
+            mlia_buf_puts(&ev, num);
+            mlia_buf_append(&ev, sites.args[site].data, sites.args[site].len);
+            put_uint(&ev, e->index);
+            mlia_buf_puts(&ev, "}}");
+            mlia_jw_raw(&w, ev.data, ev.len);
+            if (out.len >= FLUSH_AT)
+                flush(&out, fp, &failed);
+        }
+    }
+    /* counters: the execution's value from its first event, 0 after its last */
+    for (uint32_t c = 0; c < src->n_counters; c++) {
+        const trace_counter *tc = &src->counters[c];
+        for (uint32_t i = 0; i < tc->n; i++) {
+            uint32_t k = exec_of(tc, i);
+            if (k >= nx || !has[k])
+                continue;
+            for (int edge = 0; edge < 2; edge++) {
+                mlia_jw_obj_begin(&w);
+                mlia_jw_kstr(&w, "name", tc->name);
+                mlia_jw_kstr(&w, "ph", "C");
+                mlia_jw_kint(&w, "pid", PID_COUNTERS);
+                mlia_jw_kint(&w, "tid", 0);
+                kraw_us(&w, "ts", bounds[2 * k + edge], dec);
+                mlia_jw_key(&w, "args");
+                mlia_jw_obj_begin(&w);
+                mlia_jw_kuint(&w, tc->key, edge ? 0 : tc->values[i]);
+                mlia_jw_obj_end(&w);
+                mlia_jw_obj_end(&w);
+            }
+            if (out.len >= FLUSH_AT)
+                flush(&out, fp, &failed);
+        }
+    }
+    mlia_jw_arr_end(&w);
+    mlia_jw_kstr(&w, "displayTimeUnit", src->time_unit && strcmp(src->time_unit, "ns") == 0 ? "ns" : "ms");
+    mlia_jw_key(&w, "metadata");
+    mlia_jw_obj_begin(&w);
+    mlia_jw_kstr(&w, "schema", "mlia.trace/1");
+    mlia_jw_kstr(&w, "generated_by", src->tool);
+    mlia_jw_kstr(&w, "method", src->method);
+    mlia_jw_kstr(&w, "time_unit", src->time_unit);
+    mlia_jw_kuint(&w, "executions", nx);
+    mlia_jw_key(&w, "execution_event_blocks");
+    mlia_jw_arr_begin(&w);
+    for (uint32_t k = 0; k < nx; k++)
+        mlia_jw_uint(&w, src->execution_runs[k]);
+    mlia_jw_arr_end(&w);
+    mlia_jw_key(&w, "inputs");
+    mlia_jw_arr_begin(&w);
+    for (uint32_t i = 0; i < src->n_inputs; i++) {
+        const trace_input *in = &src->inputs[i];
+        mlia_jw_obj_begin(&w);
+        mlia_jw_kstr(&w, "role", in->role);
+        mlia_jw_kstr(&w, "name", in->name);
+        mlia_jw_kstr(&w, "sha256", in->sha256);
+        mlia_jw_kuint(&w, "size_bytes", in->size);
+        mlia_jw_obj_end(&w);
+    }
+    mlia_jw_arr_end(&w);
+    mlia_jw_obj_end(&w);
+    mlia_jw_obj_end(&w);
+    mlia_buf_putc(&out, '\n');
+    flush(&out, fp, &failed);
+    mlia_buf_free(&out);
+    bool oom = vec.oom;
+    free(vec.v);
+    mlia_arena_free(&vec.names);
+    site_map_free(&sites);
+    mlia_buf_free(&ev);
+    free(bounds);
+    free(has);
+    if (oom)
+        return mlia_error_setf(err, path, "out of memory");
+    if (failed || ferror(fp))
+        return mlia_error_setf(err, path, "write failed");
+    return 0;
+}
+
+void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
+{
+    uint32_t nx = src->n_executions;
+    site_map sites = {0};
+    mlia_arena_init(&sites.names);
+    ev_vec vec = {0};
+    mlia_arena_init(&vec.names);
+    uint64_t total = 0;
+    uint32_t shown = 0;
+    bool oom = false;
+
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "schema", "mlia.timeline/1");
+    mlia_jw_kstr(w, "method", src->method);
+    mlia_jw_kstr(w, "time_unit", src->time_unit);
+    mlia_jw_kuint(w, "us_decimals", src->us_decimals);
+    mlia_jw_kuint(w, "n_executions", nx);
+    mlia_jw_key(w, "executions");
+    mlia_jw_arr_begin(w);
+    for (uint32_t k = 0; k < nx && !oom; k++) {
+        load_execution(src, k, &vec);
+        if (vec.oom || total + vec.n > TRACE_PAGE_MAX_EVENTS)
+            break;
+        total += vec.n;
+        shown++;
+        uint64_t base = vec.n ? vec.v[0].start : 0, prev = base;
+        mlia_jw_obj_begin(w);
+        mlia_jw_kuint(w, "event_block", src->execution_runs[k]);
+        kraw_us(w, "start", base, src->us_decimals);
+        /* flat [start - previous start, duration, site] in ticks */
+        mlia_jw_key(w, "events");
+        mlia_jw_arr_begin(w);
+        for (size_t i = 0; i < vec.n; i++) {
+            const trace_event *e = &vec.v[i];
+            uint32_t site = site_get(&sites, e);
+            if (site == UINT32_MAX) {
+                oom = true;
+                break;
+            }
+            mlia_jw_uint(w, e->start - prev);
+            mlia_jw_uint(w, e->end - e->start);
+            mlia_jw_uint(w, site);
+            prev = e->start;
+        }
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_kuint(w, "shown_executions", shown);
+    mlia_jw_kuint(w, "shown_events", total);
+    /* sites: [name, category, entity id | null, chain, instruction, [handles], etdump name] */
+    mlia_jw_key(w, "sites");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < sites.n; i++) {
+        const trace_event *e = &sites.store[i];
+        mlia_jw_arr_begin(w);
+        mlia_jw_str(w, e->name);
+        mlia_jw_str(w, e->category);
+        mlia_jw_str(w, e->n_entities ? e->entities[0] : NULL);
+        mlia_jw_int(w, e->chain);
+        mlia_jw_int(w, e->instruction);
+        mlia_jw_arr_begin(w);
+        for (uint32_t h = 0; h < e->n_handles; h++)
+            mlia_jw_int(w, e->handles[h]);
+        mlia_jw_arr_end(w);
+        mlia_jw_str(w, e->etdump_name);
+        mlia_jw_arr_end(w);
+    }
+    mlia_jw_arr_end(w);
+    /* counters: one value (or null) per shown execution */
+    mlia_jw_key(w, "counters");
+    mlia_jw_arr_begin(w);
+    for (uint32_t c = 0; c < src->n_counters; c++) {
+        const trace_counter *tc = &src->counters[c];
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "name", tc->name);
+        mlia_jw_kstr(w, "key", tc->key);
+        mlia_jw_key(w, "values");
+        mlia_jw_arr_begin(w);
+        uint32_t i = 0;
+        for (uint32_t k = 0; k < shown; k++) {
+            while (i < tc->n && tc->executions[i] < k)
+                i++;
+            if (i < tc->n && tc->executions[i] == k)
+                mlia_jw_uint(w, tc->values[i]);
+            else
+                mlia_jw_null(w);
+        }
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+    free(vec.v);
+    mlia_arena_free(&vec.names);
+    site_map_free(&sites);
+    (void)oom; /* an execution that could not be listed ends the list */
+}

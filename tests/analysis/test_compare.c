@@ -1,0 +1,140 @@
+/*
+ * test_compare.c - the verdict rule of `mlia compare` and the result reader
+ * on small documents: range + threshold, direction, too few samples, zero
+ * baseline, unavailable metrics, entities on one side, stable ordering,
+ * tolerance of unknown members.
+ */
+#include "analysis/compare.h"
+
+#include "test.h"
+
+static const char *doc_text(char *buf, size_t n, const char *model_metrics, const char *entities,
+                            const char *breakdowns)
+{
+    snprintf(buf, n,
+             "{\"schema_version\":\"1.2.0\",\"extra\":{\"x\":[1]},\"model\":{\"name\":\"m.etrecord\"},"
+             "\"context\":{\"runtime_configuration\":{\"etrecord_method\":\"forward\"}},"
+             "\"results\":[{\"metrics\":[%s],\"entities\":[%s],\"breakdowns\":[%s]}]}",
+             model_metrics, entities, breakdowns);
+    return buf;
+}
+
+#define TIMING(name, p50, mn, mx, n)                                                                             \
+    "{\"name\":\"" name "\",\"value\":" #p50 ",\"unit\":\"ms\",\"aggregation\":\"p50\",\"samples\":" #n          \
+    ",\"qualifiers\":{\"statistic\":\"p50\",\"attribution\":\"exclusive\"}},"                                      \
+    "{\"name\":\"" name "\",\"value\":" #mn ",\"unit\":\"ms\",\"aggregation\":\"min\",\"samples\":" #n            \
+    ",\"qualifiers\":{\"attribution\":\"exclusive\",\"statistic\":\"min\"}},"                                      \
+    "{\"name\":\"" name "\",\"value\":" #mx ",\"unit\":\"ms\",\"aggregation\":\"max\",\"samples\":" #n            \
+    ",\"qualifiers\":{\"statistic\":\"max\",\"attribution\":\"exclusive\"},\"future\":true}"
+
+static int read_doc(mlia_arena *a, const char *text, result_doc *d)
+{
+    mlia_error err;
+    mlia_error_clear(&err);
+    int rc = result_doc_read(text, strlen(text), "x.json", a, d, &err);
+    if (rc)
+        printf("  %s\n", err.text);
+    return rc;
+}
+
+static const compare_row *row(const compare_result *r, const char *entity, const char *series)
+{
+    for (uint32_t i = 0; i < r->n_rows; i++)
+        if (strcmp(r->rows[i].entity_id, entity) == 0 && strcmp(r->rows[i].series, series) == 0)
+            return &r->rows[i];
+    return NULL;
+}
+
+TEST(verdicts)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    static char tb[8192], tn[8192];
+    const char *ents = "{\"id\":\"op/a\",\"kind\":\"source_operator\",\"name\":\"a\"},"
+                       "{\"id\":\"op/b\",\"kind\":\"source_operator\",\"name\":\"b\"},"
+                       "{\"id\":\"op/c\",\"kind\":\"source_operator\",\"name\":\"c\"},"
+                       "{\"id\":\"op/gone\",\"kind\":\"source_operator\",\"name\":\"g\"}";
+    const char *ents_new = "{\"id\":\"op/c\",\"kind\":\"source_operator\",\"name\":\"c\"},"
+                           "{\"id\":\"op/b\",\"kind\":\"source_operator\",\"name\":\"b\"},"
+                           "{\"id\":\"op/a\",\"kind\":\"source_operator\",\"name\":\"a\"},"
+                           "{\"id\":\"op/new\",\"kind\":\"source_operator\",\"name\":\"n\"}";
+    doc_text(tb, sizeof tb,
+             "{\"name\":\"inferences_per_second\",\"value\":100.0,\"unit\":\"1/s\",\"samples\":5,"
+             "\"qualifiers\":{\"statistic\":\"p50\"}},"
+             "{\"name\":\"dram_cycles\",\"unit\":\"cycles\",\"availability\":\"unavailable\",\"reason\":\"r\"},"
+             "{\"name\":\"total_cycles\",\"value\":0,\"unit\":\"cycles\",\"samples\":5}",
+             ents,
+             "{\"entity_id\":\"op/a\",\"metrics\":[" TIMING("execution_time", 1.0, 0.9, 1.1, 5) "]},"
+             "{\"entity_id\":\"op/b\",\"metrics\":[" TIMING("execution_time", 1.0, 0.8, 1.5, 5) "]},"
+             "{\"entity_id\":\"op/c\",\"metrics\":[" TIMING("execution_time", 1.0, 0.99, 1.01, 2) ","
+             "{\"name\":\"execution_coverage\",\"value\":100.0,\"unit\":\"%\",\"samples\":2}]}");
+    doc_text(tn, sizeof tn,
+             "{\"name\":\"inferences_per_second\",\"value\":80.0,\"unit\":\"1/s\",\"samples\":5,"
+             "\"qualifiers\":{\"statistic\":\"p50\"}},"
+             "{\"name\":\"dram_cycles\",\"unit\":\"cycles\",\"availability\":\"unavailable\",\"reason\":\"r\"},"
+             "{\"name\":\"total_cycles\",\"value\":7,\"unit\":\"cycles\",\"samples\":5}",
+             ents_new,
+             "{\"entity_id\":\"op/a\",\"metrics\":[" TIMING("execution_time", 0.8, 0.7, 0.9, 5) "]},"
+             "{\"entity_id\":\"op/b\",\"metrics\":[" TIMING("execution_time", 1.4, 1.3, 1.5, 5) "]},"
+             "{\"entity_id\":\"op/c\",\"metrics\":[" TIMING("execution_time", 2.0, 1.9, 2.1, 5) "]}");
+    result_doc b, n;
+    CHECK(read_doc(&a, tb, &b) == 0);
+    CHECK(read_doc(&a, tn, &n) == 0);
+    CHECK(strcmp(b.method, "forward") == 0 && strcmp(b.model_name, "m.etrecord") == 0);
+    compare_result r;
+    compare_run(&b, &n, 5.0, &a, &r);
+    const char *S = "execution_time|attribution=exclusive";
+    const compare_row *ra = row(&r, "op/a", S), *rb = row(&r, "op/b", S), *rc = row(&r, "op/c", S);
+    CHECK(ra && rb && rc);
+    CHECK_INT(ra->verdict, COMPARE_IMPROVEMENT);   /* -20 %, below min 0.9 */
+    CHECK_DBL(ra->percent, -20.0);
+    CHECK_INT(rb->verdict, COMPARE_UNCHANGED);     /* +40 % but inside [0.8, 1.5] */
+    CHECK_INT(rc->verdict, COMPARE_INCONCLUSIVE);  /* baseline has 2 samples */
+    CHECK(rc->has_percent && rc->percent > 99);
+    const compare_row *ips = row(&r, "model", "inferences_per_second");
+    CHECK(ips && ips->higher_is_better);
+    CHECK_INT(ips->verdict, COMPARE_REGRESSION);   /* throughput down 20 % */
+    const compare_row *tc = row(&r, "model", "total_cycles");
+    CHECK(tc && tc->verdict == COMPARE_INCONCLUSIVE && !tc->has_percent);
+    CHECK(!row(&r, "model", "dram_cycles"));       /* unavailable on both sides */
+    CHECK(!row(&r, "op/c", "execution_coverage")); /* no direction: not compared */
+    CHECK_INT(r.n_only_base, 1);
+    CHECK(strcmp(r.only_base[0]->id, "op/gone") == 0);
+    CHECK_INT(r.n_only_new, 1);
+    CHECK(strcmp(r.only_new[0]->id, "op/new") == 0);
+    for (uint32_t i = 1; i < r.n_rows; i++) {
+        int c = strcmp(r.rows[i - 1].entity_id, r.rows[i].entity_id);
+        CHECK(c < 0 || (c == 0 && strcmp(r.rows[i - 1].series, r.rows[i].series) < 0));
+    }
+    /* a higher threshold turns the -20 % improvement into unchanged */
+    compare_run(&b, &n, 25.0, &a, &r);
+    CHECK_INT(row(&r, "op/a", S)->verdict, COMPARE_UNCHANGED);
+    mlia_arena_free(&a);
+}
+
+TEST(reader_errors)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    result_doc d;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK(result_doc_read("[1]", 3, "f.json", &a, &d, &err) != 0);
+    CHECK_STR(err.text, "f.json: not an mlia output (not a JSON object)");
+    mlia_error_clear(&err);
+    const char *t = "{\"schema_version\":\"1.2.0\",\"results\":[]}";
+    CHECK(result_doc_read(t, strlen(t), "f.json", &a, &d, &err) != 0);
+    CHECK_STR(err.text, "f.json: not an mlia output (results[0] missing)");
+    mlia_error_clear(&err);
+    t = "{\"schema_version\":\"1.2.0\",\"results\":[{}]}";
+    CHECK(result_doc_read(t, strlen(t), "f.json", &a, &d, &err) != 0);
+    CHECK_STR(err.text, "f.json: not an mlia output (model.name missing)");
+    mlia_arena_free(&a);
+}
+
+int main(void)
+{
+    RUN(verdicts);
+    RUN(reader_errors);
+    return test_summary();
+}
