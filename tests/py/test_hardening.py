@@ -384,7 +384,7 @@ class OutputFolder(Base):
             self.assertEqual(proc.returncode, 0, err)
         self.assertEqual(leftovers(out), [])
         self.assertEqual(sorted(os.listdir(os.path.join(out, "mlia-output"))),
-                         ["logs", "mlia-output.json", "model-explorer"])
+                         ["logs", "mlia-output.json", "model-explorer", "trace.json"])
 
     def test_kill_loop_keeps_the_previous_output(self):
         self.kill_loop(None, (signal.SIGTERM, signal.SIGKILL), 40)
