@@ -1,41 +1,309 @@
 #!/usr/bin/env bash
-# `make bench`: speed and memory of the whole `mlia check` and of the ETDump
-# reader on a generated large capture (default 1,000,000 events, ~64 MB).
-# Prints figures; asserts nothing (shared, noisy machines: compare ratios
-# within one run). BENCH_EVENTS=N changes the size.
+# `make bench`: speed and memory of `mlia check` on generated captures
+# (tools/mkfixture.py --large; 1x = BENCH_EVENTS, default 1,000,000 events,
+# a 70 MB ETDump). Prints, in order:
+#
+#  1. `bench_etdump` (the ETDump reader alone, best/median of 5) on the 1x file;
+#  2. the scale series, one line per scale (BENCH_SCALES, default 0.1x 1x 4x
+#     16x; 16x is a 1.1 GB ETDump): events, ETDump size, `mlia check` (result
+#     JSON, log and trace: --output-dir TMP --quiet) wall (best of 3, of 2 at
+#     16x), CPU (user+sys), peak RSS, events/s = events / best wall, and the
+#     time of one `flatc --json` on the same file as a multiple of that wall;
+#  3. `mlia inspect` (standard output to /dev/null) and `mlia check
+#     --model-explorer files` on the 1x file, same figures;
+#  4. the issue-11 figures: peak RSS 16x / 1x, peak RSS 16x / 1x ETDump size,
+#     events/s at 1x, flatc / check at 1x (with the goals, nothing asserted).
+#
+# Figures only, no assertion: the machines are shared and noisy, so compare
+# ratios within one run. Wall is the best run, CPU the least, peak RSS the
+# largest of the runs' own peaks (each child's rusage from wait4, never the
+# cumulative RUSAGE_CHILDREN maximum). flatc is skipped, with the reason, when
+# its time estimated from the previous scale exceeds BENCH_FLATC_MAX_S
+# (default 180 s) or its memory 80% of MemAvailable.
+#
+# 0.1x and 1x are cached in $BUILD/bench-data/<events>; larger scales are
+# generated into a mktemp directory under ${TMPDIR:-/tmp} and deleted right
+# after they are measured (and on exit or interrupt). A scale is skipped, with
+# the reason, unless the disk has room for twice the capture and for its
+# largest output (trace.json, flatc's JSON: about 4x the ETDump each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 N=${BENCH_EVENTS:-1000000}
-dir="$BUILD/bench-data/$N"
-if [ ! -f "$dir/large.etdump" ]; then
-  mkdir -p "$dir"
-  echo "generating a $N-event capture in $dir ..."
-  python3 tools/mkfixture.py --large "$N" "$dir" >/dev/null
-fi
-ls -l "$dir"/large.* | awk '{print "input: " $NF ": " $5 " bytes"}'
-"$BUILD/bench/bench_etdump" "$dir/large.etdump" 5
-python3 - "$BUILD/mlia" "$dir" <<'PY'
-import os, resource, subprocess, sys, time, tempfile, statistics
-mlia, d = sys.argv[1], sys.argv[2]
-times = []
-for i in range(3):
-    out = tempfile.mkdtemp(prefix="mlia-bench-")
-    t0 = time.perf_counter()
-    subprocess.run([mlia, "check", f"{d}/large.etrecord", "--target-profile", "neural-technology",
-                    "--performance", "--profiling-data", f"{d}/large.etdump", "--output-dir", out,
-                    "--quiet"], check=True)
-    times.append((time.perf_counter() - t0) * 1000)
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"mlia check (json only): best {min(times):.1f} ms, median {statistics.median(times):.1f} ms, peak RSS {rss:.1f} MB")
-times = []
-for i in range(3):
-    out = tempfile.mkdtemp(prefix="mlia-bench-")
-    t0 = time.perf_counter()
-    subprocess.run([mlia, "check", f"{d}/large.etrecord", "--target-profile", "neural-technology",
-                    "--performance", "--profiling-data", f"{d}/large.etdump", "--output-dir", out,
-                    "--quiet", "--model-explorer", "files"], check=True)
-    times.append((time.perf_counter() - t0) * 1000)
-rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"mlia check --model-explorer files: best {min(times):.1f} ms, median {statistics.median(times):.1f} ms, peak RSS {rss:.1f} MB")
+SCALES=${BENCH_SCALES:-0.1 1 4 16}
+CACHE=$BUILD/bench-data
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mlia-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+export BENCH_WORK=$work BENCH_MLIA=$BUILD/mlia BENCH_SCHEMA=tools/schema/etdump.fbs
+export BENCH_FLATC_MAX_S=${BENCH_FLATC_MAX_S:-180}
+
+# Sizes of a capture of E events, estimated before it exists: 70 bytes per
+# event (the 1,000,000-event ETDump is 69,996,280 bytes) and ~5.5 MB of
+# ETRecord (5,000 nodes whatever E).
+etdump_bytes() { echo $(($1 * 70)); }
+capture_bytes() { echo $(($1 * 70 + 6000000)); }
+free_bytes() { df -P -B1 "$1" | awk 'NR == 2 { print $4 }'; }
+gb() { awk -v b="$1" 'BEGIN { printf "%.1f GB", b / 1e9 }'; }
+
+# room WHAT DIR BYTES: true when DIR's file system has BYTES free, else prints
+# why not.
+room() {
+  local free
+  free=$(free_bytes "$2")
+  [ "$free" -ge "$3" ] && return 0
+  echo "$1 skipped: needs $(gb "$3") free in $2, $(gb "$free") free"
+  return 1
+}
+
+# generate E DIR: write DIR/large.etdump and DIR/large.etrecord.
+generate() {
+  local t0=$EPOCHREALTIME
+  echo "generating $1 events in $2 ..."
+  python3 tools/mkfixture.py --large "$1" "$2" >/dev/null
+  awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "  generated in %.1f s\n", b - a }'
+}
+
+# cached E: the cached capture directory of E events, generated when missing.
+cached() {
+  local dir=$CACHE/$1
+  if [ ! -f "$dir/large.etdump" ]; then
+    room "the $1-event capture" "$(dirname "$dir")" $((2 * $(capture_bytes "$1"))) >&2 || return 1
+    mkdir -p "$CACHE"
+    rm -rf "$dir.partial"
+    generate "$1" "$dir.partial" >&2
+    mv "$dir.partial" "$dir"
+  fi
+  echo "$dir"
+}
+
+cat >"$work/bench.py" <<'PY'
+"""bench/run.sh helper: measure commands, print the figures.
+
+  scale LABEL DIR REPS   mlia check and flatc on DIR/large.*, one line
+  extras DIR             mlia inspect and check --model-explorer files on DIR
+  summary                the issue-11 figures
+Results of previous calls are kept in $BENCH_WORK/results.json.
+"""
+import json, mmap, os, shutil, struct, sys, tempfile, time
+
+WORK, MLIA, SCHEMA = os.environ["BENCH_WORK"], os.environ["BENCH_MLIA"], os.environ["BENCH_SCHEMA"]
+FLATC_MAX_S = float(os.environ["BENCH_FLATC_MAX_S"])
+RESULTS = os.path.join(WORK, "results.json")
+MIB = 1 << 20
+
+
+def measure(reps, argv):
+    """Run argv reps times; '@OUT@' in an argument is a fresh directory, removed
+    right after the run; stdout goes to /dev/null. Returns (best wall s, least
+    CPU s, largest peak RSS bytes), each run's figures from its own wait4."""
+    walls, cpus, rss = [], [], 0
+    for _ in range(reps):
+        out = tempfile.mkdtemp(prefix="out-", dir=WORK)
+        args = [a.replace("@OUT@", out) for a in argv]
+        t0 = time.perf_counter()
+        pid = os.posix_spawnp(args[0], args, os.environ, file_actions=[
+            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
+        _, status, ru = os.wait4(pid, 0)
+        walls.append(time.perf_counter() - t0)
+        shutil.rmtree(out, ignore_errors=True)
+        code = os.waitstatus_to_exitcode(status)
+        if code:
+            raise RuntimeError("%s failed (exit status %d)" % (" ".join(argv[:2]), code))
+        cpus.append(ru.ru_utime + ru.ru_stime)
+        rss = max(rss, ru.ru_maxrss * 1024)
+    return min(walls), min(cpus), rss
+
+
+def etdump_events(path):
+    """Number of events in an ETDump, by walking its FlatBuffer (root
+    ETDump.run_data[i].events)."""
+    with open(path, "rb") as f:
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    u32 = lambda o: struct.unpack_from("<I", m, o)[0]
+
+    def field(table, slot):
+        vt = table - struct.unpack_from("<i", m, table)[0]
+        if 4 + 2 * slot >= struct.unpack_from("<H", m, vt)[0]:
+            return None
+        off = struct.unpack_from("<H", m, vt + 4 + 2 * slot)[0]
+        return table + off if off else None
+
+    base = 4 if m[8:12] == b"ED00" else 0       # size-prefixed
+    root = base + u32(base)
+    runs = field(root, 1)                       # ETDump.run_data
+    if runs is None:
+        return 0
+    runs += u32(runs)
+    total = 0
+    for i in range(u32(runs)):
+        rd = runs + 4 + 4 * i
+        rd += u32(rd)
+        ev = field(rd, 3)                       # RunData.events
+        if ev is not None:
+            total += u32(ev + u32(ev))
+    return total
+
+
+def check_argv(d, *extra):
+    return [MLIA, "check", d + "/large.etrecord", "--target-profile", "neural-technology",
+            "--performance", "--profiling-data", d + "/large.etdump", "--output-dir", "@OUT@",
+            "--quiet", *extra]
+
+
+def figures(m):
+    wall, cpu, rss = m
+    return "%s ms, CPU %.2f s, peak RSS %.0f MiB" % (format(round(wall * 1000), ","), cpu, rss / MIB)
+
+
+def mem_available():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def flatc_skip(events, size, results):
+    """Why flatc is not run on this file, or None."""
+    if not shutil.which("flatc"):
+        return "flatc not installed"
+    done = [r for r in results.values() if r.get("flatc_s")]
+    if done:
+        prev = max(done, key=lambda r: r["events"])
+        k = events / prev["events"]
+        if prev["flatc_s"] * k > FLATC_MAX_S:
+            return "estimated %.0f s from the %s run (> %.0f s)" % (prev["flatc_s"] * k, prev["label"],
+                                                                    FLATC_MAX_S)
+        if prev["flatc_rss"] * k > 0.8 * mem_available():
+            return "estimated %.1f GB of memory (%.1f GB available)" % (
+                prev["flatc_rss"] * k / 1e9, mem_available() / 1e9)
+    if shutil.disk_usage(WORK).free < 5 * size:
+        return "its JSON (~4x the ETDump) would not fit in %s" % WORK
+    return None
+
+
+def load():
+    try:
+        with open(RESULTS) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return {}
+
+
+def save(results):
+    with open(RESULTS, "w") as f:
+        json.dump(results, f)
+
+
+def scale(label, d, reps):
+    results = load()
+    etdump = d + "/large.etdump"
+    size = os.path.getsize(etdump)
+    events = etdump_events(etdump)
+    r = {"label": label, "events": events, "size": size}
+    head = "%5s: %s events, ETDump %.1f MB" % (label, format(events, ","), size / 1e6)
+    try:
+        wall, cpu, rss = m = measure(reps, check_argv(d))
+    except RuntimeError as e:
+        print("%s | %s" % (head, e), flush=True)
+        return
+    r.update(check_s=wall, check_cpu=cpu, check_rss=rss)
+    line = "%s | mlia check %s (best of %d), %.2f M events/s" % (head, figures(m), reps,
+                                                                  events / wall / 1e6)
+    why = flatc_skip(events, size, results)
+    if why is None:
+        try:
+            fwall, _, frss = measure(1, ["flatc", "--json", "--strict-json", "--defaults-json",
+                                         "--size-prefixed", "-o", "@OUT@", SCHEMA, "--", etdump])
+            r.update(flatc_s=fwall, flatc_rss=frss)
+            line += " | flatc --json %s ms (%.0f MiB) = %.1fx check" % (
+                format(round(fwall * 1000), ","), frss / MIB, fwall / wall)
+        except RuntimeError as e:
+            line += " | %s" % e
+    else:
+        line += " | flatc skipped: " + why
+    results[label] = r
+    save(results)
+    print(line, flush=True)
+
+
+def extras(d):
+    results = load()
+    flatc_s = results.get("1x", {}).get("flatc_s")
+    try:
+        m = measure(3, [MLIA, "inspect", d + "/large.etdump"])
+        ratio = ", flatc / inspect %.1fx" % (flatc_s / m[0]) if flatc_s else ""
+        print("mlia inspect, 1x (best of 3): %s%s" % (figures(m), ratio), flush=True)
+    except RuntimeError as e:
+        print("mlia inspect, 1x: %s" % e, flush=True)
+    try:
+        m = measure(3, check_argv(d, "--model-explorer", "files"))
+        print("mlia check --model-explorer files, 1x (best of 3): %s" % figures(m), flush=True)
+    except RuntimeError as e:
+        print("mlia check --model-explorer files, 1x: %s" % e, flush=True)
+
+
+def summary():
+    results = load()
+    one, big = results.get("1x", {}), results.get("16x", {})
+    print("issue 11 figures (goal in brackets; nothing asserted):")
+    if one.get("check_rss") and big.get("check_rss"):
+        print("  peak RSS 16x / 1x:             %.2f  (<= 1.5)" % (big["check_rss"] / one["check_rss"]))
+        print("  peak RSS 16x / 1x ETDump size: %.2f  (< 0.75)" % (big["check_rss"] / one["size"]))
+    else:
+        print("  RSS ratios: n/a (1x or 16x not measured)")
+    if one.get("check_s"):
+        print("  events/s at 1x:                %.2f M  (>= 10 M)" % (one["events"] / one["check_s"] / 1e6))
+    if one.get("check_s") and one.get("flatc_s"):
+        print("  flatc / mlia check at 1x:      %.1fx  (>= 20x)" % (one["flatc_s"] / one["check_s"]))
+
+
+try:
+    if sys.argv[1] == "scale":
+        scale(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "extras":
+        extras(sys.argv[2])
+    else:
+        summary()
+except KeyboardInterrupt:
+    sys.exit(130)
 PY
+py() { python3 "$work/bench.py" "$@"; }
+
+# 1. the reader alone, on the 1x capture
+d1=$(cached "$N")
+ls -l "$d1"/large.* | awk '{ print "input: " $NF ": " $5 " bytes" }'
+if [ -x "$BUILD/bench/bench_etdump" ]; then
+  "$BUILD/bench/bench_etdump" "$d1/large.etdump" 5 ||
+    echo "bench_etdump failed (exit $?; the reader API may be changing), continuing"
+else
+  echo "bench_etdump: $BUILD/bench/bench_etdump not built, continuing"
+fi
+
+# 2. the scale series
+echo "scale series, 1x = $N events:"
+for s in $SCALES; do
+  e=$(awk -v n="$N" -v s="$s" 'BEGIN { printf "%d", n * s }')
+  reps=3
+  awk -v s="$s" 'BEGIN { exit !(s > 4) }' && reps=2
+  room "${s}x (outputs)" "$work" $((5 * $(etdump_bytes "$e"))) || continue
+  if awk -v s="$s" 'BEGIN { exit !(s <= 1) }'; then
+    d=$(cached "$e") || continue
+    py scale "${s}x" "$d" "$reps"
+  else
+    room "${s}x" "$work" $((2 * $(capture_bytes "$e"))) || continue
+    d=$(mktemp -d "$work/capture.XXXXXX")
+    generate "$e" "$d"
+    py scale "${s}x" "$d" "$reps"
+    rm -rf "$d"
+  fi
+done
+
+# 3. inspect and the full check with all views, on the 1x capture
+py extras "$d1"
+
+# 4. the issue's targets
+py summary

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,11 +39,14 @@ typedef struct mlia_check_options {
     int n_cli_args;
     mlia_progress_fn progress;   /* optional */
     void *progress_ctx;
+    int skip_result_json_text;   /* 1 with output_dir: mlia-output.json is streamed to its file and
+                                    result_json stays NULL (memory bounded); 0: result_json is set */
 } mlia_check_options;
 
 /* Result of one run. */
 typedef struct mlia_check_output {
-    char *result_json;   /* the standardized result, pretty-printed, trailing newline */
+    char *result_json;   /* the standardized result, pretty-printed, trailing newline (NULL with
+                            skip_result_json_text) */
     char *console;       /* the console summary text (tables, warnings) */
     char *output_path;   /* DIR/mlia-output or NULL when no output_dir */
     char *page_path;     /* absolute path of bundle/index.html or NULL */
@@ -59,6 +63,12 @@ void mlia_check_output_free(mlia_check_output *out);
 /* `mlia inspect FILE`: decoded structure as pretty JSON (trailing newline).
  * Returns 0 or 1 with *error set. */
 int mlia_inspect(const char *path, char **json, char **error);
+/* The same document written to `out` as it is produced (memory bounded by
+ * the largest ETDump run's metadata, not by the number of events). On an
+ * error found before the first byte (any invalid input) nothing is written;
+ * write errors on `out` are the caller's to check (ferror). Returns 0 or 1
+ * with *error set. */
+int mlia_inspect_to(const char *path, FILE *out, char **error);
 
 /* Python binding entry point: request is a JSON object {"model": ...,
  * "profiling_data": [...], "companion_model": ..., "output_dir": ...,

@@ -362,14 +362,22 @@ static void finish_site_scan(analysis *A, uint32_t from_run, uint32_t from_event
     for (uint32_t r = from_run; r < d->n_runs; r++) {
         if (!in_executions(A->in, r))
             continue;
-        for (uint32_t e = r == from_run ? from_event : 0; e < d->runs[r].n_events; e++) {
-            const etdump_event *ev = &d->runs[r].events[e];
+        etdump_cursor cur;
+        etdump_event evb;
+        etdump_debug_value dv;
+        mlia_error e2;
+        mlia_error_clear(&e2);
+        if (etdump_run_begin(d, r, &cur, &e2) < 0)
+            break;
+        for (uint32_t e = 0; etdump_run_next(&cur, &evb, &dv, &e2) > 0; e++) {
+            const etdump_event *ev = &evb;
+            if (r == from_run && e < from_event)
+                continue;
             if (ev->kind != ETDUMP_EVENT_PROFILE || !ev->has_metadata || ev->metadata_size == 0)
                 continue;
             mlia_arena_free(&A->scratch);
             nx_wrapper *w;
             int64_t es;
-            mlia_error e2;
             mlia_error_clear(&e2);
             int rc = nx_wrapper_parse(ev->metadata, ev->metadata_size, true, &A->scratch, &w, &es, &e2);
             if (rc != NX_NOT_A_RECORD)
@@ -385,9 +393,18 @@ static int pass1(analysis *A)
     for (uint32_t r = 0; r < d->n_runs; r++) {
         if (!in_executions(A->in, r))
             continue;
-        const etdump_run *run = &d->runs[r];
-        for (uint32_t e = 0; e < run->n_events; e++) {
-            const etdump_event *ev = &run->events[e];
+        /* decoded one event at a time: only records (and the metadata
+         * bytes they borrow from the ETDump) are kept */
+        etdump_cursor cur;
+        etdump_event evb;
+        etdump_debug_value dv;
+        if (etdump_run_begin(d, r, &cur, A->err) < 0)
+            return -1;
+        int more;
+        for (uint32_t e = 0; (more = etdump_run_next(&cur, &evb, &dv, A->err)) != 0; e++) {
+            if (more < 0)
+                return -1;
+            const etdump_event *ev = &evb;
             if (ev->kind != ETDUMP_EVENT_PROFILE || !ev->has_metadata || ev->metadata_size == 0 || !ev->metadata)
                 continue;
             mlia_arena_free(&A->scratch);

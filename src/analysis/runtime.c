@@ -153,10 +153,10 @@ static bool plan_has(const pte_plan *p, int64_t chain, int64_t instr, int kind)
 }
 
 /* Does run `r` fit method m (and plan p when given)? */
-static bool run_fits(const etdump_run *run, const etrecord_method *m, const pte_plan *p)
+static bool run_fits(const etdump_events *run, const etrecord_method *m, const pte_plan *p)
 {
-    for (uint32_t k = 0; k < run->n_events; k++) {
-        const etdump_event *e = &run->events[k];
+    for (uint32_t k = 0; k < run->n; k++) {
+        const etdump_event *e = &run->ev[k];
         if (e->kind != ETDUMP_EVENT_PROFILE)
             continue;
         ev_class cls = classify(e);
@@ -175,10 +175,10 @@ static bool run_fits(const etdump_run *run, const etrecord_method *m, const pte_
 /* The first operator or delegate call of `run` that method m (plan p) does
  * not map, described for a message: "event K: an operator call at
  * instruction I, which <why>". Nothing is written when every call fits. */
-static void describe_misfit(mlia_buf *b, const etdump_run *run, const etrecord_method *m, const pte_plan *p)
+static void describe_misfit(mlia_buf *b, const etdump_events *run, const etrecord_method *m, const pte_plan *p)
 {
-    for (uint32_t k = 0; k < run->n_events; k++) {
-        const etdump_event *e = &run->events[k];
+    for (uint32_t k = 0; k < run->n; k++) {
+        const etdump_event *e = &run->ev[k];
         if (e->kind != ETDUMP_EVENT_PROFILE)
             continue;
         ev_class cls = classify(e);
@@ -283,17 +283,27 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
     uint32_t *unmatched = mlia_arena_array(arena, n_exec_blocks ? n_exec_blocks : 1, sizeof(uint32_t));
     uint32_t *ambiguous = mlia_arena_array(arena, n_exec_blocks ? n_exec_blocks : 1, sizeof(uint32_t));
     uint32_t n_unmatched = 0, n_ambiguous = 0;
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
     for (uint32_t r = 0; r < dump->n_runs; r++) {
-        const etdump_run *run = &dump->runs[r];
-        if (!str_is(run->name, "Execute"))
+        if (!str_is(dump->runs[r].name, "Execute"))
             continue;
+        if (etr->n_methods == 1 && sel->n_instr == 0) {
+            out->execution_runs[out->n_executions++] = r;
+            continue;
+        }
+        if (etdump_read_run(dump, r, &evs, err) < 0) {
+            etdump_events_done(dump, &evs);
+            return -1;
+        }
+        const etdump_events *run = &evs;
         if (etr->n_methods == 1) {
             /* Mismatched inputs (an ETDump of another program): an execution
              * whose calls do not fit the method's maps is not attributed
              * (docs/hardening.md "Mismatched inputs"). Only the maps are
              * used: a companion that does not fit is reported later, naming
              * the companion; a method without maps cannot be checked. */
-            if (sel->n_instr == 0 || run_fits(run, sel, NULL))
+            if (run_fits(run, sel, NULL))
                 out->execution_runs[out->n_executions++] = r;
             else
                 unmatched[n_unmatched++] = r;
@@ -323,7 +333,12 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
     if (n_unmatched && !out->n_executions) {
         mlia_buf b;
         mlia_buf_init(&b);
-        describe_misfit(&b, &dump->runs[unmatched[0]], sel, etr->n_methods == 1 ? NULL : sel_plan);
+        if (etdump_read_run(dump, unmatched[0], &evs, err) < 0) {
+            etdump_events_done(dump, &evs);
+            return -1;
+        }
+        describe_misfit(&b, &evs, sel, etr->n_methods == 1 ? NULL : sel_plan);
+        etdump_events_done(dump, &evs);
         mlia_error_setf(err, etrecord_path,
                         "the ETDump was not recorded from this program: no execution fits method '%s' "
                         "(run %u, %s)",
@@ -331,6 +346,7 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
         mlia_buf_free(&b);
         return -1;
     }
+    etdump_events_done(dump, &evs);
     if (n_unmatched) {
         mlia_buf b;
         mlia_buf_init(&b);
@@ -374,6 +390,29 @@ static uint64_t site_key(int64_t chain, int64_t instr)
     return ((uint64_t)(uint32_t)chain << 32) | (uint32_t)instr;
 }
 
+static void slot_rehash(slot_map *m, mlia_arena *arena)
+{
+    uint32_t nc = m->cap ? m->cap * 2 : 64;
+    uint64_t *nk = mlia_arena_array(arena, nc, sizeof(uint64_t));
+    uint32_t *nv = mlia_arena_array(arena, nc, sizeof(uint32_t));
+    for (uint32_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        uint64_t h = m->keys[i] * 0x9E3779B97F4A7C15ull;
+        uint32_t j = (uint32_t)(h >> 32) & (nc - 1);
+        while (nk[j])
+            j = (j + 1) & (nc - 1);
+        nk[j] = m->keys[i];
+        nv[j] = m->vals[i];
+    }
+    m->keys = nk;
+    m->vals = nv;
+    m->cap = nc;
+}
+
+/* Slot of site (chain, instr), interned on first sight. Sites are bounded by
+ * the program's instructions, so the map grows with the graph, never with
+ * the events. */
 static uint32_t slot_get(slot_map *m, mlia_arena *arena, int64_t chain, int64_t instr)
 {
     uint64_t key = site_key(chain, instr) + 1;
@@ -383,6 +422,12 @@ static uint32_t slot_get(slot_map *m, mlia_arena *arena, int64_t chain, int64_t 
         if (m->keys[i] == key)
             return m->vals[i];
         i = (i + 1) & (m->cap - 1);
+    }
+    if ((m->n + 1) * 2 > m->cap) {
+        slot_rehash(m, arena);
+        i = (uint32_t)(h >> 32) & (m->cap - 1);
+        while (m->keys[i])
+            i = (i + 1) & (m->cap - 1);
     }
     if (m->n == m->cap_n) {
         uint32_t nc = m->cap_n ? m->cap_n * 2 : 64;
@@ -406,13 +451,18 @@ typedef struct tick_table {
     uint64_t *v;        /* rows * n_exec, NOT_MEASURED = absent */
 } tick_table;
 
+/* Tables are malloc'ed blocks grown with realloc (large blocks move by
+ * remapping, without a copy or a leftover) and freed when the summaries
+ * are taken: entities x executions is the analysis' largest memory. */
 static uint32_t table_add_row(tick_table *t, mlia_arena *arena)
 {
+    (void)arena;
     if (t->rows == t->cap_rows) {
         uint32_t nc = t->cap_rows ? t->cap_rows * 2 : 16;
-        uint64_t *nv = mlia_arena_array(arena, (size_t)nc * (t->n_exec ? t->n_exec : 1), sizeof *nv);
-        if (t->v)
-            memcpy(nv, t->v, (size_t)t->rows * t->n_exec * sizeof *nv);
+        size_t bytes = (size_t)nc * (t->n_exec ? t->n_exec : 1) * sizeof *t->v;
+        uint64_t *nv = realloc(t->v, bytes);
+        if (!nv)
+            mlia_oom(bytes);
         t->v = nv;
         t->cap_rows = nc;
     }
@@ -507,7 +557,34 @@ typedef struct rt_state {
     rt_call *calls;
     uint64_t *execute_ticks;                       /* [n_exec], NOT_MEASURED when absent */
     uint64_t dropped;
+    uint32_t cap_slots;                            /* capacity of the per-slot arrays */
+    uint32_t *pending_head;                        /* per slot: newest pending child event, malloc'ed */
+    mlia_buf path_buf;                             /* scratch for event_entity */
 } rt_state;
+
+/* Slot of a site, growing the per-slot arrays with the slot map. */
+static uint32_t slot_of(rt_state *st, int64_t chain, int64_t instr)
+{
+    uint32_t slot = slot_get(&st->slots, st->arena, chain, instr);
+    if (slot >= st->cap_slots) {
+        uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 64;
+        st->op_row = mlia_arena_grow(st->arena, st->op_row, st->cap_slots, nc, sizeof *st->op_row);
+        st->kernel_row = mlia_arena_grow(st->arena, st->kernel_row, st->cap_slots, nc, sizeof *st->kernel_row);
+        st->unattr_row = mlia_arena_grow(st->arena, st->unattr_row, st->cap_slots, nc, sizeof *st->unattr_row);
+        st->call_of_slot = mlia_arena_grow(st->arena, st->call_of_slot, st->cap_slots, nc, sizeof *st->call_of_slot);
+        uint32_t *ph = realloc(st->pending_head, (size_t)nc * sizeof *ph);
+        if (!ph)
+            mlia_oom((size_t)nc * sizeof *ph);
+        st->pending_head = ph;
+        for (uint32_t i = st->cap_slots; i < nc; i++) {
+            st->op_row[i] = st->kernel_row[i] = st->unattr_row[i] = UINT32_MAX;
+            st->call_of_slot[i] = -1;
+            ph[i] = UINT32_MAX;
+        }
+        st->cap_slots = nc;
+    }
+    return slot;
+}
 
 static uint32_t ensure_slot_rows(rt_state *st, uint32_t slot)
 {
@@ -549,23 +626,31 @@ static rt_call *call_for_slot(rt_state *st, uint32_t slot)
     return &st->calls[st->n_calls++];
 }
 
-static const char *event_name(const rt_state *st, const etdump_event *e)
+/* An event's name: its delegate debug id string, else the integer id.
+ * Written into buf (no allocation: this runs per backend event). */
+static mlia_str event_name(const etdump_event *e, char buf[16])
 {
     if (e->delegate_debug_id_str.ptr)
-        return mlia_arena_strndup(st->arena, e->delegate_debug_id_str.ptr, e->delegate_debug_id_str.len);
-    return mlia_arena_printf(st->arena, "%d", e->delegate_debug_id_int);
+        return e->delegate_debug_id_str;
+    int n = snprintf(buf, 16, "%d", e->delegate_debug_id_int);
+    return (mlia_str){buf, (size_t)n};
 }
 
-/* Runtime event entity for (call, parent path, name): same position = same entity. */
+/* Runtime event entity for (call, parent path, name): same position = same
+ * entity. Looked up with a scratch path; strings are copied into the arena
+ * only when the entity is new, so memory follows the entities, not the
+ * events. */
 static rt_event_entity *event_entity(rt_state *st, rt_call *c, const char *parent_id, const char *parent_path,
-                                     const char *name)
+                                     mlia_str name)
 {
-    char *path = mlia_arena_printf(st->arena, "%s/%s", parent_path, name);
+    mlia_buf *pb = &st->path_buf;
+    pb->len = 0;
+    mlia_buf_printf(pb, "%s/%.*s", parent_path, (int)name.len, name.ptr);
     uint32_t same_name = 0;
     for (uint32_t i = 0; i < c->n_events; i++) {
-        if (strcmp(c->events[i].path, path) == 0)
+        if (strcmp(c->events[i].path, pb->data) == 0)
             return &c->events[i];
-        if (strcmp(c->events[i].name, name) == 0)
+        if (strlen(c->events[i].name) == name.len && memcmp(c->events[i].name, name.ptr, name.len) == 0)
             same_name++;
     }
     if (c->n_events == c->cap_events) {
@@ -575,14 +660,14 @@ static rt_event_entity *event_entity(rt_state *st, rt_call *c, const char *paren
     }
     rt_event_entity *ev = &c->events[c->n_events++];
     memset(ev, 0, sizeof *ev);
-    ev->name = name;
-    ev->path = path;
+    ev->name = mlia_arena_strndup(st->arena, name.ptr, name.len);
+    ev->path = mlia_arena_strndup(st->arena, pb->data, pb->len);
     ev->parent_id = parent_id;
     const char *base = c->id + strlen("delegate_call/");
     if (same_name)
-        ev->id = mlia_arena_printf(st->arena, "runtime_event/%s/%s#%u", base, name, same_name + 1);
+        ev->id = mlia_arena_printf(st->arena, "runtime_event/%s/%s#%u", base, ev->name, same_name + 1);
     else
-        ev->id = mlia_arena_printf(st->arena, "runtime_event/%s/%s", base, name);
+        ev->id = mlia_arena_printf(st->arena, "runtime_event/%s/%s", base, ev->name);
     ev->exec_row = table_add_row(&st->call_t, st->arena);
     ev->unattr_row = UINT32_MAX;
     return ev;
@@ -594,7 +679,6 @@ static rt_event_entity *event_entity(rt_state *st, rt_call *c, const char *paren
 typedef struct tree_item {
     uint64_t s, e;
     uint32_t order;
-    const char *name;
     int32_t parent;             /* index into items or -1 */
     rt_event_entity *ent;
 } tree_item;
@@ -609,16 +693,15 @@ static int cmp_tree_item(const void *a, const void *b)
     return x->order > y->order ? -1 : (x->order < y->order); /* later-written (outer) first */
 }
 
-static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const etdump_run *run,
+static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const etdump_events *run,
                                const uint32_t *idx, uint32_t n, bool has_wrapper, uint64_t ws, uint64_t we,
                                tree_item *items, interval *scratch)
 {
     for (uint32_t k = 0; k < n; k++) {
-        const etdump_event *e = &run->events[idx[k]];
+        const etdump_event *e = &run->ev[idx[k]];
         items[k].s = e->start_time;
         items[k].e = e->end_time;
         items[k].order = idx[k];
-        items[k].name = event_name(st, e);
         items[k].parent = -1;
         items[k].ent = NULL;
     }
@@ -636,7 +719,8 @@ static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const et
         tree_item *it = &items[k];
         const char *pid = it->parent >= 0 ? items[it->parent].ent->id : c->id;
         const char *ppath = it->parent >= 0 ? items[it->parent].ent->path : "";
-        it->ent = event_entity(st, c, pid, ppath, it->name);
+        char num[16];
+        it->ent = event_entity(st, c, pid, ppath, event_name(&run->ev[it->order], num));
         table_add(&st->call_t, it->ent->exec_row, exec, it->e - it->s);
     }
     /* unattributed time of wrappers among the events: duration - union(direct children) */
@@ -667,22 +751,26 @@ static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const et
 /* ------------------------------------------------------------------ */
 /* per-execution scan                                                   */
 
-static void scan_execution(rt_state *st, uint32_t exec, const etdump_run *run, uint32_t *pending_next,
-                           uint32_t *pending_head, uint32_t *touched, uint32_t *idx_buf, tree_item *items,
-                           interval *scratch, runtime_execution *rex)
+static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run, uint32_t *pending_next,
+                           uint32_t *touched, uint32_t *idx_buf, tree_item *items, interval *scratch,
+                           runtime_execution *rex)
 {
     uint32_t n_touched = 0;
     const uint32_t NONE = UINT32_MAX;
-    for (uint32_t k = 0; k < run->n_events; k++) {
-        const etdump_event *e = &run->events[k];
+    for (uint32_t k = 0; k < run->n; k++) {
+        const etdump_event *e = &run->ev[k];
         if (e->kind != ETDUMP_EVENT_PROFILE)
             continue;
+        ev_class cls = classify(e);
+        /* sites are interned in event order, dropped events included, so
+         * that slot numbering (and hence entity order) follows the file */
+        if (e->chain_index >= 0 && cls != EV_OTHER && cls != EV_EXECUTE && cls != EV_FRAMEWORK)
+            (void)slot_of(st, e->chain_index, e->instruction_id);
         if (e->end_time < e->start_time) {
             st->dropped++;
             continue;
         }
         uint64_t dur = e->end_time - e->start_time;
-        ev_class cls = classify(e);
         if (cls == EV_EXECUTE || cls == EV_FRAMEWORK) {
             if (cls == EV_EXECUTE) {
                 uint64_t *p = &st->execute_ticks[exec];
@@ -701,7 +789,8 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_run *run, u
             continue; /* JF/MOVE/FREE and unknown runtime events: not operators */
         if (e->chain_index < 0)
             continue; /* backend init events etc. */
-        uint32_t slot = slot_get(&st->slots, st->arena, e->chain_index, e->instruction_id);
+        uint32_t slot = slot_of(st, e->chain_index, e->instruction_id);
+        uint32_t *pending_head = st->pending_head;
         if (pending_head[slot] == NONE && !(opcall || delcall)) {
             touched[n_touched++] = slot;
         }
@@ -718,8 +807,8 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_run *run, u
             table_add(&st->exec_t, st->op_row[slot], exec, dur);
             uint32_t m = 0;
             for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
-                if (classify(&run->events[p]) == EV_NATIVE)
-                    scratch[m++] = (interval){run->events[p].start_time, run->events[p].end_time};
+                if (classify(&run->ev[p]) == EV_NATIVE)
+                    scratch[m++] = (interval){run->ev[p].start_time, run->ev[p].end_time};
             uint64_t covered = union_within(scratch, m, e->start_time, e->end_time);
             table_add(&st->unattr_t, st->unattr_row[slot], exec, dur - covered);
             pending_head[slot] = NONE;
@@ -728,20 +817,21 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_run *run, u
             table_add(&st->call_t, c->exec_row, exec, dur);
             uint32_t m = 0;
             for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
-                if (is_delegate_event(&run->events[p]))
+                if (is_delegate_event(&run->ev[p]))
                     idx_buf[m++] = p;
             book_delegate_tree(st, c, exec, run, idx_buf, m, true, e->start_time, e->end_time, items, scratch);
             pending_head[slot] = NONE;
         }
     }
     /* leftovers: backend events without a DELEGATE_CALL wrapper */
+    uint32_t *pending_head = st->pending_head;
     for (uint32_t t = 0; t < n_touched; t++) {
         uint32_t slot = touched[t];
         if (pending_head[slot] == NONE)
             continue;
         uint32_t m = 0;
         for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
-            if (is_delegate_event(&run->events[p]))
+            if (is_delegate_event(&run->ev[p]))
                 idx_buf[m++] = p;
         if (m) {
             rt_call *c = call_for_slot(st, slot);
@@ -1087,7 +1177,6 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
 int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *arena, runtime_analysis **out,
                     mlia_error *err)
 {
-    (void)err;
     runtime_analysis *ra = mlia_arena_alloc(arena, sizeof *ra);
     *out = ra;
     rt_state st;
@@ -1097,107 +1186,55 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     st.result = result;
     uint32_t n_exec = in->n_executions;
 
-    /* size the slot map from the number of events */
-    uint64_t total_events = 0, max_run = 0;
-    for (uint32_t x = 0; x < n_exec; x++) {
-        const etdump_run *run = &in->dump->runs[in->execution_runs[x]];
-        total_events += run->n_events;
-        if (run->n_events > max_run)
-            max_run = run->n_events;
-    }
-    uint32_t cap = 64;
-    uint64_t want = total_events < 4096 ? total_events * 2 : 8192;
-    /* sites are bounded by instructions, not events; grow if needed */
-    while (cap < want)
-        cap *= 2;
-    uint32_t distinct_bound = 0;
-    {
-        /* count distinct sites with a first pass bounded by cap growth */
-        st.slots.cap = cap;
-        st.slots.keys = mlia_arena_array(arena, cap, sizeof(uint64_t));
-        st.slots.vals = mlia_arena_array(arena, cap, sizeof(uint32_t));
-        for (uint32_t x = 0; x < n_exec; x++) {
-            const etdump_run *run = &in->dump->runs[in->execution_runs[x]];
-            for (uint32_t k = 0; k < run->n_events; k++) {
-                const etdump_event *e = &run->events[k];
-                if (e->kind != ETDUMP_EVENT_PROFILE || e->chain_index < 0)
-                    continue;
-                ev_class cls = classify(e);
-                if (cls == EV_OTHER || cls == EV_EXECUTE || cls == EV_FRAMEWORK)
-                    continue;
-                if (st.slots.n * 2 >= st.slots.cap) {
-                    /* rehash into a bigger table */
-                    uint32_t nc = st.slots.cap * 2;
-                    uint64_t *nk = mlia_arena_array(arena, nc, sizeof(uint64_t));
-                    uint32_t *nv = mlia_arena_array(arena, nc, sizeof(uint32_t));
-                    for (uint32_t i = 0; i < st.slots.cap; i++) {
-                        if (!st.slots.keys[i])
-                            continue;
-                        uint64_t h = st.slots.keys[i] * 0x9E3779B97F4A7C15ull;
-                        uint32_t j = (uint32_t)(h >> 32) & (nc - 1);
-                        while (nk[j])
-                            j = (j + 1) & (nc - 1);
-                        nk[j] = st.slots.keys[i];
-                        nv[j] = st.slots.vals[i];
-                    }
-                    st.slots.keys = nk;
-                    st.slots.vals = nv;
-                    st.slots.cap = nc;
-                }
-                slot_get(&st.slots, arena, e->chain_index, e->instruction_id);
-            }
-        }
-        distinct_bound = st.slots.n;
-    }
-    uint32_t ns = distinct_bound;
-    st.op_row = mlia_arena_array(arena, ns ? ns : 1, sizeof(uint32_t));
-    st.kernel_row = mlia_arena_array(arena, ns ? ns : 1, sizeof(uint32_t));
-    st.unattr_row = mlia_arena_array(arena, ns ? ns : 1, sizeof(uint32_t));
-    st.call_of_slot = mlia_arena_array(arena, ns ? ns : 1, sizeof(int32_t));
-    for (uint32_t s = 0; s < ns; s++) {
-        st.op_row[s] = st.kernel_row[s] = st.unattr_row[s] = UINT32_MAX;
-        st.call_of_slot[s] = -1;
-    }
+    /* One pass: each selected execution is decoded into a reused buffer
+     * and scanned; slots, rows and tables grow with the sites met. */
+    slot_rehash(&st.slots, arena);
     st.exec_t.n_exec = st.kernel_t.n_exec = st.unattr_t.n_exec = st.call_t.n_exec = n_exec;
-    /* operator tables have at most one row per site: size them once */
-    tick_table *slot_tables[3] = {&st.exec_t, &st.kernel_t, &st.unattr_t};
-    for (int t = 0; t < 3; t++) {
-        slot_tables[t]->cap_rows = ns ? ns : 1;
-        slot_tables[t]->v = mlia_arena_array(arena, (size_t)slot_tables[t]->cap_rows * (n_exec ? n_exec : 1),
-                                             sizeof(uint64_t));
-    }
     st.execute_ticks = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(uint64_t));
     for (uint32_t x = 0; x < n_exec; x++)
         st.execute_ticks[x] = NOT_MEASURED;
+    mlia_buf_init(&st.path_buf);
 
     /* scratch buffers sized by the largest run (checked against the file by the reader) */
+    uint32_t max_run = 0;
+    for (uint32_t x = 0; x < n_exec; x++)
+        if (in->dump->runs[in->execution_runs[x]].n_events > max_run)
+            max_run = in->dump->runs[in->execution_runs[x]].n_events;
     size_t mr = max_run ? (size_t)max_run : 1;
     uint32_t *pending_next = malloc(mr * sizeof(uint32_t));
-    uint32_t *pending_head = malloc((ns ? ns : 1) * sizeof(uint32_t));
     uint32_t *touched = malloc(mr * sizeof(uint32_t));
     uint32_t *idx_buf = malloc(mr * sizeof(uint32_t));
     tree_item *items = malloc(mr * sizeof(tree_item));
     interval *scratch = malloc(mr * sizeof(interval));
-    if (!pending_next || !pending_head || !touched || !idx_buf || !items || !scratch) {
-        mlia_oom(0);
-    }
-    for (uint32_t s = 0; s < ns; s++)
-        pending_head[s] = UINT32_MAX;
+    if (!pending_next || !touched || !idx_buf || !items || !scratch)
+        mlia_oom(mr * sizeof(tree_item));
 
     ra->n_executions = n_exec;
     ra->executions = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(runtime_execution));
-    for (uint32_t x = 0; x < n_exec; x++) {
-        const etdump_run *run = &in->dump->runs[in->execution_runs[x]];
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    int read_rc = 0;
+    for (uint32_t x = 0; x < n_exec && read_rc == 0; x++) {
         ra->executions[x].run_index = in->execution_runs[x];
-        scan_execution(&st, x, run, pending_next, pending_head, touched, idx_buf, items, scratch,
-                       &ra->executions[x]);
+        read_rc = etdump_read_run(in->dump, in->execution_runs[x], &evs, err);
+        if (read_rc == 0)
+            scan_execution(&st, x, &evs, pending_next, touched, idx_buf, items, scratch, &ra->executions[x]);
     }
+    etdump_events_done(in->dump, &evs);
     free(pending_next);
-    free(pending_head);
+    free(st.pending_head);
     free(touched);
     free(idx_buf);
     free(items);
     free(scratch);
+    mlia_buf_free(&st.path_buf);
+    if (read_rc) {
+        free(st.exec_t.v);
+        free(st.kernel_t.v);
+        free(st.unattr_t.v);
+        free(st.call_t.v);
+        return -1;
+    }
 
     uint64_t *tmp = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(uint64_t));
 
@@ -1257,6 +1294,10 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
         ra->inference_max = (double)si.max / in->ticks_per_ms;
         ra->inference_samples = si.n;
     }
+    free(st.exec_t.v);
+    free(st.kernel_t.v);
+    free(st.unattr_t.v);
+    free(st.call_t.v);
     ra->dropped_events = st.dropped;
     if (st.dropped)
         mlia_result_warnf(result, "Dropped %llu runtime event(s) whose end time precedes their start time.",

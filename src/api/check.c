@@ -77,10 +77,11 @@ static const char *basename_of(const char *p)
     return b ? b + 1 : p;
 }
 
-static int open_input(mlia_session *s, mlia_file *f, mlia_input_digest *d, const char *path, mlia_error *err)
+static int open_input(mlia_session *s, mlia_file *f, mlia_input_digest *d, const char *path, bool map,
+                      mlia_error *err)
 {
     (void)s;
-    if (mlia_file_open(f, path, err))
+    if (map ? mlia_file_map(f, path, err) : mlia_file_open(f, path, err))
         return -1;
     d->path = path;
     d->name = basename_of(path);
@@ -93,7 +94,9 @@ static int open_input(mlia_session *s, mlia_file *f, mlia_input_digest *d, const
  * (M MiB + K x the input size)". */
 static void oom_error(mlia_error *err, const char *file, const mlia_oom_point *p)
 {
-    if (p->limit)
+    if (p->fault_file)
+        mlia_error_setf(err, p->fault_file, MLIA_FAULT_MESSAGE);
+    else if (p->limit)
         mlia_error_setf(err, file,
                         "analysis needs more than the memory limit of %zu bytes (%u MiB + %u x the input size)",
                         p->limit, (unsigned)(MLIA_MEMORY_BASE >> 20), MLIA_MEMORY_RATIO);
@@ -111,8 +114,8 @@ static void oom_error(mlia_error *err, const char *file, const mlia_oom_point *p
 typedef struct worker_job {
     mlia_session *s;
     mlia_arena arena;            /* ETRecord and program memory (freed with the session) */
-    int rc_read, rc_program;
-    mlia_error err_read, err_program;
+    int rc_read, rc_program, rc_digest;
+    mlia_error err_read, err_program, err_digest;
     const etrecord_method *method; /* method whose program was loaded, or NULL */
     ep_program *program;
     double read_ms;
@@ -148,8 +151,10 @@ static void *worker_thread(void *arg)
     }
     mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
     const mlia_file *fs[3] = {&s->etrecord_file, &s->etdump_file, &s->companion_file};
-    for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
-        mlia_sha256_hex(fs[i]->data, fs[i]->size, ds[i]->sha256);
+    /* the mapped ETDump is hashed with pread: its pages never enter this
+     * process, and a truncation is an error, not a SIGBUS on this thread */
+    for (int i = 0; i < (s->has_companion ? 3 : 2) && !job->rc_digest; i++)
+        job->rc_digest = mlia_file_sha256_hex(fs[i], ds[i]->sha256, &job->err_digest);
     mlia_oom_leave(&oom);
     return NULL;
 }
@@ -268,19 +273,32 @@ static void compute_status(mlia_session *s)
 }
 
 /* mlia-output/trace.json, streamed to the file (docs/trace.md). */
+static int trace_to(void *vs, FILE *fp, const char *path, mlia_error *err)
+{
+    mlia_session *s = vs;
+    return trace_write_chrome(s->trace, fp, path, err);
+}
+
+/* The result document streamed through a 64 KiB chunk: never held whole. */
+static int result_to(void *vs, FILE *fp, const char *path, mlia_error *err)
+{
+    mlia_session *s = vs;
+    mlia_buf chunk;
+    mlia_buf_init(&chunk);
+    mlia_buf_reserve(&chunk, MLIA_JW_STREAM_CHUNK + 4096);
+    mlia_jw w;
+    mlia_jw_init_stream(&w, &chunk, fp, true);
+    result_json_write(mlia_session_record(s), &w); /* ends with the newline */
+    mlia_jw_flush(&w);
+    mlia_buf_free(&chunk);
+    if (w.failed)
+        return mlia_error_setf(err, path, "write failed: %s", strerror(errno ? errno : EIO));
+    return 0;
+}
+
 static int write_trace(mlia_session *s, mlia_outdir *od, mlia_error *err)
 {
-    const char *path = mlia_outdir_path(od, "trace.json", err);
-    if (!path)
-        return -1;
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return mlia_error_setf(err, path, "cannot write: %s", strerror(errno));
-    setvbuf(fp, NULL, _IOFBF, 1 << 16);
-    int rc = trace_write_chrome(s->trace, fp, path, err);
-    if (fclose(fp) && !rc)
-        rc = mlia_error_setf(err, path, "write failed: %s", strerror(errno));
-    return rc;
+    return mlia_outdir_stream(od, "trace.json", trace_to, s, err);
 }
 
 /* "cd '<output>/model-explorer' && <rel>": the directory single-quoted for a
@@ -310,7 +328,8 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         return -1;
     s->outdir = &od; /* the out-of-memory path removes the temporary tree */
     double t0 = now_ms();
-    if (mlia_outdir_write(&od, "mlia-output.json", result_json, result_len, err))
+    if (result_json ? mlia_outdir_write(&od, "mlia-output.json", result_json, result_len, err)
+                    : mlia_outdir_stream(&od, "mlia-output.json", result_to, s, err))
         goto fail;
     if (write_trace(s, &od, err))
         goto fail;
@@ -404,12 +423,14 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
         return -1;
 
     progress(s, "reading ETRecord");
-    if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, err))
+    if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, false, err))
         return -1;
-    if (open_input(s, &s->etdump_file, &s->etdump_digest, o->etdump_path, err))
+    /* the ETDump is mapped and streamed (formats/etdump.h): memory follows
+     * the graph and the runs, not the events */
+    if (open_input(s, &s->etdump_file, &s->etdump_digest, o->etdump_path, true, err))
         return -1;
     if (o->companion_path) {
-        if (open_input(s, &s->companion_file, &s->companion_digest, o->companion_path, err))
+        if (open_input(s, &s->companion_file, &s->companion_digest, o->companion_path, false, err))
             return -1;
         s->has_companion = true;
     }
@@ -420,6 +441,7 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     s->worker_arena = &job->arena;
     mlia_error_clear(&job->err_read);
     mlia_error_clear(&job->err_program);
+    mlia_error_clear(&job->err_digest);
     pthread_t worker;
     bool threaded = pthread_create(&worker, NULL, worker_thread, job) == 0;
     if (!threaded)
@@ -436,8 +458,8 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     mlia_oom_enter(&dump_oom);
     volatile int rc_dump;
     if (setjmp(dump_oom.jump) == 0) {
-        rc_dump = etdump_read(s->etdump_file.data, s->etdump_file.size, o->etdump_path, &s->arena, &s->dump,
-                              &dump_err);
+        rc_dump = etdump_read_releasing(s->etdump_file.data, s->etdump_file.size, o->etdump_path,
+                                        mlia_file_release, &s->etdump_file, &s->arena, &s->dump, &dump_err);
     } else {
         rc_dump = -1;
         mlia_error_clear(&dump_err);
@@ -463,6 +485,10 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
     if (job->method && job->rc_program) {
         *err = job->err_program;
+        return -1;
+    }
+    if (job->rc_digest) {
+        *err = job->err_digest;
         return -1;
     }
     if (job->method)
@@ -551,15 +577,20 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
         mlia_log_add(s, "input %s: %llu bytes, sha256 %s", ds[i]->path, (unsigned long long)ds[i]->size,
                      ds[i]->sha256);
 
-    mlia_buf json;
-    mlia_buf_init(&json);
-    /* the document takes about 4 KB per entity: reserve once */
-    mlia_buf_reserve(&json, 65536 + (size_t)s->result.n_entities * 4096);
-    mlia_jw w;
-    mlia_jw_init_buf(&w, &json, true);
-    result_json_write(mlia_session_record(s), &w);
-    size_t json_len = json.len;
-    char *json_text = mlia_buf_take(&json);
+    /* The result text is built only when the caller wants it; otherwise
+     * the document is streamed into its file (bounded memory). */
+    char *json_text = NULL;
+    size_t json_len = 0;
+    if (!o->output_dir || !o->skip_result_json_text) {
+        mlia_buf json;
+        mlia_buf_init(&json);
+        mlia_buf_reserve(&json, 65536 + (size_t)s->result.n_entities * 512);
+        mlia_jw w;
+        mlia_jw_init_buf(&w, &json, true);
+        result_json_write(mlia_session_record(s), &w);
+        json_len = json.len;
+        json_text = mlia_buf_take(&json);
+    }
 
     char *page = NULL, *outp = NULL, *me_cmd = NULL;
     if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, err)) {

@@ -142,9 +142,16 @@ int companion_check(mlia_session *s, mlia_error *err)
 
     /* instruction ids of the executions must exist in the plan, with matching kinds */
     for (uint32_t x = 0; x < s->n_executions; x++) {
-        const etdump_run *run = &s->dump->runs[s->execution_runs[x]];
-        for (uint32_t k = 0; k < run->n_events; k++) {
-            const etdump_event *e = &run->events[k];
+        etdump_cursor cur;
+        etdump_event evb;
+        etdump_debug_value dv;
+        if (etdump_run_begin(s->dump, s->execution_runs[x], &cur, err) < 0)
+            return -1;
+        int more;
+        while ((more = etdump_run_next(&cur, &evb, &dv, err)) != 0) {
+            if (more < 0)
+                return -1;
+            const etdump_event *e = &evb;
             if (e->kind != ETDUMP_EVENT_PROFILE || e->chain_index < 0)
                 continue;
             bool op = mlia_str_eq(e->name, "OPERATOR_CALL");

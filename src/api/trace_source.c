@@ -172,20 +172,28 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
 {
     ts_ctx *c = (ts_ctx *)vctx;
     const mlia_session *s = c->s;
-    const etdump_run *run = &s->dump->runs[s->execution_runs[exec]];
-    /* scratch for this execution only */
+    /* The execution's events, decoded again from the ETDump (validated by
+     * etdump_read; a decode error here means the file changed under us and
+     * ends this execution's events). Scratch for this execution only. */
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    mlia_error derr;
+    mlia_error_clear(&derr);
+    if (etdump_read_run(s->dump, s->execution_runs[exec], &evs, &derr) < 0)
+        evs.n = 0;
+    const etdump_events *run = &evs;
     mlia_arena scratch;
     mlia_arena_init(&scratch);
     uint32_t n_bk = 0;
-    for (uint32_t k = 0; k < run->n_events; k++) {
-        const etdump_event *e = &run->events[k];
+    for (uint32_t k = 0; k < run->n; k++) {
+        const etdump_event *e = &run->ev[k];
         if (e->kind == ETDUMP_EVENT_PROFILE && e->end_time >= e->start_time && is_backend(e))
             n_bk++;
     }
     bk_item *bk = n_bk ? mlia_arena_array(&scratch, n_bk, sizeof *bk) : NULL;
     n_bk = 0;
-    for (uint32_t k = 0; k < run->n_events; k++) {
-        const etdump_event *e = &run->events[k];
+    for (uint32_t k = 0; k < run->n; k++) {
+        const etdump_event *e = &run->ev[k];
         if (e->kind != ETDUMP_EVENT_PROFILE || e->end_time < e->start_time)
             continue;
         trace_event ev;
@@ -273,6 +281,7 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
         }
     }
     mlia_arena_free(&scratch);
+    etdump_events_done(s->dump, &evs);
 }
 
 /* Ordinal of run index `run` among the executions, or UINT32_MAX. */

@@ -196,15 +196,13 @@ static int run_inspect(const mlia_cli_args *a)
 {
     if (check_input(a->model) != 0)
         return 1;
-    char *json = NULL, *error = NULL;
-    if (mlia_inspect(a->model, &json, &error) != 0) {
+    /* streamed: a capture of millions of events is never held as text */
+    char *error = NULL;
+    if (mlia_inspect_to(a->model, stdout, &error) != 0) {
         int rc = input_fail(error ? error : "inspect failed");
         mlia_free(error);
-        mlia_free(json);
         return rc;
     }
-    fputs(json, stdout);
-    mlia_free(json);
     return finish_stdout(0);
 }
 
@@ -234,6 +232,9 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     progress prog;
     progress_start(&prog, !a->quiet && isatty(STDERR_FILENO), a->debug);
     opts.progress = on_progress;
+    /* the document goes to its file as it is written; the text is only
+     * needed to print it */
+    opts.skip_result_json_text = !a->json;
     opts.progress_ctx = &prog;
 
     mlia_check_output out;

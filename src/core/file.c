@@ -13,6 +13,14 @@
  * refused before anything can block: the file is opened with O_NONBLOCK (an
  * open of a FIFO without a writer would otherwise wait forever) and checked
  * with fstat before the first read.
+ *
+ * The exception is the ETDump, which may be gigabytes and is read as a
+ * stream: it is mapped (mlia_file_map) so that pages already consumed can be
+ * dropped and peak memory follows the graph, not the capture. The SIGBUS a
+ * concurrent truncation would raise is caught for the mapping's own thread
+ * only and turned into the ordinary error path (see file.h); the handler is
+ * the one piece of process-wide state, installed once and chaining to the
+ * previous disposition for every fault that is not ours.
  */
 #include "file.h"
 
@@ -21,8 +29,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "oom.h"
+#include "sha256.h"
 
 const char *mlia_file_kind(unsigned mode)
 {
@@ -50,10 +64,10 @@ int mlia_file_check_regular(const char *path, unsigned mode, mlia_error *err)
     return mlia_error_setf(err, path, "is %s, not a regular file", mlia_file_kind(mode));
 }
 
-int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
+/* Open a regular file without blocking; *size_out its size. Returns the fd,
+ * or -1 (err set; also -2 with no error for an empty file). */
+static int open_regular(const char *path, size_t *size_out, mlia_error *err)
 {
-    memset(f, 0, sizeof *f);
-    f->path = path;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return mlia_error_setf(err, path, "%s", strerror(errno));
@@ -69,14 +83,28 @@ int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
     }
     if (st.st_size == 0) {
         close(fd);
-        return 0;
+        return -2;
     }
     if ((uint64_t)st.st_size > MLIA_FILE_MAX_SIZE) {
         close(fd);
         return mlia_error_setf(err, path, "file of %lld bytes exceeds the input limit of %llu bytes",
                                (long long)st.st_size, (unsigned long long)MLIA_FILE_MAX_SIZE);
     }
-    size_t size = (size_t)st.st_size;
+    *size_out = (size_t)st.st_size;
+    return fd;
+}
+
+int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->fd = -1;
+    size_t size = 0;
+    int fd = open_regular(path, &size, err);
+    if (fd == -2)
+        return 0;
+    if (fd < 0)
+        return -1;
     /* One byte more than expected: a read that fills it shows the file grew. */
     uint8_t *buf = malloc(size + 1);
     if (!buf) {
@@ -110,11 +138,123 @@ int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
     return 0;
 }
 
+/* ---- mappings and the SIGBUS guard ---- */
+
+#define MAX_GUARDED 8
+typedef struct guarded {
+    const uint8_t *lo;
+    size_t len;        /* rounded up to whole pages */
+    const char *path;
+} guarded;
+/* per thread: the mappings this thread made (faults elsewhere are not ours) */
+static _Thread_local guarded guards[MAX_GUARDED];
+static _Thread_local int n_guards;
+static struct sigaction previous_sigbus;
+static pthread_once_t sigbus_once = PTHREAD_ONCE_INIT;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    const uint8_t *a = si->si_addr;
+    for (int i = 0; i < n_guards; i++)
+        if (a >= guards[i].lo && (size_t)(a - guards[i].lo) < guards[i].len)
+            mlia_oom_fault(guards[i].path);
+    /* not ours: put the previous disposition back; returning re-executes
+     * the faulting access, which then gets the previous behaviour */
+    sigaction(sig, &previous_sigbus, NULL);
+}
+
+static void install_sigbus(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    /* NODEFER: the handler leaves by longjmp, which does not restore the
+     * signal mask; SIGBUS must not stay blocked afterwards */
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, &previous_sigbus);
+}
+
+int mlia_file_map(mlia_file *f, const char *path, mlia_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->path = path;
+    f->fd = -1;
+    size_t size = 0;
+    int fd = open_regular(path, &size, err);
+    if (fd == -2)
+        return 0;
+    if (fd < 0)
+        return -1;
+    if (n_guards == MAX_GUARDED) {
+        close(fd);
+        return mlia_file_open(f, path, err); /* more mappings than expected on this thread: read instead */
+    }
+    void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+        close(fd);
+        return mlia_file_open(f, path, err);
+    }
+    pthread_once(&sigbus_once, install_sigbus);
+    long page = sysconf(_SC_PAGESIZE);
+    size_t ps = page > 0 ? (size_t)page : 4096;
+    guards[n_guards++] = (guarded){p, (size + ps - 1) / ps * ps, path};
+    f->data = p;
+    f->size = size;
+    f->mapped = 1;
+    f->fd = fd;
+    return 0;
+}
+
+void mlia_file_release(void *vf, uint64_t lo, uint64_t hi, uint32_t n_events)
+{
+    mlia_file *f = vf;
+    if (f->mapped != 1 || hi <= lo)
+        return;
+    if (f->pending_events == 0 || lo < f->pending_lo)
+        f->pending_lo = lo;
+    if (f->pending_events == 0 || hi > f->pending_hi)
+        f->pending_hi = hi;
+    f->pending_events += n_events;
+    if (f->pending_events < MLIA_FILE_RELEASE_EVENTS)
+        return;
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t ps = page > 0 ? (uint64_t)page : 4096;
+    uint64_t a = f->pending_lo / ps * ps;
+    uint64_t b = f->pending_hi > f->size ? f->size : f->pending_hi;
+    if (b > a)
+        madvise((void *)(f->data + a), (size_t)(b - a), MADV_DONTNEED);
+    f->pending_events = 0;
+}
+
+int mlia_file_sha256_hex(const mlia_file *f, char out[65], mlia_error *err)
+{
+    if (f->mapped != 1) {
+        mlia_sha256_hex(f->data, f->size, out);
+        return 0;
+    }
+    if (mlia_sha256_fd_hex(f->fd, f->size, out) != 0)
+        return mlia_error_setf(err, f->path, "file changed while being read (%zu bytes expected)", f->size);
+    return 0;
+}
+
 void mlia_file_close(mlia_file *f)
 {
     if (f->mapped == 2)
         free((void *)f->data);
+    if (f->mapped == 1) {
+        for (int i = 0; i < n_guards; i++)
+            if (guards[i].lo == f->data) {
+                guards[i] = guards[--n_guards];
+                break;
+            }
+        munmap((void *)f->data, f->size);
+    }
+    if (f->fd >= 0 && f->mapped == 1)
+        close(f->fd);
     memset(f, 0, sizeof *f);
+    f->fd = -1;
 }
 
 int mlia_file_slurp(const char *path, char **out, size_t *size, mlia_error *err)

@@ -26,9 +26,13 @@
 
 typedef struct mlia_file {
     const char *path;      /* borrowed from the caller */
-    const uint8_t *data;   /* the bytes (one spare byte after them), or NULL when size == 0 */
+    const uint8_t *data;   /* the bytes (one spare byte after them when read), or NULL when size == 0 */
     size_t size;
-    int mapped;            /* 2 when data must be free()'d */
+    int mapped;            /* 1 mmap'ed (mlia_file_map), 2 malloc'ed (mlia_file_open) */
+    int fd;                /* mapped files: kept open for mlia_file_sha256_hex; else -1 */
+    /* mapped files: consumed span not yet released (mlia_file_release) */
+    uint64_t pending_lo, pending_hi;
+    uint64_t pending_events;
 } mlia_file;
 
 /* Read `path`. Errors: "<path>: No such file or directory" style messages,
@@ -37,6 +41,34 @@ typedef struct mlia_file {
  * being read (...)". */
 int mlia_file_open(mlia_file *f, const char *path, mlia_error *err);
 void mlia_file_close(mlia_file *f);
+
+/* Map `path` read-only instead of reading it: for the ETDump, which is read
+ * as a stream (formats/etdump.h) and may be gigabytes. Same checks and
+ * messages as mlia_file_open. The pages the reader has consumed are dropped
+ * from the process with mlia_file_release; the bytes stay readable (they are
+ * read again from the page cache when touched).
+ *
+ * Truncation by another process: a SIGBUS handler (installed once per
+ * process, chaining to the previous disposition for every fault outside a
+ * mapping of this module) turns an access beyond the new end into
+ * mlia_oom_fault(path), i.e. "<path>: file changed while being read
+ * (truncated while mapped)" through the calling thread's recovery point.
+ * Only the thread that mapped the file is covered: other threads must read
+ * the file with pread (mlia_file_sha256_hex does). */
+int mlia_file_map(mlia_file *f, const char *path, mlia_error *err);
+/* The reader has consumed bytes [lo, hi) (n_events events): once enough
+ * has accumulated (MLIA_FILE_RELEASE_EVENTS), the pages of the accumulated
+ * span are dropped from the process with madvise(MADV_DONTNEED). Batching
+ * keeps the system calls rare; the span keeps them cheap (madvise costs
+ * grow with the range, so the whole mapping is never passed). No-op for
+ * files that are not mapped. `f` is an mlia_file *; void * so that it fits
+ * etdump.release. */
+#define MLIA_FILE_RELEASE_EVENTS 32768u
+void mlia_file_release(void *f, uint64_t lo, uint64_t hi, uint32_t n_events);
+/* SHA-256 of the file's bytes: from memory, or with pread for mapped files.
+ * Returns -1 with "<path>: file changed while being read ..." when the file
+ * shrank. */
+int mlia_file_sha256_hex(const mlia_file *f, char out[65], mlia_error *err);
 /* Read a whole file into a malloc'ed NUL-terminated buffer. Caller frees *out. */
 int mlia_file_slurp(const char *path, char **out, size_t *size, mlia_error *err);
 

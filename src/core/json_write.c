@@ -7,10 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+void mlia_jw_flush(mlia_jw *w)
+{
+    if (w->buf && w->fp && w->buf->len) {
+        if (fwrite(w->buf->data, 1, w->buf->len, w->fp) != w->buf->len)
+            w->failed = true;
+        w->buf->len = 0;
+    }
+}
+
 static void out(mlia_jw *w, const char *s, size_t n)
 {
     if (w->buf) {
         mlia_buf_append(w->buf, s, n);
+        if (w->fp && w->buf->len >= MLIA_JW_STREAM_CHUNK)
+            mlia_jw_flush(w);
     } else if (w->fp && n) {
         if (fwrite(s, 1, n, w->fp) != n)
             w->failed = true;
@@ -37,6 +48,13 @@ void mlia_jw_init_buf(mlia_jw *w, mlia_buf *buf, bool pretty)
 {
     w->buf = buf;
     w->fp = NULL;
+    init(w, pretty);
+}
+
+void mlia_jw_init_stream(mlia_jw *w, mlia_buf *chunk, FILE *fp, bool pretty)
+{
+    w->buf = chunk;
+    w->fp = fp;
     init(w, pretty);
 }
 

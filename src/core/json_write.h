@@ -37,6 +37,13 @@ typedef struct mlia_jw {
 
 void mlia_jw_init_buf(mlia_jw *w, mlia_buf *buf, bool pretty);
 void mlia_jw_init_file(mlia_jw *w, FILE *fp, bool pretty);
+/* Buffered streaming: text collects in `chunk` (borrowed, emptied on each
+ * flush) and goes to fp whenever it reaches MLIA_JW_STREAM_CHUNK bytes, so
+ * memory stays bounded and fwrite runs once per chunk, not per token. Call
+ * mlia_jw_flush at the end. */
+#define MLIA_JW_STREAM_CHUNK ((size_t)1 << 16)
+void mlia_jw_init_stream(mlia_jw *w, mlia_buf *chunk, FILE *fp, bool pretty);
+void mlia_jw_flush(mlia_jw *w);
 void mlia_jw_obj_begin(mlia_jw *w);
 void mlia_jw_obj_end(mlia_jw *w);
 void mlia_jw_arr_begin(mlia_jw *w);

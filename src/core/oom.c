@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static _Thread_local mlia_oom_point *current_point;
 
@@ -13,6 +15,7 @@ void mlia_oom_enter(mlia_oom_point *p)
 {
     p->requested = 0;
     p->limit = 0;
+    p->fault_file = NULL;
     p->outer = current_point;
     current_point = p;
 }
@@ -58,4 +61,22 @@ size_t mlia_memory_limit(unsigned long long input_bytes)
     if (input_bytes > (SIZE_MAX - MLIA_MEMORY_BASE) / MLIA_MEMORY_RATIO)
         return SIZE_MAX;
     return MLIA_MEMORY_BASE + (size_t)input_bytes * MLIA_MEMORY_RATIO;
+}
+
+_Noreturn void mlia_oom_fault(const char *path)
+{
+    mlia_oom_point *p = current_point;
+    if (p) {
+        current_point = p->outer;
+        p->fault_file = path;
+        longjmp(p->jump, 1);
+    }
+    /* in a signal handler: write(2) only */
+    static const char tail[] = ": " MLIA_FAULT_MESSAGE "\n";
+    static const char head[] = "mlia: error: ";
+    ssize_t ignored = write(2, head, sizeof head - 1);
+    ignored = write(2, path, strlen(path));
+    ignored = write(2, tail, sizeof tail - 1);
+    (void)ignored;
+    _exit(1);
 }

@@ -30,8 +30,17 @@ typedef struct mlia_oom_point {
     jmp_buf jump;
     size_t requested;                 /* size of the failed request */
     size_t limit;                     /* nonzero: an arena limit was hit, not malloc */
+    const char *fault_file;           /* non-NULL: a mapped input shrank (SIGBUS), see file.h */
     struct mlia_oom_point *outer;     /* restored by mlia_oom_leave */
 } mlia_oom_point;
+
+/* A mapped input file was truncated under the reader (core/file.c's SIGBUS
+ * handler): jump to the recovery point with p->fault_file = path, or print
+ * "<path>: file changed while being read (truncated while mapped)" and
+ * _exit(1). Async-signal-safe. */
+_Noreturn void mlia_oom_fault(const char *path);
+/* The message for a point that received mlia_oom_fault. */
+#define MLIA_FAULT_MESSAGE "file changed while being read (truncated while mapped)"
 
 /* Memory a run may use in its arenas (docs/hardening.md): generous for any
  * real capture, but a few hundred KB of hostile input can no longer claim

@@ -11,5 +11,9 @@
 void mlia_sha256(const void *data, size_t len, uint8_t out[32]);
 /* Lower-case hex, NUL-terminated (65 bytes). */
 void mlia_sha256_hex(const void *data, size_t len, char out[65]);
+/* SHA-256 of bytes [0, size) of file descriptor fd, read with pread in
+ * 1 MiB pieces (the file's pages are not mapped into the process). -1 when
+ * the file cannot be read to `size` bytes (out untouched). */
+int mlia_sha256_fd_hex(int fd, uint64_t size, char out[65]);
 
 #endif

@@ -9,7 +9,10 @@
 #include "etdump.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/oom.h"
 
 #include "fb.h"
 #include "pte.h"
@@ -131,8 +134,7 @@ static int read_value(const fb_table *val, etdump_debug_value *v, mlia_error *er
     }
 }
 
-static int read_debug_event(const fb_table *d, etdump_run *run, uint32_t *debug_cap, mlia_arena *arena,
-                            etdump_event *ev, mlia_error *err)
+static int read_debug_event(const fb_table *d, etdump_debug_value *v, etdump_event *ev, mlia_error *err)
 {
     uint64_t chain;
     if (fb_get_u64(d, 0, "chain_index", 0, &chain, err) < 0 ||
@@ -144,14 +146,8 @@ static int read_debug_event(const fb_table *d, etdump_run *run, uint32_t *debug_
     /* the runtime's -1 is stored as 2^64-1; keep other huge values as their
      * two's-complement reading */
     ev->chain_index = (int64_t)chain;
-    if (run->n_debug_values == *debug_cap) {
-        uint32_t ncap = *debug_cap ? *debug_cap * 2 : 8;
-        run->debug_values = mlia_arena_grow(arena, run->debug_values, run->n_debug_values, ncap,
-                                            sizeof *run->debug_values);
-        *debug_cap = ncap;
-    }
-    ev->debug_index = run->n_debug_values;
-    etdump_debug_value *v = &run->debug_values[run->n_debug_values++];
+    ev->debug_index = 0;
+    memset(v, 0, sizeof *v);
     v->data_offset = -1;
     fb_table val;
     int r = fb_get_table(d, 2, "debug_entry", &val, err);
@@ -166,93 +162,263 @@ static int read_debug_event(const fb_table *d, etdump_run *run, uint32_t *debug_
     return 0;
 }
 
-static int read_run(const fb_table *rt, etdump_run *run, mlia_arena *arena, mlia_error *err)
+/* Decode the Event table e (element `index` of a run) into ev / dv. */
+static int read_event(const fb_table *e, uint32_t n_allocators, etdump_event *ev, etdump_debug_value *dv,
+                      uint64_t *span_hi, mlia_error *err)
 {
-    fb_vec allocs, events;
+    fb_table m;
+    memset(ev, 0, sizeof *ev);
+    m.pos = e->pos;
+    ev->offset = fb_file_offset(e->b, e->pos);
+    unsigned members = fb_has(e, 0) + fb_has(e, 1) + fb_has(e, 2);
+    if (members != 1)
+        return fb_fail(e, NULL, -1, e->pos, err, "Event has %u members set, expected exactly one", members);
+    if (fb_has(e, 0)) {
+        ev->kind = ETDUMP_EVENT_PROFILE;
+        fb_vec md;
+        if (fb_get_table(e, 0, "profile_event", &m, err) < 0 || fb_get_string(&m, 0, "name", &ev->name, err) < 0)
+            return -1;
+        int32_t chain;
+        if (fb_get_i32(&m, 1, "chain_index", 0, &chain, err) < 0 ||
+            fb_get_i32(&m, 2, "instruction_id", -1, &ev->instruction_id, err) < 0 ||
+            fb_get_i32(&m, 3, "delegate_debug_id_int", -1, &ev->delegate_debug_id_int, err) < 0 ||
+            fb_get_string(&m, 4, "delegate_debug_id_str", &ev->delegate_debug_id_str, err) < 0 ||
+            fb_get_vector(&m, 5, "delegate_debug_metadata", 1, &md, err) < 0 ||
+            fb_get_u64(&m, 6, "start_time", 0, &ev->start_time, err) < 0 ||
+            fb_get_u64(&m, 7, "end_time", 0, &ev->end_time, err) < 0)
+            return -1;
+        ev->chain_index = chain;
+        ev->has_metadata = md.present;
+        ev->metadata_size = md.n;
+        ev->metadata = md.present ? e->b->base + md.pos : NULL;
+    } else if (fb_has(e, 1)) {
+        ev->kind = ETDUMP_EVENT_ALLOCATION;
+        ev->instruction_id = -1;
+        ev->delegate_debug_id_int = -1;
+        if (fb_get_table(e, 1, "allocation_event", &m, err) < 0 ||
+            fb_get_i32(&m, 0, "allocator_id", 0, &ev->allocator_id, err) < 0 ||
+            fb_get_u64(&m, 1, "allocation_size", 0, &ev->allocation_size, err) < 0)
+            return -1;
+        if (ev->allocator_id < 1 || (uint32_t)ev->allocator_id > n_allocators)
+            return fb_fail(&m, "allocator_id", -1, m.pos, err,
+                           "allocator_id %" PRId32 " out of range (run has %" PRIu32 " allocators, ids are 1-based)",
+                           ev->allocator_id, n_allocators);
+    } else {
+        ev->kind = ETDUMP_EVENT_DEBUG;
+        if (fb_get_table(e, 2, "debug_event", &m, err) < 0 || read_debug_event(&m, dv, ev, err) < 0)
+            return -1;
+    }
+    /* highest byte touched (for page release): the member table and the
+     * bytes borrowed by the event normally follow the Event table */
+    const uint8_t *base = e->b->base;
+    uint64_t hi = (m.pos > e->pos ? m.pos : e->pos) + 64;
+    if (ev->name.ptr && (uint64_t)(ev->name.ptr - (const char *)base) + ev->name.len + 1 > hi)
+        hi = (uint64_t)(ev->name.ptr - (const char *)base) + ev->name.len + 1;
+    if (ev->delegate_debug_id_str.ptr &&
+        (uint64_t)(ev->delegate_debug_id_str.ptr - (const char *)base) + ev->delegate_debug_id_str.len + 1 > hi)
+        hi = (uint64_t)(ev->delegate_debug_id_str.ptr - (const char *)base) + ev->delegate_debug_id_str.len + 1;
+    if (ev->metadata && (uint64_t)(ev->metadata - base) + ev->metadata_size > hi)
+        hi = (uint64_t)(ev->metadata - base) + ev->metadata_size;
+    *span_hi = hi;
+    return 0;
+}
+
+static mlia_str copy_str(mlia_arena *arena, mlia_str s)
+{
+    if (!s.ptr)
+        return s;
+    return (mlia_str){mlia_arena_strndup(arena, s.ptr, s.len), s.len};
+}
+
+/* Run header: name, bundled input, allocators (copied into the arena) and
+ * the events vector. */
+static int read_run_header(const fb_table *rt, uint32_t index, etdump_run *run, fb_vec *events, mlia_arena *arena,
+                           mlia_error *err)
+{
+    fb_vec allocs;
     run->offset = fb_file_offset(rt->b, rt->pos);
+    run->index = index;
     if (fb_get_string(rt, 0, "name", &run->name, err) < 0 ||
         fb_get_i32(rt, 1, "bundled_input_index", -1, &run->bundled_input_index, err) < 0 ||
         fb_get_vector(rt, 2, "allocators", 4, &allocs, err) < 0 ||
-        fb_get_vector(rt, 3, "events", 4, &events, err) < 0)
+        fb_get_vector(rt, 3, "events", 4, events, err) < 0)
         return -1;
-    run->n_allocators = allocs.n;
-    run->allocators = mlia_arena_array(arena, allocs.n ? allocs.n : 1, sizeof *run->allocators);
-    for (uint32_t i = 0; i < allocs.n; i++) {
-        fb_table a;
-        if (fb_vec_table(&allocs, i, &a, err) < 0 || fb_get_string(&a, 0, "name", &run->allocators[i], err) < 0)
-            return -1;
-    }
-    /* every event opens at least one table: a count beyond the remaining
-     * budget cannot be valid, so reject it before allocating */
-    if (!fb_budget_allows(rt->b, events.n))
-        return fb_fail(rt, "events", -1, events.pos, err, "too many events (%" PRIu32 ")", events.n);
-    run->n_events = events.n;
-    run->events = mlia_arena_array(arena, events.n ? events.n : 1, sizeof *run->events);
-    uint32_t debug_cap = 0;
-    for (uint32_t i = 0; i < events.n; i++) {
-        etdump_event *ev = &run->events[i];
-        fb_table e, m;
-        if (fb_vec_table(&events, i, &e, err) < 0)
-            return -1;
-        ev->offset = fb_file_offset(e.b, e.pos);
-        unsigned members = fb_has(&e, 0) + fb_has(&e, 1) + fb_has(&e, 2);
-        if (members != 1)
-            return fb_fail(&e, NULL, -1, e.pos, err,
-                           "Event has %u members set, expected exactly one", members);
-        if (fb_has(&e, 0)) {
-            ev->kind = ETDUMP_EVENT_PROFILE;
-            fb_vec md;
-            if (fb_get_table(&e, 0, "profile_event", &m, err) < 0 ||
-                fb_get_string(&m, 0, "name", &ev->name, err) < 0)
+    /* every allocator and every event opens at least one table: a count
+     * beyond the remaining budget cannot be valid, so reject it before
+     * allocating */
+    if (!fb_budget_allows(rt->b, allocs.n))
+        return fb_fail(rt, "allocators", -1, allocs.pos, err, "too many allocators (%" PRIu32 ")", allocs.n);
+    if (!fb_budget_allows(rt->b, events->n))
+        return fb_fail(rt, "events", -1, events->pos, err, "too many events (%" PRIu32 ")", events->n);
+    if (arena) {
+        /* Header strings are copied: consumers read run names long after
+         * the run's pages were released, and touching one byte of a
+         * released page maps back a whole page-cache folio (up to 2 MiB on
+         * large-folio file systems) - per run, that is the whole file. */
+        run->name = copy_str(arena, run->name);
+        run->n_allocators = allocs.n;
+        run->allocators = mlia_arena_array(arena, allocs.n ? allocs.n : 1, sizeof *run->allocators);
+        for (uint32_t i = 0; i < allocs.n; i++) {
+            fb_table a;
+            if (fb_vec_table(&allocs, i, &a, err) < 0 || fb_get_string(&a, 0, "name", &run->allocators[i], err) < 0)
                 return -1;
-            int32_t chain;
-            if (fb_get_i32(&m, 1, "chain_index", 0, &chain, err) < 0 ||
-                fb_get_i32(&m, 2, "instruction_id", -1, &ev->instruction_id, err) < 0 ||
-                fb_get_i32(&m, 3, "delegate_debug_id_int", -1, &ev->delegate_debug_id_int, err) < 0 ||
-                fb_get_string(&m, 4, "delegate_debug_id_str", &ev->delegate_debug_id_str, err) < 0 ||
-                fb_get_vector(&m, 5, "delegate_debug_metadata", 1, &md, err) < 0 ||
-                fb_get_u64(&m, 6, "start_time", 0, &ev->start_time, err) < 0 ||
-                fb_get_u64(&m, 7, "end_time", 0, &ev->end_time, err) < 0)
-                return -1;
-            ev->chain_index = chain;
-            ev->has_metadata = md.present;
-            ev->metadata_size = md.n;
-            ev->metadata = md.present ? e.b->base + md.pos : NULL;
-        } else if (fb_has(&e, 1)) {
-            ev->kind = ETDUMP_EVENT_ALLOCATION;
-            ev->instruction_id = -1;
-            ev->delegate_debug_id_int = -1;
-            if (fb_get_table(&e, 1, "allocation_event", &m, err) < 0 ||
-                fb_get_i32(&m, 0, "allocator_id", 0, &ev->allocator_id, err) < 0 ||
-                fb_get_u64(&m, 1, "allocation_size", 0, &ev->allocation_size, err) < 0)
-                return -1;
-            if (ev->allocator_id < 1 || (uint32_t)ev->allocator_id > run->n_allocators)
-                return fb_fail(&m, "allocator_id", -1, m.pos, err,
-                               "allocator_id %" PRId32 " out of range (run has %" PRIu32 " allocators, ids are 1-based)",
-                               ev->allocator_id, run->n_allocators);
-        } else {
-            ev->kind = ETDUMP_EVENT_DEBUG;
-            if (fb_get_table(&e, 2, "debug_event", &m, err) < 0 ||
-                read_debug_event(&m, run, &debug_cap, arena, ev, err) < 0)
-                return -1;
+            run->allocators[i] = copy_str(arena, run->allocators[i]);
         }
     }
+    run->n_events = events->n;
     return 0;
+}
+
+/* Identify the framing: 1 size-prefixed, 0 unprefixed, -1 not an ETDump. */
+static int detect_prefix(const uint8_t *data, size_t size)
+{
+    if (size >= 12 && memcmp(data + 8, ED00, 4) == 0 &&
+        (fb_le32(data) <= size - 4 || !(memcmp(data + 4, ED00, 4) == 0)))
+        return 1; /* an inconsistent prefix is reported by fb_open */
+    if (size >= 8 && memcmp(data + 4, ED00, 4) == 0)
+        return 0;
+    return -1;
+}
+
+/* Open run `r`'s table in buffer b (root already open). */
+static int open_run_table(const fb_table *root, uint32_t r, fb_table *rt, mlia_error *err)
+{
+    fb_vec runs;
+    if (fb_get_vector(root, 1, "run_data", 4, &runs, err) < 0)
+        return -1;
+    if (r >= runs.n)
+        return fb_fail(root, "run_data", -1, root->pos, err, "run %" PRIu32 " out of range", r);
+    return fb_vec_table(&runs, r, rt, err);
+}
+
+/* Widen the consumed span [lo, hi) by an event whose bytes lie in
+ * [pos, end). */
+static inline void note_consumed(uint64_t *lo, uint64_t *hi, uint32_t *n, uint64_t pos, uint64_t end)
+{
+    if (*n == 0 || pos < *lo)
+        *lo = pos;
+    if (*n == 0 || end > *hi)
+        *hi = end;
+    (*n)++;
+}
+
+int etdump_run_begin(const etdump *d, uint32_t run, etdump_cursor *c, mlia_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->dump = d;
+    c->run = &d->runs[run];
+    if (c->run->mem_events)
+        return 0; /* in-memory run */
+    if (fb_open(&c->b, d->data, d->size, d->file, 0, ED00, d->size_prefixed, 0, &c->root, err) < 0 ||
+        open_run_table(&c->root, run, &c->run_table, err) < 0)
+        return -1;
+    etdump_run tmp;
+    memset(&tmp, 0, sizeof tmp);
+    return read_run_header(&c->run_table, run, &tmp, &c->events, NULL, err);
+}
+
+int etdump_run_next(etdump_cursor *c, etdump_event *ev, etdump_debug_value *dv, mlia_error *err)
+{
+    const etdump_run *run = c->run;
+    if (c->next >= run->n_events)
+        return 0;
+    uint32_t i = c->next++;
+    if (run->mem_events) {
+        *ev = run->mem_events[i];
+        if (ev->kind == ETDUMP_EVENT_DEBUG && run->mem_debug_values)
+            *dv = run->mem_debug_values[ev->debug_index];
+        ev->debug_index = 0;
+        return 1;
+    }
+    fb_table e;
+    uint64_t end;
+    if (fb_vec_table(&c->events, i, &e, err) < 0 || read_event(&e, run->n_allocators, ev, dv, &end, err) < 0)
+        return -1;
+    if (c->dump->release) {
+        /* the span includes the events vector's slot for this event */
+        uint64_t slot = c->events.pos + 4 * (uint64_t)i;
+        note_consumed(&c->lo, &c->hi, &c->since_release, slot < e.pos ? slot : e.pos,
+                      slot + 4 > end ? slot + 4 : end);
+        if (!c->defer_release && (c->since_release >= ETDUMP_RELEASE_EVENTS || c->next == run->n_events)) {
+            c->dump->release(c->dump->release_ctx, c->lo, c->hi, c->since_release);
+            c->since_release = 0;
+        }
+    }
+    return 1;
+}
+
+int etdump_read_run(const etdump *d, uint32_t run, etdump_events *out, mlia_error *err)
+{
+    out->run = run;
+    out->n = 0;
+    out->n_debug = 0;
+    const etdump_run *r = &d->runs[run];
+    if (r->n_events > out->cap) {
+        etdump_event *ne = realloc(out->ev, (size_t)r->n_events * sizeof *ne);
+        if (!ne)
+            mlia_oom((size_t)r->n_events * sizeof *ne);
+        out->ev = ne;
+        out->cap = r->n_events;
+    }
+    if (out->held_n && d->release)
+        d->release(d->release_ctx, out->held_lo, out->held_hi, out->held_n);
+    out->held_n = 0;
+    etdump_cursor c;
+    if (etdump_run_begin(d, run, &c, err) < 0)
+        return -1;
+    c.defer_release = true;
+    etdump_debug_value dv;
+    int rc;
+    while ((rc = etdump_run_next(&c, &out->ev[out->n], &dv, err)) > 0) {
+        etdump_event *ev = &out->ev[out->n++];
+        if (ev->kind != ETDUMP_EVENT_DEBUG)
+            continue;
+        if (out->n_debug == out->cap_debug) {
+            uint32_t nc = out->cap_debug ? out->cap_debug * 2 : 8;
+            etdump_debug_value *nd = realloc(out->debug_values, (size_t)nc * sizeof *nd);
+            if (!nd)
+                mlia_oom((size_t)nc * sizeof *nd);
+            out->debug_values = nd;
+            out->cap_debug = nc;
+        }
+        ev->debug_index = out->n_debug;
+        out->debug_values[out->n_debug++] = dv;
+    }
+    out->held_lo = c.lo;
+    out->held_hi = c.hi;
+    out->held_n = c.since_release;
+    return rc < 0 ? -1 : 0;
+}
+
+void etdump_events_done(const etdump *d, etdump_events *e)
+{
+    if (e->held_n && d->release)
+        d->release(d->release_ctx, e->held_lo, e->held_hi, e->held_n);
+    etdump_events_free(e);
+}
+
+void etdump_events_free(etdump_events *e)
+{
+    free(e->ev);
+    free(e->debug_values);
+    memset(e, 0, sizeof *e);
 }
 
 int etdump_read(const uint8_t *data, size_t size, const char *file, mlia_arena *arena, etdump **out,
                 mlia_error *err)
 {
+    return etdump_read_releasing(data, size, file, NULL, NULL, arena, out, err);
+}
+
+int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
+                          void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events),
+                          void *release_ctx, mlia_arena *arena, etdump **out, mlia_error *err)
+{
     *out = NULL;
     if (size == 0)
         return mlia_error_setf(err, file, "empty ETDump (no event blocks)");
-    bool prefixed;
-    if (size >= 12 && memcmp(data + 8, ED00, 4) == 0 &&
-        (fb_le32(data) <= size - 4 || !(memcmp(data + 4, ED00, 4) == 0)))
-        prefixed = true; /* an inconsistent prefix is reported by fb_open */
-    else if (size >= 8 && memcmp(data + 4, ED00, 4) == 0)
-        prefixed = false;
-    else
+    int prefixed = detect_prefix(data, size);
+    if (prefixed < 0)
         return mlia_error_setf(err, file, "not an ETDump: no \"ED00\" identifier at byte 8 (size-prefixed) or 4");
     fb_buf b;
     fb_table root;
@@ -261,16 +427,49 @@ int etdump_read(const uint8_t *data, size_t size, const char *file, mlia_arena *
     etdump *d = mlia_arena_alloc(arena, sizeof *d);
     d->size_prefixed = prefixed;
     d->size = size;
+    d->data = data;
+    d->file = file;
+    d->release = release;
+    d->release_ctx = release_ctx;
+    uint32_t since_release = 0;
+    uint64_t rel_lo = 0, rel_hi = 0;
     fb_vec runs;
     if (fb_get_u32(&root, 0, "version", 0, &d->version, err) < 0 ||
         fb_get_vector(&root, 1, "run_data", 4, &runs, err) < 0)
         return -1;
+    if (!fb_budget_allows(&b, runs.n))
+        return fb_vec_fail(&runs, -1, err, "too many runs (%" PRIu32 ")", runs.n);
     d->n_runs = runs.n;
     d->runs = mlia_arena_array(arena, runs.n ? runs.n : 1, sizeof *d->runs);
+    /* One validation pass over every event, sharing one buffer (and so one
+     * table budget) across runs; nothing is kept per event. */
     for (uint32_t i = 0; i < runs.n; i++) {
         fb_table rt;
-        if (fb_vec_table(&runs, i, &rt, err) < 0 || read_run(&rt, &d->runs[i], arena, err) < 0)
+        fb_vec events;
+        etdump_run *run = &d->runs[i];
+        if (fb_vec_table(&runs, i, &rt, err) < 0 || read_run_header(&rt, i, run, &events, arena, err) < 0)
             return -1;
+        d->n_events += run->n_events;
+        if (run->n_events > d->max_run_events)
+            d->max_run_events = run->n_events;
+        for (uint32_t k = 0; k < events.n; k++) {
+            fb_table e;
+            etdump_event ev;
+            etdump_debug_value dv;
+            uint64_t end;
+            if (fb_vec_table(&events, k, &e, err) < 0 ||
+                read_event(&e, run->n_allocators, &ev, &dv, &end, err) < 0)
+                return -1;
+            if (release) {
+                uint64_t slot = events.pos + 4 * (uint64_t)k;
+                note_consumed(&rel_lo, &rel_hi, &since_release, slot < e.pos ? slot : e.pos,
+                              slot + 4 > end ? slot + 4 : end);
+                if (since_release >= ETDUMP_RELEASE_EVENTS || k + 1 == events.n) {
+                    release(release_ctx, rel_lo, rel_hi, since_release);
+                    since_release = 0;
+                }
+            }
+        }
     }
     *out = d;
     return 0;

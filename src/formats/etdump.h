@@ -3,19 +3,30 @@
  *
  * An ETDump is a FlatBuffer (identifier "ED00"), normally size-prefixed as
  * written by the runtime, unprefixed when written by ExecuTorch's Python
- * serializer; both are accepted. The reader decodes every RunData block and
- * every Event into flat arrays: one events array per run (its count is
- * checked against the buffer before allocating), no allocation per event,
- * strings and metadata bytes borrowed from the input bytes. Debug-event
- * values are decoded into a per-run side array (rare in practice).
+ * serializer; both are accepted.
+ *
+ * Streaming design (issue 11). A capture of thousands of LLM decode steps
+ * holds tens of millions of events, so the reader never materialises them:
+ * etdump_read() validates the whole buffer once (every FlatBuffers check and
+ * every rule below, so errors are reported before any analysis or output)
+ * and keeps only the run headers. Consumers then decode the events of one
+ * run at a time, either one event after another with a cursor
+ * (etdump_run_begin / etdump_run_next: no memory at all) or into a reusable
+ * per-run buffer (etdump_read_run: memory bounded by the largest run). No
+ * allocation happens per event; strings and metadata bytes are borrowed from
+ * the input bytes. Memory therefore depends on the graph and the number of
+ * runs, not on the number of events; the input bytes themselves may be a
+ * file mapping whose pages the caller releases between runs
+ * (etdump.release, see core/file.h).
  *
  * Validation beyond the FlatBuffers checks (§3.3): an Event must have
  * exactly one member; allocator ids are 1-based indexes into the run's
  * allocators; a Value tag must have its member table; debug tensor sizes
  * must be non-negative and their byte size must not overflow.
  *
- * Ownership: the etdump and its arrays belong to the arena; mlia_str and
- * metadata pointers point into `data`, which must outlive the result.
+ * Ownership: the etdump and its run headers belong to the arena; mlia_str
+ * and metadata pointers point into `data`, which must outlive the result
+ * and every event decoded from it.
  */
 #ifndef MLIA_FORMATS_ETDUMP_H
 #define MLIA_FORMATS_ETDUMP_H
@@ -27,6 +38,7 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/str.h"
+#include "formats/fb.h"
 
 typedef enum {
     ETDUMP_EVENT_PROFILE = 0,
@@ -72,7 +84,7 @@ typedef struct etdump_event {
     int32_t delegate_debug_id_int; /* default -1 */
     int32_t allocator_id;          /* allocation events (1-based, validated) */
     uint32_t metadata_size;
-    uint32_t debug_index;          /* debug events: index into run.debug_values */
+    uint32_t debug_index;          /* debug events: index into etdump_events.debug_values */
     int64_t chain_index;           /* profile default 0; debug: u64 with 2^64-1 -> -1 */
     mlia_str name;                 /* profile: name (ptr NULL when absent); debug: name */
     mlia_str delegate_debug_id_str;
@@ -88,10 +100,13 @@ typedef struct etdump_run {
     uint32_t n_allocators;
     mlia_str *allocators;
     uint32_t n_events;
-    etdump_event *events;
-    uint32_t n_debug_values;
-    etdump_debug_value *debug_values;
     uint64_t offset;               /* file byte offset of the RunData table */
+    uint32_t index;                /* position in run_data */
+    /* In-memory runs (hand-built dumps in tests): when non-NULL, the run's
+     * events are these instead of being decoded from the bytes. NULL for
+     * every dump read by etdump_read(). */
+    const struct etdump_event *mem_events;
+    const struct etdump_debug_value *mem_debug_values;
 } etdump_run;
 
 typedef struct etdump {
@@ -100,14 +115,80 @@ typedef struct etdump {
     uint32_t n_runs;
     etdump_run *runs;
     uint64_t size;                 /* input length */
+    uint64_t n_events;             /* over all runs */
+    uint32_t max_run_events;       /* largest run */
+    /* where the events are decoded from (set by etdump_read) */
+    const uint8_t *data;
+    const char *file;
+    /* Optional: told which bytes were consumed, so that the owner of `data`
+     * can drop those pages (the bytes must stay readable afterwards). Called
+     * with the span [lo, hi) of the Event tables decoded and their count,
+     * after every ETDUMP_RELEASE_EVENTS events and at the end of each run;
+     * the callee batches (see mlia_file_release). */
+    void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events);
+    void *release_ctx;
 } etdump;
 
-/* Decode an ETDump held in data[0, size). `file` names the input in error
- * messages ("<file>: <what> at byte <N> (<field path>)"). A 0-byte input
- * fails with "empty ETDump (no event blocks)". On success *out is allocated
- * in `arena` and borrows `data`. */
+#define ETDUMP_RELEASE_EVENTS 16384u
+
+/* Validate the ETDump held in data[0, size) and read its run headers.
+ * `file` names the input in error messages ("<file>: <what> at byte <N>
+ * (<field path>)"). A 0-byte input fails with "empty ETDump (no event
+ * blocks)". On success *out is allocated in `arena` and borrows `data` and
+ * `file`. Memory: the run headers and allocator names only. */
 int etdump_read(const uint8_t *data, size_t size, const char *file, mlia_arena *arena, etdump **out,
                 mlia_error *err);
+/* Same, with d->release / d->release_ctx set (and already called during
+ * the validation pass): for inputs that are file mappings. */
+int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
+                          void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events),
+                          void *release_ctx, mlia_arena *arena, etdump **out, mlia_error *err);
+
+/* Cursor over the events of one run. Opaque: fields are private. It holds
+ * the FlatBuffers table chain used for error paths, so it must not be copied
+ * or moved between etdump_run_begin and the last etdump_run_next. */
+typedef struct etdump_cursor {
+    const etdump *dump;
+    const etdump_run *run;
+    uint32_t next;
+    bool defer_release;            /* etdump_read_run: report the span when the buffer is reused */
+    uint32_t since_release;        /* events decoded since the last release call */
+    uint64_t lo, hi;               /* their Event tables' span */
+    fb_buf b;
+    fb_table root, run_table;
+    fb_vec events;
+} etdump_cursor;
+
+/* Start decoding run `run` of d (run < d->n_runs). 0 or -1 (error in err). */
+int etdump_run_begin(const etdump *d, uint32_t run, etdump_cursor *c, mlia_error *err);
+/* Decode the next event into *ev (debug events: their value into *dv,
+ * ev->debug_index = 0). Returns 1 with an event, 0 at the end, -1 on error.
+ * Borrowed pointers in *ev point into d->data. */
+int etdump_run_next(etdump_cursor *c, etdump_event *ev, etdump_debug_value *dv, mlia_error *err);
+
+/* The events of one run, decoded into reusable memory. Owned by the caller:
+ * zero-initialise, pass to etdump_read_run any number of times, release with
+ * etdump_events_free. Grows to the largest run read (allocation failure goes
+ * to mlia_oom). */
+typedef struct etdump_events {
+    uint32_t run;                  /* run the contents belong to */
+    uint32_t n;
+    etdump_event *ev;              /* [n] in file order */
+    etdump_debug_value *debug_values; /* indexed by ev[k].debug_index */
+    uint32_t n_debug;
+    uint32_t cap, cap_debug;
+    /* bytes of the previous run not yet reported to dump->release: the
+     * caller reads the events (and the strings they borrow) after
+     * etdump_read_run returns, so the span is released on the next call */
+    uint64_t held_lo, held_hi;
+    uint32_t held_n;
+} etdump_events;
+
+int etdump_read_run(const etdump *d, uint32_t run, etdump_events *out, mlia_error *err);
+void etdump_events_free(etdump_events *e);
+/* etdump_events_free after reporting the last run's bytes to d->release:
+ * what consumers call when they are done with the events. */
+void etdump_events_done(const etdump *d, etdump_events *e);
 
 /* "profile" / "allocation" / "debug" / NULL for unknown kinds. */
 const char *etdump_event_kind_name(int kind);

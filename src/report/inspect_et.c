@@ -86,7 +86,42 @@ static void debug_value(mlia_jw *w, const etdump_debug_value *v)
     mlia_jw_obj_end(w);
 }
 
-void inspect_etdump_members(const etdump *d, mlia_jw *w)
+static void event_object(mlia_jw *w, const etdump_event *e, const etdump_debug_value *dv)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_key(w, "kind");
+    enum_value(w, etdump_event_kind_name(e->kind), e->kind);
+    if (e->kind == ETDUMP_EVENT_ALLOCATION) {
+        mlia_jw_kint(w, "allocator_id", e->allocator_id);
+        mlia_jw_kuint(w, "allocation_size", e->allocation_size);
+    } else {
+        kstr_opt(w, "name", e->name);
+        mlia_jw_kint(w, "chain_index", e->chain_index);
+        mlia_jw_kint(w, "instruction_id", e->instruction_id);
+        mlia_jw_kint(w, "delegate_debug_id_int", e->delegate_debug_id_int);
+        kstr_opt(w, "delegate_debug_id_str", e->delegate_debug_id_str);
+    }
+    if (e->kind == ETDUMP_EVENT_PROFILE) {
+        mlia_jw_kuint(w, "start_time", e->start_time);
+        mlia_jw_kuint(w, "end_time", e->end_time);
+        mlia_jw_key(w, "metadata_size");
+        if (e->has_metadata)
+            mlia_jw_uint(w, e->metadata_size);
+        else
+            mlia_jw_null(w);
+    }
+    if (e->kind == ETDUMP_EVENT_DEBUG) {
+        mlia_jw_key(w, "value");
+        if (dv->present)
+            debug_value(w, dv);
+        else
+            mlia_jw_null(w);
+    }
+    mlia_jw_kuint(w, "offset", e->offset);
+    mlia_jw_obj_end(w);
+}
+
+int inspect_etdump_members(const etdump *d, mlia_jw *w, mlia_error *err)
 {
     mlia_jw_kstr(w, "format", "etdump");
     mlia_jw_kuint(w, "version", d->version);
@@ -111,52 +146,31 @@ void inspect_etdump_members(const etdump *d, mlia_jw *w)
         mlia_jw_arr_end(w);
         mlia_jw_key(w, "events");
         mlia_jw_arr_begin(w);
-        for (uint32_t i = 0; i < run->n_events; i++) {
-            const etdump_event *e = &run->events[i];
-            mlia_jw_obj_begin(w);
-            mlia_jw_key(w, "kind");
-            enum_value(w, etdump_event_kind_name(e->kind), e->kind);
-            if (e->kind == ETDUMP_EVENT_ALLOCATION) {
-                mlia_jw_kint(w, "allocator_id", e->allocator_id);
-                mlia_jw_kuint(w, "allocation_size", e->allocation_size);
-            } else {
-                kstr_opt(w, "name", e->name);
-                mlia_jw_kint(w, "chain_index", e->chain_index);
-                mlia_jw_kint(w, "instruction_id", e->instruction_id);
-                mlia_jw_kint(w, "delegate_debug_id_int", e->delegate_debug_id_int);
-                kstr_opt(w, "delegate_debug_id_str", e->delegate_debug_id_str);
-            }
-            if (e->kind == ETDUMP_EVENT_PROFILE) {
-                mlia_jw_kuint(w, "start_time", e->start_time);
-                mlia_jw_kuint(w, "end_time", e->end_time);
-                mlia_jw_key(w, "metadata_size");
-                if (e->has_metadata)
-                    mlia_jw_uint(w, e->metadata_size);
-                else
-                    mlia_jw_null(w);
-            }
-            if (e->kind == ETDUMP_EVENT_DEBUG) {
-                mlia_jw_key(w, "value");
-                if (e->debug_index < run->n_debug_values && run->debug_values[e->debug_index].present)
-                    debug_value(w, &run->debug_values[e->debug_index]);
-                else
-                    mlia_jw_null(w);
-            }
-            mlia_jw_kuint(w, "offset", e->offset);
-            mlia_jw_obj_end(w);
-        }
+        /* one event at a time, straight to the writer */
+        etdump_cursor cur;
+        etdump_event e;
+        etdump_debug_value dv;
+        if (etdump_run_begin(d, r, &cur, err) < 0)
+            return -1;
+        int more;
+        while ((more = etdump_run_next(&cur, &e, &dv, err)) > 0)
+            event_object(w, &e, &dv);
+        if (more < 0)
+            return -1;
         mlia_jw_arr_end(w);
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-
+    return 0;
 }
 
-void inspect_etdump(const etdump *d, mlia_jw *w)
+int inspect_etdump(const etdump *d, mlia_jw *w, mlia_error *err)
 {
     mlia_jw_obj_begin(w);
-    inspect_etdump_members(d, w);
+    if (inspect_etdump_members(d, w, err) < 0)
+        return -1;
     mlia_jw_obj_end(w);
+    return 0;
 }
 
 /* ---------------------------------------------------------------- PTE */

@@ -21,10 +21,15 @@
  * exactly one JSON value (null when it cannot decode the blob). */
 typedef void (*inspect_blob_fn)(void *ctx, const pte_delegate *d, mlia_jw *w);
 
-void inspect_etdump(const etdump *d, mlia_jw *w);
+/* The ETDump is written as its events are decoded, one at a time (the
+ * writer may stream to a FILE: memory stays bounded whatever the number of
+ * events). Returns 0, or -1 with err set when an event cannot be decoded
+ * again (the file changed after etdump_read validated it); the output is
+ * then incomplete. */
+int inspect_etdump(const etdump *d, mlia_jw *w, mlia_error *err);
 /* The members of that object without the braces (callers append more keys,
  * e.g. the decoded neural statistics). */
-void inspect_etdump_members(const etdump *d, mlia_jw *w);
+int inspect_etdump_members(const etdump *d, mlia_jw *w, mlia_error *err);
 /* blob_fn may be NULL (no "blob" key is written then). */
 void inspect_pte(const pte_program *p, mlia_jw *w, inspect_blob_fn blob_fn, void *blob_ctx);
 void inspect_bundled_program(const bundled_program *bp, mlia_jw *w, inspect_blob_fn blob_fn, void *blob_ctx);

@@ -10,6 +10,10 @@
  */
 #include "report/inspect_nx.h"
 
+#include <stdlib.h>
+
+#include "core/oom.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -129,16 +133,82 @@ static void write_record(mlia_jw *w, const nx_wrapper *x, mlia_arena *scratch)
         mlia_jw_kstr(w, "error", e.text);
 }
 
-void inspect_nx_records(const etdump *dump, mlia_jw *w, mlia_arena *arena)
+/* Per-run counts of statistics events per (chain, instruction), for the
+ * record ordinals: an open-addressing map that grows with the distinct
+ * call sites (linear overall, whatever the number of events). */
+typedef struct site_count {
+    uint64_t key;   /* site + 1; 0 = empty */
+    uint32_t count;
+} site_count;
+
+typedef struct site_counts {
+    site_count *v;
+    uint32_t cap, n;
+} site_counts;
+
+static uint32_t *site_counter(site_counts *m, int64_t chain, int32_t instr)
+{
+    uint64_t key = (((uint64_t)(uint32_t)chain << 32) | (uint32_t)instr) + 1;
+    if ((m->n + 1) * 2 > m->cap) {
+        uint32_t nc = m->cap ? m->cap * 2 : 64;
+        site_count *nv = calloc(nc, sizeof *nv);
+        if (!nv)
+            mlia_oom((size_t)nc * sizeof *nv);
+        for (uint32_t i = 0; i < m->cap; i++) {
+            if (!m->v[i].key)
+                continue;
+            uint32_t j = (uint32_t)((m->v[i].key * 0x9E3779B97F4A7C15ull) >> 32) & (nc - 1);
+            while (nv[j].key)
+                j = (j + 1) & (nc - 1);
+            nv[j] = m->v[i];
+        }
+        free(m->v);
+        m->v = nv;
+        m->cap = nc;
+    }
+    uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (m->cap - 1);
+    while (m->v[j].key && m->v[j].key != key)
+        j = (j + 1) & (m->cap - 1);
+    if (!m->v[j].key) {
+        m->v[j].key = key;
+        m->n++;
+    }
+    return &m->v[j].count;
+}
+
+int inspect_nx_records(const etdump *dump, mlia_jw *w, mlia_arena *arena, mlia_error *err)
 {
     (void)arena;
     mlia_arena scratch;
     mlia_arena_init(&scratch);
+    site_counts counts = {0};
+    int rc_all = 0;
     mlia_jw_arr_begin(w);
-    for (uint32_t r = 0; dump && r < dump->n_runs; r++) {
-        const etdump_run *run = &dump->runs[r];
-        for (uint32_t i = 0; i < run->n_events; i++) {
-            const etdump_event *ev = &run->events[i];
+    for (uint32_t r = 0; dump && r < dump->n_runs && rc_all == 0; r++) {
+        if (counts.v)
+            memset(counts.v, 0, (size_t)counts.cap * sizeof *counts.v);
+        counts.n = 0;
+        etdump_cursor cur;
+        etdump_event evb;
+        etdump_debug_value dv;
+        if (etdump_run_begin(dump, r, &cur, err) < 0) {
+            rc_all = -1;
+            break;
+        }
+        int more;
+        for (uint32_t i = 0; (more = etdump_run_next(&cur, &evb, &dv, err)) > 0; i++) {
+            const etdump_event *ev = &evb;
+            bool is_stats = ev->kind == ETDUMP_EVENT_PROFILE && ev->has_metadata && ev->metadata_size &&
+                            ev->delegate_debug_id_str.ptr &&
+                            mlia_str_eq(ev->delegate_debug_id_str, "VGF_NEURAL_STATISTICS");
+            uint32_t ordinal = 0;
+            if (is_stats) {
+                uint32_t *cnt = site_counter(&counts, ev->chain_index, ev->instruction_id);
+                ordinal = (*cnt)++;
+            } else if (ev->kind == ETDUMP_EVENT_PROFILE && ev->has_metadata && ev->metadata_size) {
+                uint32_t *cnt = site_counter(&counts, ev->chain_index, ev->instruction_id);
+                ordinal = *cnt;
+            }
             if (ev->kind != ETDUMP_EVENT_PROFILE || !ev->has_metadata || !ev->metadata || ev->metadata_size == 0)
                 continue;
             mlia_arena_free(&scratch);
@@ -149,14 +219,6 @@ void inspect_nx_records(const etdump *dump, mlia_jw *w, mlia_arena *arena)
             int rc = nx_wrapper_parse(ev->metadata, ev->metadata_size, true, &scratch, &x, &seg, &e);
             if (rc == NX_NOT_A_RECORD)
                 continue;
-            uint32_t ordinal = 0;
-            for (uint32_t k = 0; k < i; k++) {
-                const etdump_event *p = &run->events[k];
-                ordinal += p->kind == ETDUMP_EVENT_PROFILE && p->chain_index == ev->chain_index &&
-                           p->instruction_id == ev->instruction_id && p->has_metadata && p->metadata_size &&
-                           p->delegate_debug_id_str.ptr &&
-                           mlia_str_eq(p->delegate_debug_id_str, "VGF_NEURAL_STATISTICS");
-            }
             mlia_jw_obj_begin(w);
             mlia_jw_kuint(w, "run", r);
             mlia_jw_kuint(w, "event", i);
@@ -169,7 +231,11 @@ void inspect_nx_records(const etdump *dump, mlia_jw *w, mlia_arena *arena)
                 mlia_jw_kstr(w, "error", e.text);
             mlia_jw_obj_end(w);
         }
+        if (more < 0)
+            rc_all = -1;
     }
     mlia_jw_arr_end(w);
+    free(counts.v);
     mlia_arena_free(&scratch);
+    return rc_all;
 }

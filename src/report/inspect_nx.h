@@ -25,8 +25,9 @@
 #include "core/json_write.h"
 #include "formats/etdump.h"
 
-/* Write the records as one JSON array value. Scratch memory comes from the
- * arena (owned by the caller). */
-void inspect_nx_records(const etdump *dump, mlia_jw *w, mlia_arena *arena);
+/* Write the records as one JSON array value, decoding the ETDump's events
+ * one at a time (bounded memory). Returns 0, or -1 with err set when an
+ * event can no longer be decoded (file changed after validation). */
+int inspect_nx_records(const etdump *dump, mlia_jw *w, mlia_arena *arena, mlia_error *err);
 
 #endif

@@ -742,6 +742,34 @@ int mlia_remove_tree_at(int dir_fd, const char *name)
     return remove_tree(dir_fd, name, 0);
 }
 
+int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn write, void *ctx, mlia_error *err)
+{
+    const char *p = mlia_outdir_path(od, rel, err);
+    if (!p)
+        return -1;
+    char *shown = join(od->final_path, rel);
+    FILE *fp = fopen(p, "wb");
+    if (!fp) {
+        mlia_error_setf(err, shown, "cannot write: %s", strerror(errno));
+        free(shown);
+        return -1;
+    }
+    setvbuf(fp, NULL, _IOFBF, 1 << 16);
+    errno = 0;
+    int rc = write(ctx, fp, shown, err);
+    int saved = 0;
+    if (!rc && (fflush(fp) != 0 || ferror(fp)))
+        saved = errno ? errno : EIO;
+    if (!rc && !saved && test_hook("enospc"))
+        saved = ENOSPC;
+    if (fclose(fp) != 0 && !rc && !saved)
+        saved = errno ? errno : EIO;
+    if (!rc && saved)
+        rc = mlia_error_setf(err, shown, "write failed: %s", strerror(saved));
+    free(shown);
+    return rc;
+}
+
 int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t len, mlia_error *err)
 {
     const char *p = mlia_outdir_path(od, rel, err);

@@ -33,6 +33,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdio.h>
+
 #include "core/error.h"
 
 #define MLIA_OUTDIR_NAME "mlia-output"
@@ -74,6 +76,13 @@ const char *mlia_outdir_path(mlia_outdir *od, const char *rel, mlia_error *err);
  * Messages name DIR/mlia-output/<rel> (the path the file will have):
  * "<path>: cannot write: <strerror>", "<path>: write failed: <strerror>". */
 int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t len, mlia_error *err);
+
+/* Write `rel` by streaming: write(ctx, fp, shown_path, err) produces the
+ * text into fp (64 KiB buffered) and returns 0 or -1 with err set, naming
+ * shown_path. Afterwards the same checks and messages as mlia_outdir_write
+ * apply ("<final path>: write failed: <strerror>"). */
+typedef int (*mlia_outdir_stream_fn)(void *ctx, FILE *fp, const char *shown_path, mlia_error *err);
+int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn write, void *ctx, mlia_error *err);
 
 /* Root of the temporary tree (where the files are being written). */
 const char *mlia_outdir_tmp_root(const mlia_outdir *od);

@@ -125,7 +125,7 @@ static dump_builder *new_dump(int n_runs, const char *const *names)
     b->d.runs = b->runs;
     for (int i = 0; i < n_runs; i++) {
         b->runs[i].name = mlia_str_c(names[i]);
-        b->runs[i].events = b->events[i];
+        b->runs[i].mem_events = b->events[i];
     }
     return b;
 }
@@ -134,7 +134,7 @@ static etdump_event *add_event(dump_builder *b, int run, int64_t chain, int32_t 
                                const char *meta)
 {
     etdump_run *r = &b->runs[run];
-    etdump_event *e = &r->events[r->n_events++];
+    etdump_event *e = &b->events[run][r->n_events++];
     memset(e, 0, sizeof *e);
     e->kind = ETDUMP_EVENT_PROFILE;
     e->chain_index = chain;
@@ -711,7 +711,9 @@ TEST(inspect_records)
     mlia_buf_init(&buf);
     mlia_jw w;
     mlia_jw_init_buf(&w, &buf, false);
-    inspect_nx_records(&b->d, &w, &A);
+    mlia_error ierr;
+    mlia_error_clear(&ierr);
+    CHECK_INT(inspect_nx_records(&b->d, &w, &A, &ierr), 0);
     mlia_buf_putc(&buf, 0);
     CHECK_CONTAINS(buf.data, "\"run\":1,\"event\":2,\"chain_index\":0,\"instruction_id\":2,\"ordinal\":0,"
                              "\"schema_version\":2,\"available\":true");

@@ -39,7 +39,7 @@ static etdump_run run_of(const char *name, etdump_event *evs, uint32_t n)
     r.name = mlia_str_c(name);
     r.bundled_input_index = -1;
     r.n_events = n;
-    r.events = evs;
+    r.mem_events = evs;
     return r;
 }
 

@@ -102,6 +102,54 @@ TEST(file_is_a_private_copy)
     unlink(path);
 }
 
+/* The streamed ETDump is mapped: a truncation by another process while it
+ * is being read becomes an error through the recovery point, not SIGBUS. */
+TEST(truncated_mapping_is_an_error_not_sigbus)
+{
+    char path[] = "/tmp/mlia-core-map-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    static char block[3 * 4096];
+    memset(block, 'x', sizeof block);
+    CHECK_INT((int)write(fd, block, sizeof block), (int)sizeof block);
+    mlia_file f;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_file_map(&f, path, &err), 0);
+    CHECK_INT(f.mapped, 1);
+    CHECK_UINT(f.size, sizeof block);
+    CHECK_INT(f.data[8191], 'x');
+    /* releasing consumed pages keeps the bytes readable */
+    mlia_file_release(&f, 0, sizeof block, MLIA_FILE_RELEASE_EVENTS);
+    CHECK_INT(f.data[5000], 'x');
+    char hex[65];
+    CHECK_INT(mlia_file_sha256_hex(&f, hex, &err), 0);
+    CHECK_INT(ftruncate(fd, 4096), 0);
+    mlia_oom_point p;
+    mlia_oom_enter(&p);
+    volatile int reached = 0, jumped = 0;
+    if (setjmp(p.jump) == 0) {
+        volatile uint8_t v = f.data[3 * 4096 - 1]; /* beyond the new end */
+        (void)v;
+        reached = 1;
+    } else {
+        jumped = 1;
+    }
+    mlia_oom_leave(&p);
+    CHECK_INT(reached, 0);
+    CHECK_INT(jumped, 1);
+    CHECK(p.fault_file != NULL && strcmp(p.fault_file, path) == 0);
+    /* the digest reads with pread: a shrunken file is an error */
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_file_sha256_hex(&f, hex, &err), -1);
+    char want[256];
+    snprintf(want, sizeof want, "%s: file changed while being read (%u bytes expected)", path, 3 * 4096);
+    CHECK_STR(err.text, want);
+    mlia_file_close(&f);
+    close(fd);
+    unlink(path);
+}
+
 TEST(arena_limit_jumps_to_the_recovery_point)
 {
     mlia_arena a;
@@ -137,6 +185,7 @@ int main(void)
     RUN(error_text_is_escaped);
     RUN(non_regular_inputs_are_refused);
     RUN(file_is_a_private_copy);
+    RUN(truncated_mapping_is_an_error_not_sigbus);
     RUN(arena_limit_jumps_to_the_recovery_point);
     RUN(memory_limit_formula);
     return test_summary();

@@ -67,18 +67,31 @@ static void check_lenet(const etdump *d, bool prefixed)
     CHECK_INT(d->size_prefixed, prefixed);
     CHECK_UINT(d->version, 0);
     CHECK_UINT(d->n_runs, 2);
-    const etdump_run *r0 = &d->runs[0], *r1 = &d->runs[1];
-    CHECK(str_is(r0->name, "Default"));
-    CHECK(str_is(r1->name, "Execute"));
+    const etdump_run *r0h = &d->runs[0], *r1h = &d->runs[1];
+    /* events are decoded per run on demand (streaming reader) */
+    etdump_events evs[2];
+    memset(evs, 0, sizeof evs);
+    mlia_error derr;
+    mlia_error_clear(&derr);
+    CHECK_INT(etdump_read_run(d, 0, &evs[0], &derr), 0);
+    CHECK_INT(etdump_read_run(d, 1, &evs[1], &derr), 0);
+    struct {
+        uint32_t n_events;
+        const etdump_event *events;
+    } R0 = {r0h->n_events, evs[0].ev}, R1 = {r1h->n_events, evs[1].ev}, *r0 = &R0, *r1 = &R1;
+    CHECK_UINT(evs[0].n, r0h->n_events);
+    CHECK_UINT(evs[1].n, r1h->n_events);
+    CHECK(str_is(r0h->name, "Default"));
+    CHECK(str_is(r1h->name, "Execute"));
     /* physically Execute (byte 40) precedes Default (byte 2112) */
-    CHECK_UINT(r1->offset, prefixed ? 40 : 36);
-    CHECK_UINT(r0->offset, prefixed ? 2112 : 2108);
+    CHECK_UINT(r1h->offset, prefixed ? 40 : 36);
+    CHECK_UINT(r0h->offset, prefixed ? 2112 : 2108);
     for (int r = 0; r < 2; r++) {
         CHECK_INT(d->runs[r].bundled_input_index, -1);
         CHECK_UINT(d->runs[r].n_allocators, 0);
-        CHECK_UINT(d->runs[r].n_debug_values, 0);
+        CHECK_UINT(evs[r].n_debug, 0);
         for (uint32_t i = 0; i < d->runs[r].n_events; i++) {
-            const etdump_event *e = &d->runs[r].events[i];
+            const etdump_event *e = &evs[r].ev[i];
             CHECK_INT(e->kind, ETDUMP_EVENT_PROFILE);
             CHECK(!e->has_metadata);
             CHECK(e->metadata == NULL);
@@ -126,6 +139,10 @@ static void check_lenet(const etdump *d, bool prefixed)
     CHECK_UINT(ex->start_time, 425313);
     CHECK_UINT(ex->end_time, 2324134);
     CHECK_UINT(ex->end_time - ex->start_time, 1898821);
+    CHECK_UINT(d->n_events, 31);
+    CHECK_UINT(d->max_run_events, 29);
+    etdump_events_free(&evs[0]);
+    etdump_events_free(&evs[1]);
 }
 
 TEST(lenet_fixture_facts)
@@ -149,7 +166,11 @@ TEST(lenet_fixture_facts)
     if (test_current_failed != before)
         return;
     /* the first Event table of the Execute block lies after the RunData */
-    CHECK(dump->runs[1].events[0].offset > 40 && dump->runs[1].events[0].offset < 2320);
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    CHECK_INT(etdump_read_run(dump, 1, &evs, &err), 0);
+    CHECK(evs.ev[0].offset > 40 && evs.ev[0].offset < 2320);
+    etdump_events_free(&evs);
     mlia_arena_free(&a);
     free(d);
 }
@@ -355,7 +376,10 @@ TEST(synthetic_all_event_kinds)
     CHECK(str_is(r->allocators[0], "method"));
     CHECK(str_is(r->allocators[1], "planned"));
     CHECK_UINT(r->n_events, 4);
-    const etdump_event *e = r->events;
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    CHECK_INT(etdump_read_run(d, 0, &evs, &err), 0);
+    const etdump_event *e = evs.ev;
     CHECK_INT(e[0].kind, ETDUMP_EVENT_PROFILE);
     CHECK(e[0].name.ptr == NULL);
     CHECK(str_is(e[0].delegate_debug_id_str, "VGF_EXECUTE"));
@@ -374,8 +398,8 @@ TEST(synthetic_all_event_kinds)
     CHECK_INT(e[2].chain_index, -1);
     CHECK_INT(e[2].instruction_id, 0);
     CHECK_INT(e[2].debug_value_type, ETDUMP_VALUE_TENSOR);
-    CHECK_UINT(r->n_debug_values, 2);
-    const etdump_debug_value *v = &r->debug_values[e[2].debug_index];
+    CHECK_UINT(evs.n_debug, 2);
+    const etdump_debug_value *v = &evs.debug_values[e[2].debug_index];
     CHECK(v->present && v->output);
     CHECK_UINT(v->n_tensors, 1);
     CHECK_UINT(v->scalar_type, 6);
@@ -383,7 +407,7 @@ TEST(synthetic_all_event_kinds)
     CHECK_INT(v->data_offset, 64);
     CHECK_UINT(v->nbytes, 2 * 3 * 4);
     CHECK(v->nbytes_known);
-    const etdump_debug_value *v2 = &r->debug_values[e[3].debug_index];
+    const etdump_debug_value *v2 = &evs.debug_values[e[3].debug_index];
     CHECK_INT(v2->value_type, ETDUMP_VALUE_INT);
     CHECK_INT(v2->int_val, -42);
     CHECK(!v2->output);
@@ -392,8 +416,10 @@ TEST(synthetic_all_event_kinds)
     build_etdump(&b, 2, ev, 1);
     mlia_error_clear(&err);
     CHECK_INT(etdump_read(b.d, b.n, "s.etdp", &a, &d, &err), 0);
-    CHECK(d->runs[0].events[0].has_metadata);
-    CHECK_UINT(d->runs[0].events[0].metadata_size, 0);
+    CHECK_INT(etdump_read_run(d, 0, &evs, &err), 0);
+    CHECK(evs.ev[0].has_metadata);
+    CHECK_UINT(evs.ev[0].metadata_size, 0);
+    etdump_events_free(&evs);
     mlia_arena_free(&a);
     tb_free(&b);
 }
@@ -552,9 +578,26 @@ TEST(million_events_speed)
     printf("info: %u events, %zu bytes parsed in %.1f ms\n", n_ev, b.n, ms);
     CHECK_INT(rc, 0);
     CHECK_UINT(d->runs[0].n_events, n_ev);
-    CHECK_INT(d->runs[0].events[999999].instruction_id, 999999 % 14);
-    CHECK_UINT(d->runs[0].events[999999].end_time, 2000 + 999999);
-    CHECK(mlia_str_eq(d->runs[0].events[5].name, "OPERATOR_CALL"));
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    CHECK_INT(etdump_read_run(d, 0, &evs, &err), 0);
+    CHECK_INT(evs.ev[999999].instruction_id, 999999 % 14);
+    CHECK_UINT(evs.ev[999999].end_time, 2000 + 999999);
+    CHECK(mlia_str_eq(evs.ev[5].name, "OPERATOR_CALL"));
+    /* the cursor yields the same events without a buffer */
+    etdump_cursor cur;
+    etdump_event one;
+    etdump_debug_value dv;
+    CHECK_INT(etdump_run_begin(d, 0, &cur, &err), 0);
+    uint32_t seen = 0;
+    bool same = true;
+    while (etdump_run_next(&cur, &one, &dv, &err) > 0) {
+        same = same && one.end_time == evs.ev[seen].end_time && one.offset == evs.ev[seen].offset;
+        seen++;
+    }
+    CHECK_UINT(seen, n_ev);
+    CHECK(same);
+    etdump_events_free(&evs);
     /* generous bound so sanitizer builds pass; the -O2 figure is printed */
     CHECK(ms < 5000);
     mlia_arena_free(&a);

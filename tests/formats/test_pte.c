@@ -773,7 +773,7 @@ static char *inspect_json(const char *path, mlia_error *err)
     if (kind && !strcmp(kind, "etdump")) {
         etdump *d;
         if ((rc = etdump_read(f.data, f.size, path, &a, &d, err)) == 0)
-            inspect_etdump(d, &w);
+            rc = inspect_etdump(d, &w, err);
     } else if (kind && !strcmp(kind, "pte")) {
         pte_program *p;
         if ((rc = pte_read(f.data, f.size, path, &a, &p, err)) == 0)

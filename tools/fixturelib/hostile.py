@@ -141,3 +141,30 @@ def long_method_name_etrecord(path, name_bytes, base_dir="."):
     etrecord_mod.write_etrecord(path, {"forward": fx.exported_program_text(legacy=False)}, dhm,
                                 fx.delegate_map(), fx.num_outs_map())
     return path
+
+
+def aliased_events_etdump(path, n_events):
+    """An ETDump whose one run lists `n_events` events that all point at the
+    same Event table (legal FlatBuffers: offsets may alias). About 4 bytes
+    per event, so a 5 MB file holds 1.25 million events (issue 12 item 10:
+    `mlia inspect` must stream them)."""
+    import struct
+    e = 60 + 4 * n_events                                    # the one Event table
+    b = bytearray()
+    b += struct.pack("<I", 16) + b"ED00"                      # 0: root offset, identifier
+    b += struct.pack("<HHHH", 8, 12, 4, 8)                   # 8: root vtable (version, run_data)
+    b += struct.pack("<iII", 8, 0, 28 - 24)                  # 16: root table -> run_data at 28
+    b += struct.pack("<II", 1, 48 - 32)                      # 28: run_data vector -> run table at 48
+    b += struct.pack("<HHHHHH", 12, 8, 0, 0, 0, 4)           # 36: run vtable (events)
+    b += struct.pack("<iI", 48 - 36, 56 - 52)                # 48: run table -> events vector at 56
+    b += struct.pack("<I", n_events)                         # 56: events vector, all -> e
+    b += b"".join(struct.pack("<I", e - (60 + 4 * i)) for i in range(n_events))
+    assert len(b) == e
+    b += struct.pack("<iI", -60, 4)                          # e: event -> profile table at e+8
+    b += struct.pack("<iIiIQQ", -60, 28, 0, 0, 100, 250)      # e+8: name at e+40, instruction 0, times
+    b += struct.pack("<I", 13) + b"OPERATOR_CALL\0" + b"\0" * 2  # e+40: name string
+    b += struct.pack("<HHHH", 6, 8, 4, 0)                    # e+60: event vtable (profile_event)
+    b += struct.pack("<10H", 20, 32, 4, 0, 8, 0, 0, 0, 16, 24)  # e+68: profile vtable
+    with open(path, "wb") as f:
+        f.write(b)
+    return path
