@@ -360,7 +360,7 @@ static void finish_site_scan(analysis *A, uint32_t from_run, uint32_t from_event
 {
     const etdump *d = A->in->dump;
     for (uint32_t r = from_run; r < d->n_runs; r++) {
-        if (!in_executions(A->in, r))
+        if (!in_executions(A->in, r) || (!d->runs[r].mem_events && !d->runs[r].n_metadata_events))
             continue;
         etdump_cursor cur;
         etdump_event evb;
@@ -391,7 +391,9 @@ static int pass1(analysis *A)
 {
     const etdump *d = A->in->dump;
     for (uint32_t r = 0; r < d->n_runs; r++) {
-        if (!in_executions(A->in, r))
+        /* runs without metadata cannot hold a record (hand-built dumps in
+         * tests have no counts: always scanned) */
+        if (!in_executions(A->in, r) || (!d->runs[r].mem_events && !d->runs[r].n_metadata_events))
             continue;
         /* decoded one event at a time: only records (and the metadata
          * bytes they borrow from the ETDump) are kept */

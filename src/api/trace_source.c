@@ -44,12 +44,50 @@ typedef struct op_site {
     const runtime_delegate_call *call;
 } op_site;
 
+typedef struct handle_node {
+    int64_t handle;
+    uint32_t node;
+} handle_node;
+
 typedef struct ts_ctx {
     const mlia_session *s;
     mlia_arena *arena;
     uint32_t n_sites;            /* chain 0 instructions of the method */
     op_site *sites;
+    /* graph nodes with a debug handle, sorted by (handle, node): built on
+     * first use so that each instruction finds its nodes by binary search
+     * (instructions x nodes was the trace writer's second cost) */
+    uint32_t n_by_handle;
+    handle_node *by_handle;
+    bool indexed;
 } ts_ctx;
+
+static int cmp_handle_node(const void *a, const void *b)
+{
+    const handle_node *x = a, *y = b;
+    if (x->handle != y->handle)
+        return x->handle < y->handle ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void index_handles(ts_ctx *c, const ep_program *prog)
+{
+    c->indexed = true;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < prog->graph.n_nodes; i++)
+        n += prog->graph.nodes[i].debug_handle != 0;
+    c->by_handle = mlia_arena_array(c->arena, n ? n : 1, sizeof *c->by_handle);
+    for (uint32_t i = 0; i < prog->graph.n_nodes; i++)
+        if (prog->graph.nodes[i].debug_handle)
+            c->by_handle[c->n_by_handle++] = (handle_node){prog->graph.nodes[i].debug_handle, i};
+    qsort(c->by_handle, c->n_by_handle, sizeof *c->by_handle, cmp_handle_node);
+}
 
 static bool is_backend(const etdump_event *e)
 {
@@ -91,23 +129,43 @@ static const op_site *site_of(ts_ctx *c, int64_t chain, int64_t instr)
     const runtime_analysis *ra = s->runtime;
     if (!prog || !ra || ra->n_nodes != prog->graph.n_nodes || !st->n_handles)
         return st;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < prog->graph.n_nodes; i++)
-        for (uint32_t k = 0; k < st->n_handles; k++)
-            if (prog->graph.nodes[i].debug_handle && prog->graph.nodes[i].debug_handle == st->handles[k]) {
-                n++;
-                break;
+    if (!c->indexed)
+        index_handles(c, prog);
+    /* the nodes carrying any of the instruction's handles, in graph order */
+    uint32_t n = 0, cap = 0;
+    uint32_t *hit = NULL;
+    for (uint32_t k = 0; k < st->n_handles; k++) {
+        int64_t want = st->handles[k];
+        uint32_t lo = 0, hi = c->n_by_handle;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (c->by_handle[mid].handle < want)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < c->n_by_handle && c->by_handle[lo].handle == want; lo++) {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 8;
+                hit = mlia_arena_grow(c->arena, hit, n, cap, sizeof *hit);
             }
+            hit[n++] = c->by_handle[lo].node;
+        }
+    }
     if (!n)
         return st;
+    qsort(hit, n, sizeof *hit, cmp_u32);
+    uint32_t u = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!u || hit[u - 1] != hit[i])
+            hit[u++] = hit[i];
+    n = u;
     st->entities = mlia_arena_array(c->arena, n, sizeof *st->entities);
     mlia_buf names;
     mlia_buf_init(&names);
-    for (uint32_t i = 0; i < prog->graph.n_nodes; i++) {
-        bool hit = false;
-        for (uint32_t k = 0; k < st->n_handles && !hit; k++)
-            hit = prog->graph.nodes[i].debug_handle && prog->graph.nodes[i].debug_handle == st->handles[k];
-        if (!hit || !ra->node_entities[i])
+    for (uint32_t x = 0; x < n; x++) {
+        uint32_t i = hit[x];
+        if (!ra->node_entities[i])
             continue;
         const mlia_entity *ent = ra->node_entities[i];
         st->entities[st->n_entities++] = ent->id;
@@ -157,12 +215,14 @@ static const runtime_event_node *find_event(const runtime_delegate_call *call, c
     return NULL;
 }
 
+/* FlatBuffers strings are NUL-terminated in the buffer (fb_get_string
+ * checks it), so names are used in place: nothing is copied per event. */
 static const char *event_text(mlia_arena *a, const etdump_event *e)
 {
     if (e->name.ptr)
-        return mlia_arena_strndup(a, e->name.ptr, e->name.len);
+        return e->name.ptr;
     if (e->delegate_debug_id_str.ptr)
-        return mlia_arena_strndup(a, e->delegate_debug_id_str.ptr, e->delegate_debug_id_str.len);
+        return e->delegate_debug_id_str.ptr;
     if (e->delegate_debug_id_int >= 0)
         return mlia_arena_printf(a, "%d", e->delegate_debug_id_int);
     return "(unnamed)";

@@ -102,6 +102,9 @@ typedef struct etdump_run {
     uint32_t n_events;
     uint64_t offset;               /* file byte offset of the RunData table */
     uint32_t index;                /* position in run_data */
+    uint32_t n_metadata_events;    /* profile events with non-empty delegate_debug_metadata
+                                      (NX statistics candidates): passes that only look at
+                                      those skip the other runs */
     /* In-memory runs (hand-built dumps in tests): when non-NULL, the run's
      * events are these instead of being decoded from the bytes. NULL for
      * every dump read by etdump_read(). */

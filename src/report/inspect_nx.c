@@ -188,6 +188,8 @@ int inspect_nx_records(const etdump *dump, mlia_jw *w, mlia_arena *arena, mlia_e
         if (counts.v)
             memset(counts.v, 0, (size_t)counts.cap * sizeof *counts.v);
         counts.n = 0;
+        if (!dump->runs[r].mem_events && !dump->runs[r].n_metadata_events)
+            continue;
         etdump_cursor cur;
         etdump_event evb;
         etdump_debug_value dv;

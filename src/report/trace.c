@@ -113,13 +113,34 @@ typedef struct site_map {
     uint32_t n_slots;
     mlia_buf *head, *args;       /* trace.json: pre-encoded fragments per site (when used) */
     uint32_t cap_cache;
+    /* Direct-mapped memo (chain, instruction, category) -> last site + 1,
+     * checked with site_same: the sources hand out the same name and
+     * entity pointers for every event of an operator, so the check is
+     * pointer compares and the string hash is skipped for most events. */
+    uint32_t *memo;              /* [SITE_MEMO] (calloc'ed on first use) */
 } site_map;
 
+#define SITE_MEMO (1u << 16)
+
+/* Word-at-a-time string hash: sites are looked up once per event and
+ * entity ids are long, so a byte-wise hash was the trace writer's top cost.
+ * Only equality matters (sites are numbered in insertion order). */
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-    for (; s && *s; s++)
-        h = (h ^ (uint8_t)*s) * 0x100000001B3ull;
-    return (h ^ 0xFF) * 0x100000001B3ull;
+    const uint64_t k = 0x9E3779B97F4A7C15ull;
+    if (!s)
+        return (h ^ 0xFF) * k;
+    size_t n = strlen(s);
+    uint64_t w;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+    }
+    w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w ^ ((uint64_t)n << 56)) * k;
+    return h ^ (h >> 31);
 }
 
 static uint64_t site_hash(const trace_event *e)
@@ -166,7 +187,25 @@ static bool site_grow(site_map *m)
 }
 
 /* Returns the site index or UINT32_MAX when out of memory. */
+static uint32_t site_lookup(site_map *m, const trace_event *e);
+
 static uint32_t site_get(site_map *m, const trace_event *e)
+{
+    uint64_t k = ((uint64_t)e->chain * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)e->instruction * 0xC2B2AE3D27D4EB4Full) ^
+                 (uint64_t)(uintptr_t)e->category;
+    uint32_t slot = (uint32_t)((k ^ (k >> 32)) & (SITE_MEMO - 1));
+    if (!m->memo && !(m->memo = calloc(SITE_MEMO, sizeof *m->memo)))
+        return site_lookup(m, e);
+    uint32_t hit = m->memo[slot];
+    if (hit && site_same(&m->store[hit - 1], e))
+        return hit - 1;
+    uint32_t site = site_lookup(m, e);
+    if (site != UINT32_MAX)
+        m->memo[slot] = site + 1;
+    return site;
+}
+
+static uint32_t site_lookup(site_map *m, const trace_event *e)
 {
     if ((m->n + 1) * 2 > m->n_slots && !site_grow(m))
         return UINT32_MAX;
@@ -226,6 +265,7 @@ static void site_map_free(site_map *m)
     free(m->args);
     free(m->store);
     free(m->slots);
+    free(m->memo);
     mlia_arena_free(&m->names);
 }
 
