@@ -445,11 +445,19 @@ static uint32_t slot_get(slot_map *m, mlia_arena *arena, int64_t chain, int64_t 
 /* ------------------------------------------------------------------ */
 /* metric tables: [entity][execution] tick sums                         */
 
+/* Values are 32-bit while every sum fits (an operator's time in one
+ * execution below 4.29 s at ns ticks: always, in practice), which halves
+ * the analysis' largest memory; the first sum that does not fit widens the
+ * table to 64 bits. All-ones means "not measured" in both widths. */
 typedef struct tick_table {
     uint32_t n_exec;
     uint32_t rows, cap_rows;
-    uint64_t *v;        /* rows * n_exec, NOT_MEASURED = absent */
+    bool wide;
+    uint32_t *v32;      /* rows * n_exec while !wide */
+    uint64_t *v64;      /* rows * n_exec once wide */
 } tick_table;
+
+#define NOT_MEASURED32 UINT32_MAX
 
 /* Tables are malloc'ed blocks grown with realloc (large blocks move by
  * remapping, without a copy or a leftover) and freed when the summaries
@@ -457,25 +465,69 @@ typedef struct tick_table {
 static uint32_t table_add_row(tick_table *t, mlia_arena *arena)
 {
     (void)arena;
+    size_t width = t->wide ? sizeof(uint64_t) : sizeof(uint32_t);
+    size_t n_exec = t->n_exec ? t->n_exec : 1;
     if (t->rows == t->cap_rows) {
         uint32_t nc = t->cap_rows ? t->cap_rows * 2 : 16;
-        size_t bytes = (size_t)nc * (t->n_exec ? t->n_exec : 1) * sizeof *t->v;
-        uint64_t *nv = realloc(t->v, bytes);
+        size_t bytes = (size_t)nc * n_exec * width;
+        void *nv = realloc(t->wide ? (void *)t->v64 : (void *)t->v32, bytes);
         if (!nv)
             mlia_oom(bytes);
-        t->v = nv;
+        if (t->wide)
+            t->v64 = nv;
+        else
+            t->v32 = nv;
         t->cap_rows = nc;
     }
-    uint64_t *row = t->v + (size_t)t->rows * t->n_exec;
-    for (uint32_t e = 0; e < t->n_exec; e++)
-        row[e] = NOT_MEASURED;
+    uint8_t *base = t->wide ? (uint8_t *)t->v64 : (uint8_t *)t->v32;
+    memset(base + (size_t)t->rows * t->n_exec * width, 0xFF, (size_t)t->n_exec * width);
     return t->rows++;
+}
+
+static void table_widen(tick_table *t)
+{
+    size_t n = (size_t)t->cap_rows * (t->n_exec ? t->n_exec : 1);
+    uint64_t *w = malloc(n * sizeof *w);
+    if (!w)
+        mlia_oom(n * sizeof *w);
+    for (size_t i = 0; i < (size_t)t->rows * t->n_exec; i++)
+        w[i] = t->v32[i] == NOT_MEASURED32 ? NOT_MEASURED : t->v32[i];
+    free(t->v32);
+    t->v32 = NULL;
+    t->v64 = w;
+    t->wide = true;
+}
+
+static inline uint64_t table_get(const tick_table *t, size_t idx)
+{
+    if (t->wide)
+        return t->v64[idx];
+    uint32_t v = t->v32[idx];
+    return v == NOT_MEASURED32 ? NOT_MEASURED : v;
 }
 
 static void table_add(tick_table *t, uint32_t row, uint32_t exec, uint64_t ticks)
 {
-    uint64_t *p = &t->v[(size_t)row * t->n_exec + exec];
+    size_t idx = (size_t)row * t->n_exec + exec;
+    if (!t->wide) {
+        uint32_t cur = t->v32[idx];
+        uint64_t sum = (cur == NOT_MEASURED32 ? 0 : (uint64_t)cur) + ticks;
+        if (sum < NOT_MEASURED32 && sum >= ticks) {
+            t->v32[idx] = (uint32_t)sum;
+            return;
+        }
+        table_widen(t);
+    }
+    uint64_t *p = &t->v64[idx];
     *p = (*p == NOT_MEASURED) ? ticks : *p + ticks;
+}
+
+static void table_free(tick_table *t)
+{
+    free(t->v32);
+    free(t->v64);
+    t->v32 = NULL;
+    t->v64 = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -849,6 +901,29 @@ typedef struct summary {
     uint64_t p50, min, max;
 } summary;
 
+static summary summarise(const uint64_t *row, uint32_t n_exec, uint64_t *tmp);
+
+/* Summary of row `row` of table t. */
+static summary summarise_row(const tick_table *t, uint32_t row, uint64_t *tmp)
+{
+    summary s = {0, 0, UINT64_MAX, 0};
+    size_t base = (size_t)row * t->n_exec;
+    for (uint32_t e = 0; e < t->n_exec; e++) {
+        uint64_t x = table_get(t, base + e);
+        if (x == NOT_MEASURED)
+            continue;
+        tmp[s.n++] = x;
+        if (x < s.min)
+            s.min = x;
+        if (x > s.max)
+            s.max = x;
+    }
+    if (!s.n)
+        return (summary){0, 0, 0, 0};
+    s.p50 = runtime_p50_u64(tmp, s.n);
+    return s;
+}
+
 static summary summarise(const uint64_t *row, uint32_t n_exec, uint64_t *tmp)
 {
     summary s = {0, 0, UINT64_MAX, 0};
@@ -1096,24 +1171,32 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         bool any_kernel = false, any_unattr = false;
         for (uint32_t q = 0; q < node_slot_count[i]; q++) {
             uint32_t s = node_slots[i][q];
-            const uint64_t *src_exec = NULL, *src_kern = NULL, *src_unat = NULL;
+            const tick_table *t_exec = NULL, *t_kern = NULL, *t_unat = NULL;
+            size_t b_exec = 0, b_kern = 0, b_unat = 0;
             if (st->call_of_slot[s] >= 0) {
                 rt_call *c = &st->calls[st->call_of_slot[s]];
-                src_exec = st->call_t.v + (size_t)c->exec_row * n_exec;
+                t_exec = &st->call_t;
+                b_exec = (size_t)c->exec_row * n_exec;
             } else if (st->op_row[s] != UINT32_MAX) {
-                src_exec = st->exec_t.v + (size_t)st->op_row[s] * n_exec;
-                src_kern = st->kernel_t.v + (size_t)st->kernel_row[s] * n_exec;
-                src_unat = st->unattr_t.v + (size_t)st->unattr_row[s] * n_exec;
+                t_exec = &st->exec_t;
+                b_exec = (size_t)st->op_row[s] * n_exec;
+                t_kern = &st->kernel_t;
+                b_kern = (size_t)st->kernel_row[s] * n_exec;
+                t_unat = &st->unattr_t;
+                b_unat = (size_t)st->unattr_row[s] * n_exec;
             }
             for (uint32_t e = 0; e < n_exec; e++) {
-                if (src_exec && src_exec[e] != NOT_MEASURED)
-                    row_exec[e] = (row_exec[e] == NOT_MEASURED ? 0 : row_exec[e]) + src_exec[e];
-                if (src_kern && src_kern[e] != NOT_MEASURED) {
-                    row_kern[e] = (row_kern[e] == NOT_MEASURED ? 0 : row_kern[e]) + src_kern[e];
+                uint64_t xe = t_exec ? table_get(t_exec, b_exec + e) : NOT_MEASURED;
+                uint64_t xk = t_kern ? table_get(t_kern, b_kern + e) : NOT_MEASURED;
+                uint64_t xu = t_unat ? table_get(t_unat, b_unat + e) : NOT_MEASURED;
+                if (xe != NOT_MEASURED)
+                    row_exec[e] = (row_exec[e] == NOT_MEASURED ? 0 : row_exec[e]) + xe;
+                if (xk != NOT_MEASURED) {
+                    row_kern[e] = (row_kern[e] == NOT_MEASURED ? 0 : row_kern[e]) + xk;
                     any_kernel = true;
                 }
-                if (src_unat && src_unat[e] != NOT_MEASURED && src_kern && src_kern[e] != NOT_MEASURED) {
-                    row_unat[e] = (row_unat[e] == NOT_MEASURED ? 0 : row_unat[e]) + src_unat[e];
+                if (xu != NOT_MEASURED && xk != NOT_MEASURED) {
+                    row_unat[e] = (row_unat[e] == NOT_MEASURED ? 0 : row_unat[e]) + xu;
                     any_unattr = true;
                 }
             }
@@ -1229,10 +1312,10 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     free(scratch);
     mlia_buf_free(&st.path_buf);
     if (read_rc) {
-        free(st.exec_t.v);
-        free(st.kernel_t.v);
-        free(st.unattr_t.v);
-        free(st.call_t.v);
+        table_free(&st.exec_t);
+        table_free(&st.kernel_t);
+        table_free(&st.unattr_t);
+        table_free(&st.call_t);
         return -1;
     }
 
@@ -1255,10 +1338,10 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
         mlia_entity_set_str(result, ent, "backend", c->backend);
         mlia_entity_set_int(result, ent, "chain", rc->chain);
         mlia_entity_set_int(result, ent, "instruction", rc->instruction);
-        summary s = summarise(st.call_t.v + (size_t)c->exec_row * n_exec, n_exec, tmp);
+        summary s = summarise_row(&st.call_t, c->exec_row, tmp);
         if (s.n) {
             add_timing(&st, ent, "execution_time", s, "exclusive");
-            summary su = summarise(st.call_t.v + (size_t)c->unattr_row * n_exec, n_exec, tmp);
+            summary su = summarise_row(&st.call_t, c->unattr_row, tmp);
             if (su.n)
                 add_timing(&st, ent, "unattributed_time", su, "exclusive");
             add_coverage(&st, ent, s.n);
@@ -1269,11 +1352,11 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
             rt_event_entity *ev = &c->events[k];
             rc->events[k] = (runtime_event_node){ev->id, ev->name, ev->parent_id};
             mlia_entity *ee = mlia_result_entity(result, ev->id, "runtime_event", ev->name);
-            summary es = summarise(st.call_t.v + (size_t)ev->exec_row * n_exec, n_exec, tmp);
+            summary es = summarise_row(&st.call_t, ev->exec_row, tmp);
             if (es.n) {
                 add_timing(&st, ee, "execution_time", es, "exclusive");
                 if (ev->unattr_row != UINT32_MAX) {
-                    summary eu = summarise(st.call_t.v + (size_t)ev->unattr_row * n_exec, n_exec, tmp);
+                    summary eu = summarise_row(&st.call_t, ev->unattr_row, tmp);
                     if (eu.n)
                         add_timing(&st, ee, "unattributed_time", eu, "exclusive");
                 }
@@ -1294,10 +1377,10 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
         ra->inference_max = (double)si.max / in->ticks_per_ms;
         ra->inference_samples = si.n;
     }
-    free(st.exec_t.v);
-    free(st.kernel_t.v);
-    free(st.unattr_t.v);
-    free(st.call_t.v);
+    table_free(&st.exec_t);
+    table_free(&st.kernel_t);
+    table_free(&st.unattr_t);
+    table_free(&st.call_t);
     ra->dropped_events = st.dropped;
     if (st.dropped)
         mlia_result_warnf(result, "Dropped %llu runtime event(s) whose end time precedes their start time.",

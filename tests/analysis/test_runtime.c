@@ -354,10 +354,63 @@ TEST(large_shared_group_is_capped)
     CHECK_INT(ra->n_timed_nodes, N);
 }
 
+/* Per-execution sums are kept in 32 bits until one does not fit: a 5 s
+ * operator (5e9 ns ticks) widens the table and every value stays exact. */
+TEST(sums_beyond_32_bits_stay_exact)
+{
+    static ep_node nodes[1];
+    memset(nodes, 0, sizeof nodes);
+    nodes[0].name = "big";
+    nodes[0].target = "executorch.exir.dialects.edge.ops.aten.add.Tensor";
+    nodes[0].debug_handle = 5;
+    ep_program prog;
+    memset(&prog, 0, sizeof prog);
+    prog.graph.n_nodes = 1;
+    prog.graph.nodes = nodes;
+    int64_t hv = 5;
+    etrecord_handles hs[1] = {{1, &hv, true}};
+    etrecord_delegate_entry ds[1];
+    memset(ds, 0, sizeof ds);
+    int64_t no[1] = {-1};
+    etrecord_method m = {0};
+    m.name = "forward";
+    m.n_instr = 1;
+    m.debug_handles = hs;
+    m.delegates = ds;
+    m.num_outs = no;
+    const uint64_t big = 5000000000ull, t0 = 1ull << 40;
+    /* three executions: 30 ticks, 5e9 ticks (native 4e9 + 1e9 unattributed), 40 ticks */
+    etdump_event e0[2] = {prof("native_call_add.out", 0, 0, 10, 30), prof("OPERATOR_CALL", 0, 0, 10, 40)};
+    etdump_event e1[2] = {prof("native_call_add.out", 0, 0, t0, t0 + 4000000000ull),
+                          prof("OPERATOR_CALL", 0, 0, t0, t0 + big)};
+    etdump_event e2[2] = {prof("native_call_add.out", 0, 0, 10, 20), prof("OPERATOR_CALL", 0, 0, 10, 50)};
+    etdump_run runs[3] = {run_of("Execute", e0, 2), run_of("Execute", e1, 2), run_of("Execute", e2, 2)};
+    etdump dump = {0};
+    dump.n_runs = 3;
+    dump.runs = runs;
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    uint32_t ex[3] = {0, 1, 2};
+    runtime_inputs in = {"forward", &dump, ex, 3, &m, &prog, "ns", 1e6};
+    runtime_analysis *ra;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+    const mlia_entity *e = ent(&res, "source_operator/forward/big");
+    CHECK(e);
+    CHECK_DBL(mlia_entity_metric(e, "execution_time", "p50")->d, 40 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "execution_time", "max")->d, (double)big / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "execution_time", "min")->d, 30 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "kernel_time", "max")->d, 4000000000.0 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "unattributed_time", "max")->d, 1000000000.0 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "unattributed_time", "p50")->d, 30 / 1e6);
+}
+
 int main(void)
 {
     mlia_arena_init(&A);
     RUN(large_shared_group_is_capped);
+    RUN(sums_beyond_32_bits_stay_exact);
     RUN(p50_is_nearest_rank_lower_median);
     RUN(runtime_rules);
     RUN(repeated_name_at_another_position_gets_ordinal);
