@@ -67,7 +67,7 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
         mlia_arena_chunk *n = NULL;
         size_t mapped = 0;
         if (need >= MLIA_ARENA_HUGE) {
-            /* Huge blocks (the event table of a large ETDump): anonymous
+            /* Huge blocks (parsed trees of large programs): anonymous
              * zero pages, with transparent huge pages requested so that
              * first-touch page faults come in 2 MB units. */
             mapped = sizeof(mlia_arena_chunk) + cap;
@@ -143,6 +143,22 @@ char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
 
 void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size_t size)
 {
+    /* The newest allocation of the head chunk grows in place when the chunk
+     * has room: arrays grown by doubling (metrics per entity, slots) no
+     * longer leave their previous copies behind. */
+    mlia_arena_chunk *c = a->head;
+    if (old && c && size && new_n >= old_n && new_n <= SIZE_MAX / size - 16) {
+        size_t old_need = (old_n * size + 15u) & ~(size_t)15u;
+        size_t new_need = (new_n * size + 15u) & ~(size_t)15u;
+        size_t extra = new_need - old_need;
+        if ((unsigned char *)old + old_need == c->data + c->used && c->cap - c->used >= extra &&
+            !(a->limit && (extra > a->limit || a->total > a->limit - extra))) {
+            memset(c->data + c->used, 0, extra);
+            c->used += extra;
+            a->total += extra;
+            return old;
+        }
+    }
     void *p = mlia_arena_array(a, new_n, size);
     if (old && old_n)
         memcpy(p, old, (old_n < new_n ? old_n : new_n) * size);
