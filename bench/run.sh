@@ -37,7 +37,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mlia-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-export BENCH_WORK=$work BENCH_MLIA=$BUILD/mlia BENCH_SCHEMA=tools/schema/etdump.fbs
+export BENCH_WORK=$work BENCH_MLIA=$BUILD/mlia BENCH_SCHEMA=tools/schema/etdump.fbs BENCH_SPAWN=$BUILD/bench/bench_spawn
 export BENCH_FLATC_MAX_S=${BENCH_FLATC_MAX_S:-180}
 
 # Sizes of a capture of E events, estimated before it exists: 70 bytes per
@@ -70,8 +70,8 @@ generate() {
 cached() {
   local dir=$CACHE/$1
   if [ ! -f "$dir/large.etdump" ]; then
-    room "the $1-event capture" "$(dirname "$dir")" $((2 * $(capture_bytes "$1"))) >&2 || return 1
     mkdir -p "$CACHE"
+    room "the $1-event capture" "$CACHE" $((2 * $(capture_bytes "$1"))) >&2 || return 1
     rm -rf "$dir.partial"
     generate "$1" "$dir.partial" >&2
     mv "$dir.partial" "$dir"
@@ -87,9 +87,10 @@ cat >"$work/bench.py" <<'PY'
   summary                the issue-11 figures
 Results of previous calls are kept in $BENCH_WORK/results.json.
 """
-import json, mmap, os, shutil, struct, sys, tempfile, time
+import json, os, shutil, struct, subprocess, sys, tempfile, time
 
 WORK, MLIA, SCHEMA = os.environ["BENCH_WORK"], os.environ["BENCH_MLIA"], os.environ["BENCH_SCHEMA"]
+SPAWN = os.environ["BENCH_SPAWN"]
 FLATC_MAX_S = float(os.environ["BENCH_FLATC_MAX_S"])
 RESULTS = os.path.join(WORK, "results.json")
 MIB = 1 << 20
@@ -98,43 +99,48 @@ MIB = 1 << 20
 def measure(reps, argv):
     """Run argv reps times; '@OUT@' in an argument is a fresh directory, removed
     right after the run; stdout goes to /dev/null. Returns (best wall s, least
-    CPU s, largest peak RSS bytes), each run's figures from its own wait4."""
+    CPU s, largest peak RSS bytes). Each run goes through bench_spawn, which
+    forks the command itself: a child spawned from this (larger) process would
+    report this process's peak RSS as its own."""
     walls, cpus, rss = [], [], 0
     for _ in range(reps):
         out = tempfile.mkdtemp(prefix="out-", dir=WORK)
         args = [a.replace("@OUT@", out) for a in argv]
-        t0 = time.perf_counter()
-        pid = os.posix_spawnp(args[0], args, os.environ, file_actions=[
-            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
-        _, status, ru = os.wait4(pid, 0)
-        walls.append(time.perf_counter() - t0)
+        p = subprocess.run([SPAWN, *args], stdout=subprocess.PIPE, text=True)
         shutil.rmtree(out, ignore_errors=True)
-        code = os.waitstatus_to_exitcode(status)
-        if code:
-            raise RuntimeError("%s failed (exit status %d)" % (" ".join(argv[:2]), code))
-        cpus.append(ru.ru_utime + ru.ru_stime)
-        rss = max(rss, ru.ru_maxrss * 1024)
+        if p.returncode:
+            raise RuntimeError("bench_spawn failed (exit status %d)" % p.returncode)
+        wall, cpu, peak, code = p.stdout.split()
+        if int(code):
+            raise RuntimeError("%s failed (exit status %s)" % (" ".join(argv[:2]), code))
+        walls.append(float(wall))
+        cpus.append(float(cpu))
+        rss = max(rss, int(peak))
     return min(walls), min(cpus), rss
 
 
 def etdump_events(path):
     """Number of events in an ETDump, by walking its FlatBuffer (root
     ETDump.run_data[i].events)."""
-    with open(path, "rb") as f:
-        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    u32 = lambda o: struct.unpack_from("<I", m, o)[0]
+    # pread, not mmap: touching mapped pages of a freshly written file maps
+    # whole page-cache folios into this process, and the kernel reports the
+    # parent's peak as part of every spawned child's ru_maxrss
+    fd = os.open(path, os.O_RDONLY)
+    rd_ = lambda fmt, o: struct.unpack(fmt, os.pread(fd, struct.calcsize(fmt), o))[0]
+    u32 = lambda o: rd_("<I", o)
 
     def field(table, slot):
-        vt = table - struct.unpack_from("<i", m, table)[0]
-        if 4 + 2 * slot >= struct.unpack_from("<H", m, vt)[0]:
+        vt = table - rd_("<i", table)
+        if 4 + 2 * slot >= rd_("<H", vt):
             return None
-        off = struct.unpack_from("<H", m, vt + 4 + 2 * slot)[0]
+        off = rd_("<H", vt + 4 + 2 * slot)
         return table + off if off else None
 
-    base = 4 if m[8:12] == b"ED00" else 0       # size-prefixed
+    base = 4 if os.pread(fd, 4, 8) == b"ED00" else 0       # size-prefixed
     root = base + u32(base)
     runs = field(root, 1)                       # ETDump.run_data
     if runs is None:
+        os.close(fd)
         return 0
     runs += u32(runs)
     total = 0
@@ -144,6 +150,7 @@ def etdump_events(path):
         ev = field(rd, 3)                       # RunData.events
         if ev is not None:
             total += u32(ev + u32(ev))
+    os.close(fd)
     return total
 
 
