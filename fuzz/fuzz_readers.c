@@ -38,8 +38,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mlia_error_clear(&err);
     switch (which) {
     case 0: {
+        /* validation, then the streaming decoders over every run */
         etdump *d;
-        etdump_read(data, size, "f", &a, &d, &err);
+        if (etdump_read(data, size, "f", &a, &d, &err) == 0) {
+            etdump_events ev;
+            memset(&ev, 0, sizeof ev);
+            for (uint32_t r = 0; r < d->n_runs; r++) {
+                if (etdump_read_run(d, r, &ev, &err) != 0)
+                    __builtin_trap(); /* validated input must decode */
+            }
+            etdump_events_done(d, &ev);
+        }
         break;
     }
     case 1: {

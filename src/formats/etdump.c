@@ -369,7 +369,8 @@ int etdump_read_run(const etdump *d, uint32_t run, etdump_events *out, mlia_erro
     c.defer_release = true;
     etdump_debug_value dv;
     int rc;
-    while ((rc = etdump_run_next(&c, &out->ev[out->n], &dv, err)) > 0) {
+    etdump_event none; /* an empty run leaves out->ev NULL: never written */
+    while ((rc = etdump_run_next(&c, out->ev ? &out->ev[out->n] : &none, &dv, err)) > 0) {
         etdump_event *ev = &out->ev[out->n++];
         if (ev->kind != ETDUMP_EVENT_DEBUG)
             continue;
