@@ -108,9 +108,11 @@ static void oom_error(mlia_error *err, const char *file, const mlia_oom_point *p
 
 /* The second core works while the main thread reads the ETDump: it reads the
  * ETRecord (and, when the method is already known, its edge program) into an
- * arena of its own, then digests the inputs (hashing a 64 MB ETDump costs
- * about as much as reading it). Results and errors are picked up after the
- * join, in the same order as a sequential run would report them. */
+ * arena of its own - phase 1, which the main thread waits for before the
+ * analysis - then digests the inputs, which only the outputs need: the main
+ * thread joins the worker just before writing them, so hashing a gigabyte
+ * capture overlaps the whole analysis. Results and errors are picked up in
+ * the same order as a sequential run would report them. */
 typedef struct worker_job {
     mlia_session *s;
     mlia_arena arena;            /* ETRecord and program memory (freed with the session) */
@@ -121,7 +123,35 @@ typedef struct worker_job {
     double read_ms;
     double program_ms;           /* reading + parsing the method's edge program */
     uint64_t program_bytes;      /* its uncompressed JSON size */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool phase1_done;            /* ETRecord and program results are final */
 } worker_job;
+
+static void phase1_finished(worker_job *job)
+{
+    pthread_mutex_lock(&job->mu);
+    job->phase1_done = true;
+    pthread_cond_signal(&job->cv);
+    pthread_mutex_unlock(&job->mu);
+}
+
+static void wait_phase1(worker_job *job)
+{
+    pthread_mutex_lock(&job->mu);
+    while (!job->phase1_done)
+        pthread_cond_wait(&job->cv, &job->mu);
+    pthread_mutex_unlock(&job->mu);
+}
+
+/* Waits for the digests (and the worker's end). Idempotent. */
+static void join_worker(mlia_session *s)
+{
+    if (s->worker_running) {
+        pthread_join(s->worker, NULL);
+        s->worker_running = false;
+    }
+}
 
 static void *worker_thread(void *arg)
 {
@@ -135,6 +165,8 @@ static void *worker_thread(void *arg)
         mlia_error_clear(&job->err_read);
         oom_error(&job->err_read, o->etrecord_path, &oom);
         job->rc_read = -1;
+        if (!job->phase1_done)
+            phase1_finished(job);
         return NULL;
     }
     double t0 = now_ms();
@@ -155,6 +187,7 @@ static void *worker_thread(void *arg)
             job->program_bytes = en ? en->size : 0;
         }
     }
+    phase1_finished(job);
     mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
     const mlia_file *fs[3] = {&s->etrecord_file, &s->etdump_file, &s->companion_file};
     /* the mapped ETDump is hashed with pread: its pages never enter this
@@ -448,9 +481,11 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     mlia_error_clear(&job->err_read);
     mlia_error_clear(&job->err_program);
     mlia_error_clear(&job->err_digest);
-    pthread_t worker;
-    bool threaded = pthread_create(&worker, NULL, worker_thread, job) == 0;
-    if (!threaded)
+    pthread_mutex_init(&job->mu, NULL);
+    pthread_cond_init(&job->cv, NULL);
+    s->job = job;
+    s->worker_running = pthread_create(&s->worker, NULL, worker_thread, job) == 0;
+    if (!s->worker_running)
         worker_thread(job);
 
     progress(s, "reading ETDump");
@@ -474,8 +509,7 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     mlia_oom_leave(&dump_oom);
     s->stage_ms[1] = now_ms() - t1;
     s->stage_file = o->etrecord_path;
-    if (threaded)
-        pthread_join(worker, NULL);
+    wait_phase1(job);
     /* report in the order of a sequential run: ETRecord, ETDump, program */
     if (job->rc_read) {
         *err = job->err_read;
@@ -491,10 +525,6 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
     if (job->method && job->rc_program) {
         *err = job->err_program;
-        return -1;
-    }
-    if (job->rc_digest) {
-        *err = job->err_digest;
         return -1;
     }
     if (job->method)
@@ -581,6 +611,11 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
 static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
 {
     const mlia_check_options *o = s->opts;
+    join_worker(s);
+    if (s->job->rc_digest) {
+        *err = s->job->err_digest;
+        return -1;
+    }
     identify_run(s);
     const mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
     for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
@@ -672,6 +707,11 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
         oom_error(err, s->stage_file, &oom);
     }
     mlia_oom_leave(&oom);
+    join_worker(s); /* before its inputs and arenas go */
+    if (s->job) {
+        pthread_cond_destroy(&s->job->cv);
+        pthread_mutex_destroy(&s->job->mu);
+    }
     if (rc) {
         mlia_check_output_free(out);
         if (error)

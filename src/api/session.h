@@ -9,6 +9,7 @@
 #ifndef MLIA_API_SESSION_H
 #define MLIA_API_SESSION_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,6 +40,9 @@ typedef struct mlia_log {
 typedef struct mlia_session {
     mlia_arena arena;
     mlia_arena *worker_arena;   /* ETRecord memory read on the second core (in arena) */
+    struct worker_job *job;     /* the second core's job (check.c) */
+    pthread_t worker;           /* valid while worker_running */
+    bool worker_running;        /* started and not yet joined */
     const char *stage_file;     /* input named by an out-of-memory error at this point */
     struct mlia_outdir *outdir; /* output tree being written (removed on out of memory) */
     const mlia_check_options *opts;
