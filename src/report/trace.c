@@ -191,9 +191,10 @@ static uint32_t site_lookup(site_map *m, const trace_event *e);
 
 static uint32_t site_get(site_map *m, const trace_event *e)
 {
-    uint64_t k = ((uint64_t)e->chain * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)e->instruction * 0xC2B2AE3D27D4EB4Full) ^
-                 (uint64_t)(uintptr_t)e->category;
-    uint32_t slot = (uint32_t)((k ^ (k >> 32)) & (SITE_MEMO - 1));
+    /* multiplicative hashing: the top bits of the product mix every input bit */
+    uint64_t k = (((uint64_t)e->chain << 40) ^ (uint64_t)e->instruction) * 0x9E3779B97F4A7C15ull;
+    k = (k ^ ((uint64_t)(uintptr_t)e->category >> 3)) * 0xC2B2AE3D27D4EB4Full;
+    uint32_t slot = (uint32_t)(k >> 48) & (SITE_MEMO - 1);
     if (!m->memo && !(m->memo = calloc(SITE_MEMO, sizeof *m->memo)))
         return site_lookup(m, e);
     uint32_t hit = m->memo[slot];
