@@ -901,45 +901,42 @@ typedef struct summary {
     uint64_t p50, min, max;
 } summary;
 
-static summary summarise(const uint64_t *row, uint32_t n_exec, uint64_t *tmp);
+/* Summary of the n measured values gathered in v (reordered). */
+static summary summarise_values(uint64_t *v, uint32_t n)
+{
+    if (!n)
+        return (summary){0, 0, 0, 0};
+    summary s = {n, 0, UINT64_MAX, 0};
+    for (uint32_t i = 0; i < n; i++) {
+        if (v[i] < s.min)
+            s.min = v[i];
+        if (v[i] > s.max)
+            s.max = v[i];
+    }
+    s.p50 = runtime_p50_u64(v, n);
+    return s;
+}
 
-/* Summary of row `row` of table t. */
+/* Summary of row `row` of table t (tmp: n_exec scratch values). */
 static summary summarise_row(const tick_table *t, uint32_t row, uint64_t *tmp)
 {
-    summary s = {0, 0, UINT64_MAX, 0};
+    uint32_t n = 0;
     size_t base = (size_t)row * t->n_exec;
     for (uint32_t e = 0; e < t->n_exec; e++) {
         uint64_t x = table_get(t, base + e);
-        if (x == NOT_MEASURED)
-            continue;
-        tmp[s.n++] = x;
-        if (x < s.min)
-            s.min = x;
-        if (x > s.max)
-            s.max = x;
+        if (x != NOT_MEASURED)
+            tmp[n++] = x;
     }
-    if (!s.n)
-        return (summary){0, 0, 0, 0};
-    s.p50 = runtime_p50_u64(tmp, s.n);
-    return s;
+    return summarise_values(tmp, n);
 }
 
 static summary summarise(const uint64_t *row, uint32_t n_exec, uint64_t *tmp)
 {
-    summary s = {0, 0, UINT64_MAX, 0};
+    uint32_t n = 0;
     for (uint32_t e = 0; e < n_exec; e++)
-        if (row[e] != NOT_MEASURED) {
-            uint64_t x = row[e];
-            tmp[s.n++] = x;
-            if (x < s.min)
-                s.min = x;
-            if (x > s.max)
-                s.max = x;
-        }
-    if (!s.n)
-        return (summary){0, 0, 0, 0};
-    s.p50 = runtime_p50_u64(tmp, s.n);
-    return s;
+        if (row[e] != NOT_MEASURED)
+            tmp[n++] = row[e];
+    return summarise_values(tmp, n);
 }
 
 static void add_timing(rt_state *st, mlia_entity *ent, const char *name, summary s, const char *attribution)

@@ -94,13 +94,21 @@ static int open_regular(const char *path, size_t *size_out, mlia_error *err)
     return fd;
 }
 
-int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
+/* Common start of mlia_file_open / mlia_file_map: f reset, the file opened.
+ * Returns the fd, -2 for an empty file (f complete), -1 on error. */
+static int file_start(mlia_file *f, const char *path, size_t *size, mlia_error *err)
 {
     memset(f, 0, sizeof *f);
     f->path = path;
     f->fd = -1;
-    size_t size = 0;
-    int fd = open_regular(path, &size, err);
+    *size = 0;
+    return open_regular(path, size, err);
+}
+
+int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
+{
+    size_t size;
+    int fd = file_start(f, path, &size, err);
     if (fd == -2)
         return 0;
     if (fd < 0)
@@ -178,11 +186,8 @@ static void install_sigbus(void)
 
 int mlia_file_map(mlia_file *f, const char *path, mlia_error *err)
 {
-    memset(f, 0, sizeof *f);
-    f->path = path;
-    f->fd = -1;
-    size_t size = 0;
-    int fd = open_regular(path, &size, err);
+    size_t size;
+    int fd = file_start(f, path, &size, err);
     if (fd == -2)
         return 0;
     if (fd < 0)

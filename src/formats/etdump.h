@@ -86,7 +86,9 @@ typedef struct etdump_event {
     uint32_t metadata_size;
     uint32_t debug_index;          /* debug events: index into etdump_events.debug_values */
     int64_t chain_index;           /* profile default 0; debug: u64 with 2^64-1 -> -1 */
-    mlia_str name;                 /* profile: name (ptr NULL when absent); debug: name */
+    mlia_str name;                 /* profile: name (ptr NULL when absent); debug: name.
+                                      Strings borrowed from the buffer are NUL-terminated there
+                                      (checked by fb_get_string): ptr is a C string */
     mlia_str delegate_debug_id_str;
     const uint8_t *metadata;       /* delegate_debug_metadata bytes, in place */
     uint64_t start_time, end_time;
@@ -125,7 +127,9 @@ typedef struct etdump {
     const char *file;
     /* Optional: told which bytes were consumed, so that the owner of `data`
      * can drop those pages (the bytes must stay readable afterwards). Called
-     * with the span [lo, hi) of the Event tables decoded and their count,
+     * with the span [lo, hi) that the decoded events occupy (their events
+     * vector slots, Event and member tables, borrowed strings and metadata)
+     * and their count,
      * after every ETDUMP_RELEASE_EVENTS events and at the end of each run;
      * the callee batches (see mlia_file_release). */
     void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events);
@@ -171,8 +175,9 @@ int etdump_run_next(etdump_cursor *c, etdump_event *ev, etdump_debug_value *dv, 
 
 /* The events of one run, decoded into reusable memory. Owned by the caller:
  * zero-initialise, pass to etdump_read_run any number of times, release with
- * etdump_events_free. Grows to the largest run read (allocation failure goes
- * to mlia_oom). */
+ * etdump_events_done (or etdump_events_free when the dump has no release
+ * hook). Grows to the largest run read (allocation failure goes to
+ * mlia_oom). */
 typedef struct etdump_events {
     uint32_t run;                  /* run the contents belong to */
     uint32_t n;

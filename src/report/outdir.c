@@ -747,6 +747,8 @@ int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn w
     const char *p = mlia_outdir_path(od, rel, err);
     if (!p)
         return -1;
+    /* Messages name the final path (DIR/mlia-output/<rel>): the temporary
+     * tree is removed on failure, its name would mean nothing. */
     char *shown = join(od->final_path, rel);
     FILE *fp = fopen(p, "wb");
     if (!fp) {
@@ -770,31 +772,22 @@ int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn w
     return rc;
 }
 
+typedef struct bytes_ctx {
+    const void *data;
+    size_t len;
+} bytes_ctx;
+
+static int write_bytes(void *vctx, FILE *fp, const char *shown, mlia_error *err)
+{
+    const bytes_ctx *b = vctx;
+    errno = 0;
+    if (b->len && fwrite(b->data, 1, b->len, fp) != b->len)
+        return mlia_error_setf(err, shown, "write failed: %s", strerror(errno ? errno : EIO));
+    return 0;
+}
+
 int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t len, mlia_error *err)
 {
-    const char *p = mlia_outdir_path(od, rel, err);
-    if (!p)
-        return -1;
-    /* Messages name the final path (DIR/mlia-output/<rel>): the temporary
-     * tree is removed on failure, its name would mean nothing. */
-    char *shown = join(od->final_path, rel);
-    FILE *fp = fopen(p, "wb");
-    if (!fp) {
-        mlia_error_setf(err, shown, "cannot write: %s", strerror(errno));
-        free(shown);
-        return -1;
-    }
-    size_t n = len ? fwrite(data, 1, len, fp) : 0;
-    int saved = n != len ? (errno ? errno : EIO) : 0;
-    if (!saved && test_hook("enospc"))
-        saved = ENOSPC;
-    if (fclose(fp) != 0 && !saved)
-        saved = errno ? errno : EIO;
-    if (saved) {
-        mlia_error_setf(err, shown, "write failed: %s", strerror(saved));
-        free(shown);
-        return -1;
-    }
-    free(shown);
-    return 0;
+    bytes_ctx b = {data, len};
+    return mlia_outdir_stream(od, rel, write_bytes, &b, err);
 }

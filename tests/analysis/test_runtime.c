@@ -298,36 +298,48 @@ TEST(selecting_methods)
     CHECK_INT(sel.execution_runs[0], 4);
 }
 
+/* A one-instruction method (handle 5) whose program has n nodes, all
+ * carrying handle 5, named n0, n1, ... (or `name` when n == 1). */
+typedef struct one_instr {
+    ep_node nodes[70];
+    char names[70][16];
+    ep_program prog;
+    int64_t hv;
+    etrecord_handles hs[1];
+    etrecord_delegate_entry ds[1];
+    int64_t no[1];
+    etrecord_method m;
+} one_instr;
+
+static void one_instr_init(one_instr *o, int n, const char *name)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < n; i++) {
+        snprintf(o->names[i], sizeof o->names[i], "n%d", i);
+        o->nodes[i].name = n == 1 && name ? name : o->names[i];
+        o->nodes[i].target = "executorch.exir.dialects.edge.ops.aten.add.Tensor";
+        o->nodes[i].debug_handle = 5;
+    }
+    o->prog.graph.n_nodes = (uint32_t)n;
+    o->prog.graph.nodes = o->nodes;
+    o->hv = 5;
+    o->hs[0] = (etrecord_handles){1, &o->hv, true};
+    o->no[0] = -1;
+    o->m.name = "forward";
+    o->m.n_instr = 1;
+    o->m.debug_handles = o->hs;
+    o->m.delegates = o->ds;
+    o->m.num_outs = o->no;
+}
+
 /* 70 nodes share one handle (a large delegated or decomposed region): every
  * node gets the shared timing; shared_with is capped at 64 ids and
  * shared_with_count gives the full number. */
 TEST(large_shared_group_is_capped)
 {
     enum { N = 70 };
-    static ep_node nodes[N];
-    static char names[N][16];
-    memset(nodes, 0, sizeof nodes);
-    for (int i = 0; i < N; i++) {
-        snprintf(names[i], sizeof names[i], "n%d", i);
-        nodes[i].name = names[i];
-        nodes[i].target = "executorch.exir.dialects.edge.ops.aten.add.Tensor";
-        nodes[i].debug_handle = 5;
-    }
-    ep_program prog;
-    memset(&prog, 0, sizeof prog);
-    prog.graph.n_nodes = N;
-    prog.graph.nodes = nodes;
-    int64_t hv = 5;
-    etrecord_handles hs[1] = {{1, &hv, true}};
-    etrecord_delegate_entry ds[1];
-    memset(ds, 0, sizeof ds);
-    int64_t no[1] = {-1};
-    etrecord_method m = {0};
-    m.name = "forward";
-    m.n_instr = 1;
-    m.debug_handles = hs;
-    m.delegates = ds;
-    m.num_outs = no;
+    static one_instr o;
+    one_instr_init(&o, N, NULL);
     etdump_event ev[2] = {prof("OPERATOR_CALL", 0, 0, 10, 60), prof("Method::execute", -1, 0, 0, 100)};
     etdump_run runs[1] = {run_of("Execute", ev, 2)};
     etdump dump = {0};
@@ -336,7 +348,7 @@ TEST(large_shared_group_is_capped)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t ex[1] = {0};
-    runtime_inputs in = {"forward", &dump, ex, 1, &m, &prog, "ns", 1e6};
+    runtime_inputs in = {"forward", &dump, ex, 1, &o.m, &o.prog, "ns", 1e6};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -358,26 +370,8 @@ TEST(large_shared_group_is_capped)
  * operator (5e9 ns ticks) widens the table and every value stays exact. */
 TEST(sums_beyond_32_bits_stay_exact)
 {
-    static ep_node nodes[1];
-    memset(nodes, 0, sizeof nodes);
-    nodes[0].name = "big";
-    nodes[0].target = "executorch.exir.dialects.edge.ops.aten.add.Tensor";
-    nodes[0].debug_handle = 5;
-    ep_program prog;
-    memset(&prog, 0, sizeof prog);
-    prog.graph.n_nodes = 1;
-    prog.graph.nodes = nodes;
-    int64_t hv = 5;
-    etrecord_handles hs[1] = {{1, &hv, true}};
-    etrecord_delegate_entry ds[1];
-    memset(ds, 0, sizeof ds);
-    int64_t no[1] = {-1};
-    etrecord_method m = {0};
-    m.name = "forward";
-    m.n_instr = 1;
-    m.debug_handles = hs;
-    m.delegates = ds;
-    m.num_outs = no;
+    static one_instr o;
+    one_instr_init(&o, 1, "big");
     const uint64_t big = 5000000000ull, t0 = 1ull << 40;
     /* three executions: 30 ticks, 5e9 ticks (native 4e9 + 1e9 unattributed), 40 ticks */
     etdump_event e0[2] = {prof("native_call_add.out", 0, 0, 10, 30), prof("OPERATOR_CALL", 0, 0, 10, 40)};
@@ -391,7 +385,7 @@ TEST(sums_beyond_32_bits_stay_exact)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t ex[3] = {0, 1, 2};
-    runtime_inputs in = {"forward", &dump, ex, 3, &m, &prog, "ns", 1e6};
+    runtime_inputs in = {"forward", &dump, ex, 3, &o.m, &o.prog, "ns", 1e6};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
