@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -337,6 +338,8 @@ static int result_to(void *vs, FILE *fp, const char *path, mlia_error *err)
 
 static int write_trace(mlia_session *s, mlia_outdir *od, mlia_error *err)
 {
+    if (mlia_outdir_test_hook("stop-before-trace"))
+        raise(SIGSTOP); /* the tests change the inputs, then continue the process */
     return mlia_outdir_stream(od, "trace.json", trace_to, s, err);
 }
 

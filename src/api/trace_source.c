@@ -23,8 +23,10 @@
  */
 #include "api/trace_source.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/nx_analysis.h"
 #include "analysis/runtime.h"
@@ -32,6 +34,7 @@
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
 #include "mlia/mlia.h"
+#include "report/outdir.h"
 
 typedef struct op_site {
     bool done;
@@ -378,6 +381,47 @@ static void add_counter(mlia_arena *a, trace_counter *tc, const mlia_session *s,
     tc->values = vals;
 }
 
+/* Two-thread writing (trace.h): every lazily computed piece of the
+ * context is computed now, so that ts_events only reads it; the decoder's
+ * page-release bookkeeping is locked in core/file.c. */
+static bool ts_parallel(const void *vctx)
+{
+    ts_ctx *c = (ts_ctx *)vctx;
+    for (uint32_t i = 0; i < c->n_sites; i++)
+        (void)site_of(c, 0, i);
+    return true;
+}
+
+/* A scratch file next to the output (same file system, so that appending
+ * it is an in-kernel copy), unnamed; else one in the temporary directory. */
+static FILE *ts_scratch(const void *vctx)
+{
+    const ts_ctx *c = vctx;
+    const char *dir = c->s->outdir ? mlia_outdir_tmp_root(c->s->outdir) : NULL;
+    int fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+    if (fd >= 0) {
+        FILE *fp = fdopen(fd, "w+");
+        if (fp) {
+            setvbuf(fp, NULL, _IOFBF, 1 << 16);
+            return fp;
+        }
+        close(fd);
+    }
+    return tmpfile();
+}
+
+static void ts_thread_begin(const void *vctx)
+{
+    const ts_ctx *c = vctx;
+    mlia_file_guard(&c->s->etdump_file);
+}
+
+static void ts_thread_end(const void *vctx)
+{
+    const ts_ctx *c = vctx;
+    mlia_file_unguard(&c->s->etdump_file);
+}
+
 void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *out)
 {
     memset(out, 0, sizeof *out);
@@ -395,6 +439,10 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
     out->execution_runs = s->execution_runs;
     out->events = ts_events;
     out->ctx = c;
+    out->parallel = ts_parallel;
+    out->scratch = ts_scratch;
+    out->thread_begin = ts_thread_begin;
+    out->thread_end = ts_thread_end;
 
     const nx_result *nx = s->nx;
     if (nx) {

@@ -201,15 +201,46 @@ int mlia_file_map(mlia_file *f, const char *path, mlia_error *err)
         close(fd);
         return mlia_file_open(f, path, err);
     }
-    pthread_once(&sigbus_once, install_sigbus);
-    long page = sysconf(_SC_PAGESIZE);
-    size_t ps = page > 0 ? (size_t)page : 4096;
-    guards[n_guards++] = (guarded){p, (size + ps - 1) / ps * ps, path};
     f->data = p;
     f->size = size;
     f->mapped = 1;
     f->fd = fd;
+    pthread_mutex_init(&f->release_mu, NULL);
+    mlia_file_guard(f);
     return 0;
+}
+
+void mlia_file_guard(const mlia_file *f)
+{
+    if (f->mapped != 1 || n_guards == MAX_GUARDED)
+        return;
+    pthread_once(&sigbus_once, install_sigbus);
+    long page = sysconf(_SC_PAGESIZE);
+    size_t ps = page > 0 ? (size_t)page : 4096;
+    guards[n_guards++] = (guarded){f->data, (f->size + ps - 1) / ps * ps, f->path};
+}
+
+void mlia_file_unguard(const mlia_file *f)
+{
+    for (int i = 0; i < n_guards; i++)
+        if (guards[i].lo == f->data) {
+            guards[i] = guards[--n_guards];
+            return;
+        }
+}
+
+static void release_spans(mlia_file *f)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uint64_t ps = page > 0 ? (uint64_t)page : 4096;
+    for (uint32_t i = 0; i < f->n_pending; i++) {
+        uint64_t a = f->pending[i].lo / ps * ps;
+        uint64_t b = f->pending[i].hi > f->size ? f->size : f->pending[i].hi;
+        if (b > a)
+            madvise((void *)(f->data + a), (size_t)(b - a), MADV_DONTNEED);
+    }
+    f->n_pending = 0;
+    f->pending_events = 0;
 }
 
 void mlia_file_release(void *vf, uint64_t lo, uint64_t hi, uint32_t n_events)
@@ -217,20 +248,29 @@ void mlia_file_release(void *vf, uint64_t lo, uint64_t hi, uint32_t n_events)
     mlia_file *f = vf;
     if (f->mapped != 1 || hi <= lo)
         return;
-    if (f->pending_events == 0 || lo < f->pending_lo)
-        f->pending_lo = lo;
-    if (f->pending_events == 0 || hi > f->pending_hi)
-        f->pending_hi = hi;
+    pthread_mutex_lock(&f->release_mu);
+    /* Spans that touch (or nearly) merge; two threads reading far apart
+     * keep separate spans instead of one covering the file between them. */
+    const uint64_t near = 1u << 20;
+    uint32_t i = 0;
+    while (i < f->n_pending && !(lo <= f->pending[i].hi + near && f->pending[i].lo <= hi + near))
+        i++;
+    if (i == f->n_pending) {
+        if (f->n_pending == MLIA_FILE_PENDING_SPANS)
+            release_spans(f);
+        i = f->n_pending++;
+        f->pending[i].lo = lo;
+        f->pending[i].hi = hi;
+    } else {
+        if (lo < f->pending[i].lo)
+            f->pending[i].lo = lo;
+        if (hi > f->pending[i].hi)
+            f->pending[i].hi = hi;
+    }
     f->pending_events += n_events;
-    if (f->pending_events < MLIA_FILE_RELEASE_EVENTS)
-        return;
-    long page = sysconf(_SC_PAGESIZE);
-    uint64_t ps = page > 0 ? (uint64_t)page : 4096;
-    uint64_t a = f->pending_lo / ps * ps;
-    uint64_t b = f->pending_hi > f->size ? f->size : f->pending_hi;
-    if (b > a)
-        madvise((void *)(f->data + a), (size_t)(b - a), MADV_DONTNEED);
-    f->pending_events = 0;
+    if (f->pending_events >= MLIA_FILE_RELEASE_EVENTS)
+        release_spans(f);
+    pthread_mutex_unlock(&f->release_mu);
 }
 
 int mlia_file_sha256_hex(const mlia_file *f, char out[65], mlia_error *err)
@@ -249,12 +289,9 @@ void mlia_file_close(mlia_file *f)
     if (f->mapped == 2)
         free((void *)f->data);
     if (f->mapped == 1) {
-        for (int i = 0; i < n_guards; i++)
-            if (guards[i].lo == f->data) {
-                guards[i] = guards[--n_guards];
-                break;
-            }
+        mlia_file_unguard(f);
         munmap((void *)f->data, f->size);
+        pthread_mutex_destroy(&f->release_mu);
     }
     if (f->fd >= 0 && f->mapped == 1)
         close(f->fd);

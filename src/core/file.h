@@ -15,6 +15,7 @@
 #ifndef MLIA_CORE_FILE_H
 #define MLIA_CORE_FILE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,9 +31,14 @@ typedef struct mlia_file {
     size_t size;
     int mapped;            /* 1 mmap'ed (mlia_file_map), 2 malloc'ed (mlia_file_open) */
     int fd;                /* mapped files: kept open for mlia_file_sha256_hex; else -1 */
-    /* mapped files: consumed span not yet released (mlia_file_release) */
-    uint64_t pending_lo, pending_hi;
+    /* mapped files: consumed spans not yet released (mlia_file_release),
+     * under release_mu (two threads may decode the same mapping) */
+    struct {
+        uint64_t lo, hi;
+    } pending[4];
+    uint32_t n_pending;
     uint64_t pending_events;
+    pthread_mutex_t release_mu;
 } mlia_file;
 
 /* Read `path`. Errors: "<path>: No such file or directory" style messages,
@@ -56,6 +62,11 @@ void mlia_file_close(mlia_file *f);
  * Only the thread that mapped the file is covered: other threads must read
  * the file with pread (mlia_file_sha256_hex does). */
 int mlia_file_map(mlia_file *f, const char *path, mlia_error *err);
+/* Put a mapped file under the calling thread's SIGBUS guard too (a second
+ * thread reading it); undo with mlia_file_unguard on that thread. No-op for
+ * files that are not mapped. */
+void mlia_file_guard(const mlia_file *f);
+void mlia_file_unguard(const mlia_file *f);
 /* The reader has consumed bytes [lo, hi) (n_events events): once enough
  * has accumulated (MLIA_FILE_RELEASE_EVENTS), the pages of the accumulated
  * span are dropped from the process with madvise(MADV_DONTNEED). Batching
@@ -64,6 +75,7 @@ int mlia_file_map(mlia_file *f, const char *path, mlia_error *err);
  * files that are not mapped. `f` is an mlia_file *; void * so that it fits
  * etdump.release. */
 #define MLIA_FILE_RELEASE_EVENTS 32768u
+#define MLIA_FILE_PENDING_SPANS 4u
 void mlia_file_release(void *f, uint64_t lo, uint64_t hi, uint32_t n_events);
 /* SHA-256 of the file's bytes: from memory, or with pread for mapped files.
  * Returns -1 with "<path>: file changed while being read ..." when the file

@@ -59,9 +59,17 @@
  * precise step of the commit (kill-before-exchange, kill-after-exchange,
  * kill-between-renames), stop it with SIGSTOP before the commit with the
  * temporary tree complete (stop-before-commit), force the two-rename
- * fallback (no-exchange), or make every file write fail with ENOSPC
- * (enospc). Reading one environment variable is the whole cost when it is
+ * fallback (no-exchange), make every file write fail with ENOSPC
+ * (enospc), or stop it before trace.json is written (stop-before-trace,
+ * check.c). Reading one environment variable is the whole cost when it is
  * unset. */
+static bool test_hook(const char *point);
+
+bool mlia_outdir_test_hook(const char *point)
+{
+    return test_hook(point);
+}
+
 static bool test_hook(const char *point)
 {
     const char *v = getenv("MLIA_TEST_HOOK");

@@ -84,6 +84,10 @@ int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t
 typedef int (*mlia_outdir_stream_fn)(void *ctx, FILE *fp, const char *shown_path, mlia_error *err);
 int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn write, void *ctx, mlia_error *err);
 
+/* True when MLIA_TEST_HOOK names `point` (tests stop or break a run at a
+ * precise step; see outdir.c). */
+bool mlia_outdir_test_hook(const char *point);
+
 /* Root of the temporary tree (where the files are being written). */
 const char *mlia_outdir_tmp_root(const mlia_outdir *od);
 

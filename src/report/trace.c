@@ -4,10 +4,15 @@
  */
 #include "report/trace.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/arena.h"
+#include "core/oom.h"
 
 /* ------------------------------------------------------------------ */
 /* one execution's events                                               */
@@ -367,6 +372,158 @@ static void flush(mlia_buf *b, FILE *fp, bool *failed)
     b->len = 0;
 }
 
+/* The complete events of executions [from, to), each written as
+ * ",{...}" (metadata events always precede them, so every one follows a
+ * comma) into fp through a 1 MB buffer. Per-execution bounds go to
+ * bounds/has (disjoint indices per range, so two ranges can run at once). */
+typedef struct range_job {
+    const trace_source *src;
+    uint32_t from, to;
+    FILE *fp;
+    uint64_t *bounds;
+    bool *has;
+    bool failed;                 /* fp reported an error */
+    bool oom;
+    const char *fault_file;      /* second thread: a mapped input shrank */
+} range_job;
+
+static void write_range(range_job *j)
+{
+    const trace_source *src = j->src;
+    uint32_t dec = src->us_decimals;
+    mlia_buf out, ev;
+    mlia_buf_init(&out);
+    mlia_buf_reserve(&out, FLUSH_AT + 65536);
+    mlia_buf_init(&ev);
+    ev_vec vec = {0};
+    mlia_arena_init(&vec.names);
+    site_map sites = {0};
+    mlia_arena_init(&sites.names);
+    for (uint32_t k = j->from; k < j->to && !vec.oom; k++) {
+        load_execution(src, k, &vec);
+        for (size_t i = 0; i < vec.n; i++) {
+            const trace_event *e = &vec.v[i];
+            if (!j->has[k] || e->start < j->bounds[2 * k])
+                j->bounds[2 * k] = e->start;
+            if (!j->has[k] || e->end > j->bounds[2 * k + 1])
+                j->bounds[2 * k + 1] = e->end;
+            j->has[k] = true;
+            uint32_t site = site_get(&sites, e);
+            if (site == UINT32_MAX || !site_fragments(&sites, site)) {
+                vec.oom = true;
+                break;
+            }
+            char num[32];
+            ev.len = 0;
+            mlia_buf_putc(&ev, ',');
+            mlia_buf_append(&ev, sites.head[site].data, sites.head[site].len);
+            put_uint(&ev, (uint64_t)k + 1);
+            mlia_buf_puts(&ev, ",\"ts\":");
+            trace_format_us(num, e->start, dec);
+            mlia_buf_puts(&ev, num);
+            mlia_buf_puts(&ev, ",\"dur\":");
+            trace_format_us(num, e->end - e->start, dec);
+            mlia_buf_puts(&ev, num);
+            mlia_buf_append(&ev, sites.args[site].data, sites.args[site].len);
+            put_uint(&ev, e->index);
+            mlia_buf_puts(&ev, "}}");
+            mlia_buf_append(&out, ev.data, ev.len);
+            if (out.len >= FLUSH_AT)
+                flush(&out, j->fp, &j->failed);
+        }
+    }
+    flush(&out, j->fp, &j->failed);
+    j->oom = vec.oom;
+    mlia_buf_free(&out);
+    mlia_buf_free(&ev);
+    free(vec.v);
+    mlia_arena_free(&vec.names);
+    site_map_free(&sites);
+}
+
+/* write_range under a recovery point of its own: an allocation failure or
+ * a shrinking mapped input ends the range with an error recorded in j,
+ * instead of unwinding past the other thread (which must be joined before
+ * anything it reads is released). */
+static void write_range_guarded(range_job *j)
+{
+    mlia_oom_point p;
+    mlia_oom_enter(&p);
+    if (setjmp(p.jump) == 0) {
+        write_range(j);
+    } else {
+        j->oom = !p.fault_file;
+        j->fault_file = p.fault_file;
+    }
+    mlia_oom_leave(&p);
+}
+
+/* The second core's half (the source's thread hooks put the inputs under
+ * this thread's SIGBUS guard). */
+static void *range_thread(void *arg)
+{
+    range_job *j = arg;
+    const trace_source *src = j->src;
+    if (src->thread_begin)
+        src->thread_begin(src->ctx);
+    write_range_guarded(j);
+    if (src->thread_end)
+        src->thread_end(src->ctx);
+    return NULL;
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Append the whole of `from` (a scratch file) to fp. */
+static bool append_file(FILE *fp, FILE *from)
+{
+    if (fflush(fp) != 0 || fflush(from) != 0)
+        return false;
+    int in = fileno(from), outfd = fileno(fp);
+    off_t size = lseek(in, 0, SEEK_END);
+    if (size < 0)
+        return false;
+    off_t at = 0;
+    while (at < size) {
+        ssize_t n = copy_file_range(in, &at, outfd, NULL, (size_t)(size - at), 0);
+        if (n > 0)
+            continue;
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0)
+            return false;
+        /* not supported between these files: copy through a buffer */
+        static const size_t piece = 1 << 20;
+        char *buf = malloc(piece);
+        if (!buf)
+            return false;
+        bool ok = true;
+        while (ok && at < size) {
+            ssize_t r = pread(in, buf, piece, at);
+            if (r < 0 && errno == EINTR)
+                continue;
+            ok = r > 0 && write_all(outfd, buf, (size_t)r);
+            at += r > 0 ? r : 0;
+        }
+        free(buf);
+        if (!ok)
+            return false;
+    }
+    return fseek(fp, 0, SEEK_END) == 0;
+}
+
 int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err)
 {
     mlia_buf out;
@@ -379,19 +536,10 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     uint32_t nx = src->n_executions;
     uint64_t *bounds = calloc(nx ? 2 * (size_t)nx : 2, sizeof *bounds); /* [start, end] per execution */
     bool *has = calloc(nx ? nx : 1, sizeof *has);
-    ev_vec vec = {0};
-    mlia_arena_init(&vec.names);
-    site_map sites = {0};
-    mlia_arena_init(&sites.names);
-    mlia_buf ev;
-    mlia_buf_init(&ev);
     if (!bounds || !has) {
         free(bounds);
         free(has);
         mlia_buf_free(&out);
-        mlia_buf_free(&ev);
-        mlia_arena_free(&vec.names);
-        mlia_arena_free(&sites.names);
         return mlia_error_setf(err, path, "out of memory");
     }
 
@@ -411,38 +559,48 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
         meta_event(&w, "process_name", PID_COUNTERS, 0, "name", "NX statistics", 0);
         meta_event(&w, "process_sort_index", PID_COUNTERS, 0, "sort_index", NULL, 1);
     }
-    for (uint32_t k = 0; k < nx && !vec.oom; k++) {
-        load_execution(src, k, &vec);
-        for (size_t i = 0; i < vec.n; i++) {
-            const trace_event *e = &vec.v[i];
-            if (!has[k] || e->start < bounds[2 * k])
-                bounds[2 * k] = e->start;
-            if (!has[k] || e->end > bounds[2 * k + 1])
-                bounds[2 * k + 1] = e->end;
-            has[k] = true;
-            uint32_t site = site_get(&sites, e);
-            if (site == UINT32_MAX || !site_fragments(&sites, site)) {
-                vec.oom = true;
-                break;
+    flush(&out, fp, &failed);
+
+    /* The complete events: on two cores when the source allows it, the
+     * second half of the executions going to a scratch file that is then
+     * appended (the bytes are those of one sequential pass). */
+    range_job first = {src, 0, nx, fp, bounds, has, false, false, NULL};
+    range_job second = {src, nx, nx, NULL, bounds, has, false, false, NULL};
+    pthread_t helper;
+    bool threaded = false;
+    if (nx >= TRACE_PARALLEL_MIN_EXECUTIONS && src->parallel && src->scratch && src->parallel(src->ctx)) {
+        second.fp = src->scratch(src->ctx);
+        if (second.fp) {
+            first.to = second.from = nx / 2;
+            threaded = pthread_create(&helper, NULL, range_thread, &second) == 0;
+            if (!threaded) {
+                fclose(second.fp);
+                second.fp = NULL;
+                first.to = second.from = nx;
             }
-            char num[32];
-            ev.len = 0;
-            mlia_buf_append(&ev, sites.head[site].data, sites.head[site].len);
-            put_uint(&ev, (uint64_t)k + 1);
-            mlia_buf_puts(&ev, ",\"ts\":");
-            trace_format_us(num, e->start, dec);
-            mlia_buf_puts(&ev, num);
-            mlia_buf_puts(&ev, ",\"dur\":");
-            trace_format_us(num, e->end - e->start, dec);
-            mlia_buf_puts(&ev, num);
-            mlia_buf_append(&ev, sites.args[site].data, sites.args[site].len);
-            put_uint(&ev, e->index);
-            mlia_buf_puts(&ev, "}}");
-            mlia_jw_raw(&w, ev.data, ev.len);
-            if (out.len >= FLUSH_AT)
-                flush(&out, fp, &failed);
         }
     }
+    if (threaded)
+        write_range_guarded(&first);
+    else
+        write_range(&first); /* one thread: failures unwind to the caller's point */
+    if (threaded) {
+        pthread_join(helper, NULL);
+        const char *fault = first.fault_file ? first.fault_file : second.fault_file;
+        if (fault) {
+            fclose(second.fp);
+            free(bounds);
+            free(has);
+            mlia_buf_free(&out);
+            return mlia_error_setf(err, fault, MLIA_FAULT_MESSAGE);
+        }
+        if (!second.oom && !second.failed && !first.oom && !append_file(fp, second.fp))
+            failed = true;
+        fclose(second.fp);
+    }
+    failed = failed || first.failed || second.failed;
+    bool oom = first.oom || second.oom;
+
     /* counters: the execution's value from its first event, 0 after its last */
     for (uint32_t c = 0; c < src->n_counters; c++) {
         const trace_counter *tc = &src->counters[c];
@@ -498,11 +656,6 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     mlia_buf_putc(&out, '\n');
     flush(&out, fp, &failed);
     mlia_buf_free(&out);
-    bool oom = vec.oom;
-    free(vec.v);
-    mlia_arena_free(&vec.names);
-    site_map_free(&sites);
-    mlia_buf_free(&ev);
     free(bounds);
     free(has);
     if (oom)

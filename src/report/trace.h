@@ -76,14 +76,29 @@ typedef struct trace_source {
      * the number of events). */
     void (*events)(const void *ctx, uint32_t exec, trace_emit_fn emit, void *emit_ctx);
     const void *ctx;
+    /* Optional, for writing trace.json on two cores: parallel(ctx) prepares
+     * the source so that events() may run on two threads at once and says
+     * whether it can; scratch(ctx) returns a new read-write FILE that
+     * disappears when closed (the second half of the executions goes there
+     * before being appended); thread_begin/thread_end are called on the
+     * second thread around its work (e.g. to guard mapped inputs there). */
+    bool (*parallel)(const void *ctx);
+    FILE *(*scratch)(const void *ctx);
+    void (*thread_begin)(const void *ctx);
+    void (*thread_end)(const void *ctx);
     uint32_t n_counters;
     const trace_counter *counters;
     uint32_t n_inputs;
     const trace_input *inputs;
 } trace_source;
 
+/* Executions below which trace.json is written on one thread. */
+#define TRACE_PARALLEL_MIN_EXECUTIONS 4u
+
 /* Stream the Chrome trace-event JSON object to fp. Returns 0, or -1 with
- * err = "<path>: write failed" when fp reports an error. */
+ * err = "<path>: write failed" when fp reports an error ("<path>: out of
+ * memory"; "<input>: file changed while being read (truncated while
+ * mapped)" when the second thread met a shrinking input). */
 int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err);
 
 /* Most events the page's timeline carries; later executions are left out

@@ -8,9 +8,11 @@ memory assertions here only use a hard address-space limit far below what the
 former in-memory paths needed."""
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 from helpers import MLIA, ROOT, need_binary, run_mlia
@@ -91,6 +93,34 @@ class Streaming(unittest.TestCase):
         proc.stderr.close()
         self.assertEqual(proc.wait(), 1)
         self.assertEqual(err, f"mlia: error: {path}: file changed while being read (truncated while mapped)\n")
+
+    def test_truncated_before_trace_json_is_one_error_line(self):
+        # stopped after the analysis, just before trace.json (written on two
+        # threads for 20 executions): the ETDump is truncated, the run goes on
+        d = os.path.join(self.tmp, "trunc2")
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "mkfixture.py"), "--large", "200000",
+                        "--executions", "20", d], check=True, capture_output=True)
+        path = os.path.join(d, "large.etdump")
+        out = os.path.join(self.tmp, "out-trunc2")
+        os.makedirs(out)
+        env = dict(os.environ, MLIA_TEST_HOOK="stop-before-trace")
+        proc = subprocess.Popen([MLIA, "check", os.path.join(d, "large.etrecord"), "--target-profile",
+                                 "neural-technology", "--performance", "--profiling-data", path, "--output-dir",
+                                 out, "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        for _ in range(3000):
+            with open(f"/proc/{proc.pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "T":
+                    break
+            time.sleep(0.01)
+        else:
+            self.fail("mlia check did not stop before trace.json")
+        os.truncate(path, 1 << 20)
+        os.kill(proc.pid, signal.SIGCONT)
+        stdout, stderr = proc.communicate(timeout=120)
+        self.assertEqual(proc.returncode, 1, stderr)
+        self.assertEqual(stderr.decode(),
+                         f"mlia: error: {path}: file changed while being read (truncated while mapped)\n")
+        self.assertEqual(os.listdir(out), [])
 
 
 if __name__ == "__main__":
