@@ -23,10 +23,8 @@
  */
 #include "api/trace_source.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/nx_analysis.h"
 #include "analysis/runtime.h"
@@ -34,7 +32,6 @@
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
 #include "mlia/mlia.h"
-#include "report/outdir.h"
 
 typedef struct op_site {
     bool done;
@@ -392,24 +389,6 @@ static bool ts_parallel(const void *vctx)
     return true;
 }
 
-/* A scratch file next to the output (same file system, so that appending
- * it is an in-kernel copy), unnamed; else one in the temporary directory. */
-static FILE *ts_scratch(const void *vctx)
-{
-    const ts_ctx *c = vctx;
-    const char *dir = c->s->outdir ? mlia_outdir_tmp_root(c->s->outdir) : NULL;
-    int fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
-    if (fd >= 0) {
-        FILE *fp = fdopen(fd, "w+");
-        if (fp) {
-            setvbuf(fp, NULL, _IOFBF, 1 << 16);
-            return fp;
-        }
-        close(fd);
-    }
-    return tmpfile();
-}
-
 static void ts_thread_begin(const void *vctx)
 {
     const ts_ctx *c = vctx;
@@ -440,7 +419,6 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
     out->events = ts_events;
     out->ctx = c;
     out->parallel = ts_parallel;
-    out->scratch = ts_scratch;
     out->thread_begin = ts_thread_begin;
     out->thread_end = ts_thread_end;
 

@@ -372,85 +372,287 @@ static void flush(mlia_buf *b, FILE *fp, bool *failed)
     b->len = 0;
 }
 
-/* The complete events of executions [from, to), each written as
- * ",{...}" (metadata events always precede them, so every one follows a
- * comma) into fp through a 1 MB buffer. Per-execution bounds go to
- * bounds/has (disjoint indices per range, so two ranges can run at once). */
-typedef struct range_job {
+/* ------------------------------------------------------------------ */
+/* complete events, on one or two threads                               */
+
+/* Formats executions' events, each as ",{...}" (metadata events always
+ * precede them, so every one follows a comma), into `out`. Per-execution
+ * bounds go to bounds/has (each thread writes only its own executions). */
+typedef struct exec_writer {
     const trace_source *src;
-    uint32_t from, to;
+    uint64_t *bounds;
+    bool *has;
+    mlia_buf out, ev;
+    ev_vec vec;
+    site_map sites;
+} exec_writer;
+
+static void writer_init(exec_writer *x, const trace_source *src, uint64_t *bounds, bool *has)
+{
+    memset(x, 0, sizeof *x);
+    x->src = src;
+    x->bounds = bounds;
+    x->has = has;
+    mlia_buf_init(&x->out);
+    mlia_buf_reserve(&x->out, FLUSH_AT + 65536);
+    mlia_buf_init(&x->ev);
+    mlia_arena_init(&x->vec.names);
+    mlia_arena_init(&x->sites.names);
+}
+
+static void writer_free(exec_writer *x)
+{
+    mlia_buf_free(&x->out);
+    mlia_buf_free(&x->ev);
+    free(x->vec.v);
+    mlia_arena_free(&x->vec.names);
+    site_map_free(&x->sites);
+}
+
+/* Execution k into x->out; spill(ctx, x) is called whenever out reaches
+ * FLUSH_AT. Returns false when memory ran out (x->vec.oom). */
+static bool format_exec(exec_writer *x, uint32_t k, void (*spill)(void *ctx, exec_writer *x), void *ctx)
+{
+    uint32_t dec = x->src->us_decimals;
+    load_execution(x->src, k, &x->vec);
+    for (size_t i = 0; i < x->vec.n && !x->vec.oom; i++) {
+        const trace_event *e = &x->vec.v[i];
+        if (!x->has[k] || e->start < x->bounds[2 * k])
+            x->bounds[2 * k] = e->start;
+        if (!x->has[k] || e->end > x->bounds[2 * k + 1])
+            x->bounds[2 * k + 1] = e->end;
+        x->has[k] = true;
+        uint32_t site = site_get(&x->sites, e);
+        if (site == UINT32_MAX || !site_fragments(&x->sites, site)) {
+            x->vec.oom = true;
+            break;
+        }
+        char num[32];
+        mlia_buf *ev = &x->ev;
+        ev->len = 0;
+        mlia_buf_putc(ev, ',');
+        mlia_buf_append(ev, x->sites.head[site].data, x->sites.head[site].len);
+        put_uint(ev, (uint64_t)k + 1);
+        mlia_buf_puts(ev, ",\"ts\":");
+        trace_format_us(num, e->start, dec);
+        mlia_buf_puts(ev, num);
+        mlia_buf_puts(ev, ",\"dur\":");
+        trace_format_us(num, e->end - e->start, dec);
+        mlia_buf_puts(ev, num);
+        mlia_buf_append(ev, x->sites.args[site].data, x->sites.args[site].len);
+        put_uint(ev, e->index);
+        mlia_buf_puts(ev, "}}");
+        mlia_buf_append(&x->out, ev->data, ev->len);
+        if (x->out.len >= FLUSH_AT)
+            spill(ctx, x);
+    }
+    return !x->vec.oom;
+}
+
+/* Two threads: the helper formats the odd executions into chunks of about
+ * FLUSH_AT bytes and hands them over in order through a small ring; the
+ * main thread formats the even ones and writes everything in execution
+ * order, so the file is byte for byte the sequential one, written once,
+ * and memory stays at a few chunks whatever the size of an execution. */
+#define HANDOFF_CHUNKS 6
+
+typedef struct chunk {
+    mlia_buf text;
+    uint32_t exec;
+    bool last;                   /* the execution's last chunk */
+} chunk;
+
+typedef struct handoff {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    chunk ring[HANDOFF_CHUNKS];
+    uint32_t head, count;
+    mlia_buf spare[HANDOFF_CHUNKS]; /* emptied buffers for reuse */
+    uint32_t n_spare;
+    bool done;                   /* helper finished (completely or not) */
+    bool stop;                   /* main thread gave up: helper must end */
+    bool oom;                    /* helper ran out of memory */
+    const char *fault_file;      /* helper met a shrinking mapped input */
+    exec_writer x;               /* helper's own state */
+} handoff;
+
+/* Helper: move x->out into the ring as one chunk of execution `exec`. */
+static void hand_over(handoff *h, exec_writer *x, uint32_t exec, bool last)
+{
+    pthread_mutex_lock(&h->mu);
+    while (h->count == HANDOFF_CHUNKS && !h->stop)
+        pthread_cond_wait(&h->cv, &h->mu);
+    if (h->stop) {
+        x->out.len = 0;
+        pthread_mutex_unlock(&h->mu);
+        return;
+    }
+    chunk *c = &h->ring[(h->head + h->count) % HANDOFF_CHUNKS];
+    c->text = x->out;
+    c->exec = exec;
+    c->last = last;
+    h->count++;
+    if (h->n_spare) {
+        x->out = h->spare[--h->n_spare];
+    } else {
+        mlia_buf_init(&x->out);
+    }
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    if (!x->out.data)
+        mlia_buf_reserve(&x->out, FLUSH_AT + 65536);
+}
+
+typedef struct helper_spill {
+    handoff *h;
+    uint32_t exec;
+} helper_spill;
+
+static void spill_to_handoff(void *ctx, exec_writer *x)
+{
+    helper_spill *hs = ctx;
+    hand_over(hs->h, x, hs->exec, false);
+}
+
+static bool helper_stopped(handoff *h)
+{
+    pthread_mutex_lock(&h->mu);
+    bool stop = h->stop;
+    pthread_mutex_unlock(&h->mu);
+    return stop;
+}
+
+static void helper_work(handoff *h)
+{
+    exec_writer *x = &h->x;
+    for (uint32_t k = 1; k < x->src->n_executions; k += 2) {
+        if (helper_stopped(h))
+            return;
+        helper_spill hs = {h, k};
+        if (!format_exec(x, k, spill_to_handoff, &hs)) {
+            h->oom = true;
+            return;
+        }
+        hand_over(h, x, k, true);
+    }
+}
+
+/* The helper thread: a recovery point of its own (an allocation failure or
+ * a shrinking mapped input ends its work with an error the main thread
+ * reports) and the source's hooks around it (SIGBUS guard of the inputs). */
+static void *helper_thread(void *arg)
+{
+    handoff *h = arg;
+    const trace_source *src = h->x.src;
+    if (src->thread_begin)
+        src->thread_begin(src->ctx);
+    mlia_oom_point p;
+    mlia_oom_enter(&p);
+    if (setjmp(p.jump) == 0) {
+        helper_work(h);
+    } else {
+        h->oom = !p.fault_file;
+        h->fault_file = p.fault_file;
+    }
+    mlia_oom_leave(&p);
+    if (src->thread_end)
+        src->thread_end(src->ctx);
+    pthread_mutex_lock(&h->mu);
+    h->done = true;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+typedef struct main_spill {
+    FILE *fp;
+    bool *failed;
+} main_spill;
+
+static void spill_to_file(void *ctx, exec_writer *x)
+{
+    main_spill *ms = ctx;
+    flush(&x->out, ms->fp, ms->failed);
+}
+
+/* Main thread: write the helper's chunks of execution k to fp. False when
+ * the helper ended without them (its error is in h). */
+static bool write_handed_over(handoff *h, uint32_t k, FILE *fp, bool *failed)
+{
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        while (h->count == 0 && !h->done)
+            pthread_cond_wait(&h->cv, &h->mu);
+        if (h->count == 0) {
+            pthread_mutex_unlock(&h->mu);
+            return false;
+        }
+        chunk c = h->ring[h->head];
+        h->head = (h->head + 1) % HANDOFF_CHUNKS;
+        h->count--;
+        pthread_cond_broadcast(&h->cv);
+        pthread_mutex_unlock(&h->mu);
+        bool ok = c.exec == k;
+        flush(&c.text, fp, failed);
+        pthread_mutex_lock(&h->mu);
+        if (h->n_spare < HANDOFF_CHUNKS)
+            h->spare[h->n_spare++] = c.text;
+        else
+            mlia_buf_free(&c.text);
+        pthread_mutex_unlock(&h->mu);
+        if (!ok)
+            return false;
+        if (c.last)
+            return true;
+    }
+}
+
+typedef struct events_job {
+    const trace_source *src;
     FILE *fp;
     uint64_t *bounds;
     bool *has;
-    bool failed;                 /* fp reported an error */
-    bool oom;
-    const char *fault_file;      /* second thread: a mapped input shrank */
-} range_job;
+    bool failed, oom;
+    const char *fault_file;
+    handoff *h;                  /* NULL: one thread */
+} events_job;
 
-static void write_range(range_job *j)
+static void write_events_main(events_job *j)
 {
-    const trace_source *src = j->src;
-    uint32_t dec = src->us_decimals;
-    mlia_buf out, ev;
-    mlia_buf_init(&out);
-    mlia_buf_reserve(&out, FLUSH_AT + 65536);
-    mlia_buf_init(&ev);
-    ev_vec vec = {0};
-    mlia_arena_init(&vec.names);
-    site_map sites = {0};
-    mlia_arena_init(&sites.names);
-    for (uint32_t k = j->from; k < j->to && !vec.oom; k++) {
-        load_execution(src, k, &vec);
-        for (size_t i = 0; i < vec.n; i++) {
-            const trace_event *e = &vec.v[i];
-            if (!j->has[k] || e->start < j->bounds[2 * k])
-                j->bounds[2 * k] = e->start;
-            if (!j->has[k] || e->end > j->bounds[2 * k + 1])
-                j->bounds[2 * k + 1] = e->end;
-            j->has[k] = true;
-            uint32_t site = site_get(&sites, e);
-            if (site == UINT32_MAX || !site_fragments(&sites, site)) {
-                vec.oom = true;
+    exec_writer x;
+    writer_init(&x, j->src, j->bounds, j->has);
+    main_spill ms = {j->fp, &j->failed};
+    uint32_t nx = j->src->n_executions;
+    for (uint32_t k = 0; k < nx; k++) {
+        if (j->h && (k & 1)) {
+            flush(&x.out, j->fp, &j->failed); /* order: everything before k first */
+            if (!write_handed_over(j->h, k, j->fp, &j->failed)) {
+                j->oom = j->h->oom;
+                j->fault_file = j->h->fault_file;
+                if (!j->oom && !j->fault_file)
+                    j->oom = true; /* ended early without a reason: treat as out of memory */
                 break;
             }
-            char num[32];
-            ev.len = 0;
-            mlia_buf_putc(&ev, ',');
-            mlia_buf_append(&ev, sites.head[site].data, sites.head[site].len);
-            put_uint(&ev, (uint64_t)k + 1);
-            mlia_buf_puts(&ev, ",\"ts\":");
-            trace_format_us(num, e->start, dec);
-            mlia_buf_puts(&ev, num);
-            mlia_buf_puts(&ev, ",\"dur\":");
-            trace_format_us(num, e->end - e->start, dec);
-            mlia_buf_puts(&ev, num);
-            mlia_buf_append(&ev, sites.args[site].data, sites.args[site].len);
-            put_uint(&ev, e->index);
-            mlia_buf_puts(&ev, "}}");
-            mlia_buf_append(&out, ev.data, ev.len);
-            if (out.len >= FLUSH_AT)
-                flush(&out, j->fp, &j->failed);
+            continue;
+        }
+        if (!format_exec(&x, k, spill_to_file, &ms)) {
+            j->oom = true;
+            break;
         }
     }
-    flush(&out, j->fp, &j->failed);
-    j->oom = vec.oom;
-    mlia_buf_free(&out);
-    mlia_buf_free(&ev);
-    free(vec.v);
-    mlia_arena_free(&vec.names);
-    site_map_free(&sites);
+    flush(&x.out, j->fp, &j->failed);
+    writer_free(&x);
 }
 
-/* write_range under a recovery point of its own: an allocation failure or
- * a shrinking mapped input ends the range with an error recorded in j,
- * instead of unwinding past the other thread (which must be joined before
- * anything it reads is released). */
-static void write_range_guarded(range_job *j)
+/* Main thread's part under its own recovery point when a helper runs: a
+ * failure here must stop and join the helper before anything it reads is
+ * released. */
+static void write_events_guarded(events_job *j)
 {
     mlia_oom_point p;
     mlia_oom_enter(&p);
     if (setjmp(p.jump) == 0) {
-        write_range(j);
+        write_events_main(j);
     } else {
         j->oom = !p.fault_file;
         j->fault_file = p.fault_file;
@@ -458,70 +660,46 @@ static void write_range_guarded(range_job *j)
     mlia_oom_leave(&p);
 }
 
-/* The second core's half (the source's thread hooks put the inputs under
- * this thread's SIGBUS guard). */
-static void *range_thread(void *arg)
+/* All complete events, in execution order. */
+static void write_events(events_job *j)
 {
-    range_job *j = arg;
     const trace_source *src = j->src;
-    if (src->thread_begin)
-        src->thread_begin(src->ctx);
-    write_range_guarded(j);
-    if (src->thread_end)
-        src->thread_end(src->ctx);
-    return NULL;
-}
-
-static bool write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-/* Append the whole of `from` (a scratch file) to fp. */
-static bool append_file(FILE *fp, FILE *from)
-{
-    if (fflush(fp) != 0 || fflush(from) != 0)
-        return false;
-    int in = fileno(from), outfd = fileno(fp);
-    off_t size = lseek(in, 0, SEEK_END);
-    if (size < 0)
-        return false;
-    off_t at = 0;
-    while (at < size) {
-        ssize_t n = copy_file_range(in, &at, outfd, NULL, (size_t)(size - at), 0);
-        if (n > 0)
-            continue;
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            return false;
-        /* not supported between these files: copy through a buffer */
-        static const size_t piece = 1 << 20;
-        char *buf = malloc(piece);
-        if (!buf)
-            return false;
-        bool ok = true;
-        while (ok && at < size) {
-            ssize_t r = pread(in, buf, piece, at);
-            if (r < 0 && errno == EINTR)
-                continue;
-            ok = r > 0 && write_all(outfd, buf, (size_t)r);
-            at += r > 0 ? r : 0;
+    handoff *h = NULL;
+    pthread_t helper;
+    if (src->n_executions >= TRACE_PARALLEL_MIN_EXECUTIONS && src->parallel && src->parallel(src->ctx))
+        h = calloc(1, sizeof *h);
+    if (h) {
+        pthread_mutex_init(&h->mu, NULL);
+        pthread_cond_init(&h->cv, NULL);
+        writer_init(&h->x, src, j->bounds, j->has);
+        if (pthread_create(&helper, NULL, helper_thread, h) != 0) {
+            writer_free(&h->x);
+            pthread_cond_destroy(&h->cv);
+            pthread_mutex_destroy(&h->mu);
+            free(h);
+            h = NULL;
         }
-        free(buf);
-        if (!ok)
-            return false;
     }
-    return fseek(fp, 0, SEEK_END) == 0;
+    j->h = h;
+    if (!h) {
+        write_events_main(j); /* one thread: failures unwind to the caller's point */
+        return;
+    }
+    write_events_guarded(j);
+    pthread_mutex_lock(&h->mu);
+    h->stop = true;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(helper, NULL);
+    for (uint32_t i = 0; i < h->count; i++)
+        mlia_buf_free(&h->ring[(h->head + i) % HANDOFF_CHUNKS].text);
+    for (uint32_t i = 0; i < h->n_spare; i++)
+        mlia_buf_free(&h->spare[i]);
+    writer_free(&h->x);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+    j->h = NULL;
 }
 
 int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err)
@@ -561,45 +739,17 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     }
     flush(&out, fp, &failed);
 
-    /* The complete events: on two cores when the source allows it, the
-     * second half of the executions going to a scratch file that is then
-     * appended (the bytes are those of one sequential pass). */
-    range_job first = {src, 0, nx, fp, bounds, has, false, false, NULL};
-    range_job second = {src, nx, nx, NULL, bounds, has, false, false, NULL};
-    pthread_t helper;
-    bool threaded = false;
-    if (nx >= TRACE_PARALLEL_MIN_EXECUTIONS && src->parallel && src->scratch && src->parallel(src->ctx)) {
-        second.fp = src->scratch(src->ctx);
-        if (second.fp) {
-            first.to = second.from = nx / 2;
-            threaded = pthread_create(&helper, NULL, range_thread, &second) == 0;
-            if (!threaded) {
-                fclose(second.fp);
-                second.fp = NULL;
-                first.to = second.from = nx;
-            }
-        }
+    /* the complete events, on two cores when the source allows it */
+    events_job job = {src, fp, bounds, has, false, false, NULL, NULL};
+    write_events(&job);
+    if (job.fault_file) {
+        free(bounds);
+        free(has);
+        mlia_buf_free(&out);
+        return mlia_error_setf(err, job.fault_file, MLIA_FAULT_MESSAGE);
     }
-    if (threaded)
-        write_range_guarded(&first);
-    else
-        write_range(&first); /* one thread: failures unwind to the caller's point */
-    if (threaded) {
-        pthread_join(helper, NULL);
-        const char *fault = first.fault_file ? first.fault_file : second.fault_file;
-        if (fault) {
-            fclose(second.fp);
-            free(bounds);
-            free(has);
-            mlia_buf_free(&out);
-            return mlia_error_setf(err, fault, MLIA_FAULT_MESSAGE);
-        }
-        if (!second.oom && !second.failed && !first.oom && !append_file(fp, second.fp))
-            failed = true;
-        fclose(second.fp);
-    }
-    failed = failed || first.failed || second.failed;
-    bool oom = first.oom || second.oom;
+    failed = failed || job.failed;
+    bool oom = job.oom;
 
     /* counters: the execution's value from its first event, 0 after its last */
     for (uint32_t c = 0; c < src->n_counters; c++) {

@@ -78,12 +78,9 @@ typedef struct trace_source {
     const void *ctx;
     /* Optional, for writing trace.json on two cores: parallel(ctx) prepares
      * the source so that events() may run on two threads at once and says
-     * whether it can; scratch(ctx) returns a new read-write FILE that
-     * disappears when closed (the second half of the executions goes there
-     * before being appended); thread_begin/thread_end are called on the
-     * second thread around its work (e.g. to guard mapped inputs there). */
+     * whether it can; thread_begin/thread_end are called on the second
+     * thread around its work (e.g. to guard mapped inputs there). */
     bool (*parallel)(const void *ctx);
-    FILE *(*scratch)(const void *ctx);
     void (*thread_begin)(const void *ctx);
     void (*thread_end)(const void *ctx);
     uint32_t n_counters;
