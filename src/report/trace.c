@@ -125,7 +125,7 @@ typedef struct site_map {
     uint32_t *memo;              /* [SITE_MEMO] (calloc'ed on first use) */
 } site_map;
 
-#define SITE_MEMO (1u << 16)
+#define SITE_MEMO (1u << 18)
 
 /* Word-at-a-time string hash: sites are looked up once per event and
  * entity ids are long, so a byte-wise hash was the trace writer's top cost.
@@ -196,18 +196,25 @@ static uint32_t site_lookup(site_map *m, const trace_event *e);
 
 static uint32_t site_get(site_map *m, const trace_event *e)
 {
-    /* multiplicative hashing: the top bits of the product mix every input bit */
+    /* multiplicative hashing: the top bits of the product mix every input
+     * bit; two neighbouring slots per key keep conflicts rare */
     uint64_t k = (((uint64_t)e->chain << 40) ^ (uint64_t)e->instruction) * 0x9E3779B97F4A7C15ull;
     k = (k ^ ((uint64_t)(uintptr_t)e->category >> 3)) * 0xC2B2AE3D27D4EB4Full;
-    uint32_t slot = (uint32_t)(k >> 48) & (SITE_MEMO - 1);
+    uint32_t slot = (uint32_t)(k >> 46) & (SITE_MEMO - 2);
     if (!m->memo && !(m->memo = calloc(SITE_MEMO, sizeof *m->memo)))
         return site_lookup(m, e);
-    uint32_t hit = m->memo[slot];
-    if (hit && site_same(&m->store[hit - 1], e))
-        return hit - 1;
+    for (uint32_t w = 0; w < 2; w++) {
+        uint32_t hit = m->memo[slot + w];
+        if (hit && site_same(&m->store[hit - 1], e))
+            return hit - 1;
+    }
     uint32_t site = site_lookup(m, e);
-    if (site != UINT32_MAX)
-        m->memo[slot] = site + 1;
+    if (site != UINT32_MAX) {
+        /* fill an empty way, else replace the second (the first keeps the
+         * older, established site) */
+        uint32_t w = m->memo[slot] == 0 ? 0 : 1;
+        m->memo[slot + w] = site + 1;
+    }
     return site;
 }
 
