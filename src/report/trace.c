@@ -110,6 +110,9 @@ static void kraw_us(mlia_jw *w, const char *key, uint64_t ticks, uint32_t decima
 /* A site is what the page shows for an event besides its times: name,
  * category, first entity, chain, instruction, handles. Sites are interned
  * by content so the per-event data is three integers. */
+#define SITE_CATS 8u
+#define SITE_DIRECT_MAX (1u << 22)
+
 typedef struct site_map {
     trace_event *store;          /* representative event of each site, names copied to `names` */
     mlia_arena names;
@@ -123,6 +126,13 @@ typedef struct site_map {
      * entity pointers for every event of an operator, so the check is
      * pointer compares and the string hash is skipped for most events. */
     uint32_t *memo;              /* [SITE_MEMO] (calloc'ed on first use) */
+    /* chain 0 instructions (nearly every event): a dense memo indexed by
+     * instruction and category, small and walked in order, so it stays in
+     * cache where the hashed one does not */
+    uint32_t *direct;            /* [direct_instr * SITE_CATS] */
+    uint32_t direct_instr;
+    const char *cats[SITE_CATS];
+    uint32_t n_cats;
 } site_map;
 
 #define SITE_MEMO (1u << 18)
@@ -194,8 +204,45 @@ static bool site_grow(site_map *m)
 /* Returns the site index or UINT32_MAX when out of memory. */
 static uint32_t site_lookup(site_map *m, const trace_event *e);
 
+/* Dense memo slot of e, or NULL when e does not qualify. */
+static uint32_t *direct_slot(site_map *m, const trace_event *e)
+{
+    if (e->chain != 0 || e->instruction < 0 || e->instruction >= (int64_t)SITE_DIRECT_MAX)
+        return NULL;
+    uint32_t c = 0;
+    while (c < m->n_cats && m->cats[c] != e->category)
+        c++;
+    if (c == m->n_cats) {
+        if (m->n_cats == SITE_CATS)
+            return NULL;
+        m->cats[m->n_cats++] = e->category;
+    }
+    uint32_t instr = (uint32_t)e->instruction;
+    if (instr >= m->direct_instr) {
+        uint32_t n = m->direct_instr ? m->direct_instr : 1024;
+        while (n <= instr)
+            n *= 2;
+        uint32_t *d = realloc(m->direct, (size_t)n * SITE_CATS * sizeof *d);
+        if (!d)
+            return NULL;
+        memset(d + (size_t)m->direct_instr * SITE_CATS, 0, (size_t)(n - m->direct_instr) * SITE_CATS * sizeof *d);
+        m->direct = d;
+        m->direct_instr = n;
+    }
+    return &m->direct[(size_t)instr * SITE_CATS + c];
+}
+
 static uint32_t site_get(site_map *m, const trace_event *e)
 {
+    uint32_t *d = direct_slot(m, e);
+    if (d) {
+        if (*d && site_same(&m->store[*d - 1], e))
+            return *d - 1;
+        uint32_t site = site_lookup(m, e);
+        if (site != UINT32_MAX)
+            *d = site + 1;
+        return site;
+    }
     /* multiplicative hashing: the top bits of the product mix every input
      * bit; two neighbouring slots per key keep conflicts rare */
     uint64_t k = (((uint64_t)e->chain << 40) ^ (uint64_t)e->instruction) * 0x9E3779B97F4A7C15ull;
@@ -279,6 +326,7 @@ static void site_map_free(site_map *m)
     free(m->store);
     free(m->slots);
     free(m->memo);
+    free(m->direct);
     mlia_arena_free(&m->names);
 }
 
@@ -389,7 +437,7 @@ typedef struct exec_writer {
     const trace_source *src;
     uint64_t *bounds;
     bool *has;
-    mlia_buf out, ev;
+    mlia_buf out;
     ev_vec vec;
     site_map sites;
 } exec_writer;
@@ -402,7 +450,6 @@ static void writer_init(exec_writer *x, const trace_source *src, uint64_t *bound
     x->has = has;
     mlia_buf_init(&x->out);
     mlia_buf_reserve(&x->out, FLUSH_AT + 65536);
-    mlia_buf_init(&x->ev);
     mlia_arena_init(&x->vec.names);
     mlia_arena_init(&x->sites.names);
 }
@@ -410,7 +457,6 @@ static void writer_init(exec_writer *x, const trace_source *src, uint64_t *bound
 static void writer_free(exec_writer *x)
 {
     mlia_buf_free(&x->out);
-    mlia_buf_free(&x->ev);
     free(x->vec.v);
     mlia_arena_free(&x->vec.names);
     site_map_free(&x->sites);
@@ -435,8 +481,7 @@ static bool format_exec(exec_writer *x, uint32_t k, void (*spill)(void *ctx, exe
             break;
         }
         char num[32];
-        mlia_buf *ev = &x->ev;
-        ev->len = 0;
+        mlia_buf *ev = &x->out; /* formatted in place: no copy per event */
         mlia_buf_putc(ev, ',');
         mlia_buf_append(ev, x->sites.head[site].data, x->sites.head[site].len);
         put_uint(ev, (uint64_t)k + 1);
@@ -449,7 +494,6 @@ static bool format_exec(exec_writer *x, uint32_t k, void (*spill)(void *ctx, exe
         mlia_buf_append(ev, x->sites.args[site].data, x->sites.args[site].len);
         put_uint(ev, e->index);
         mlia_buf_puts(ev, "}}");
-        mlia_buf_append(&x->out, ev->data, ev->len);
         if (x->out.len >= FLUSH_AT)
             spill(ctx, x);
     }
