@@ -448,39 +448,53 @@ static uint32_t slot_get(slot_map *m, mlia_arena *arena, int64_t chain, int64_t 
 /* Values are 32-bit while every sum fits (an operator's time in one
  * execution below 4.29 s at ns ticks: always, in practice), which halves
  * the analysis' largest memory; the first sum that does not fit widens the
- * table to 64 bits. All-ones means "not measured" in both widths. */
+ * table to 64 bits. All-ones means "not measured" in both widths.
+ *
+ * Layout: execution-major, [exec][row] with a row capacity `cap_rows`, so
+ * that scanning one execution writes nearby cells (rows follow the sites
+ * in event order) instead of one cache line per event; a summary reads a
+ * row across executions, once per entity. Growing the capacity re-lays the
+ * table out (doubling: amortised). Fresh cells are set to all-ones when
+ * allocated, so adding a row is O(1). */
 typedef struct tick_table {
     uint32_t n_exec;
     uint32_t rows, cap_rows;
     bool wide;
-    uint32_t *v32;      /* rows * n_exec while !wide */
-    uint64_t *v64;      /* rows * n_exec once wide */
+    uint32_t *v32;      /* n_exec * cap_rows while !wide */
+    uint64_t *v64;      /* n_exec * cap_rows once wide */
 } tick_table;
 
 #define NOT_MEASURED32 UINT32_MAX
 
-/* Tables are malloc'ed blocks grown with realloc (large blocks move by
- * remapping, without a copy or a leftover) and freed when the summaries
- * are taken: entities x executions is the analysis' largest memory. */
+static inline size_t table_cell(const tick_table *t, uint32_t row, uint32_t exec)
+{
+    return (size_t)exec * t->cap_rows + row;
+}
+
+/* Tables are malloc'ed (freed when the summaries are taken: entities x
+ * executions is the analysis' largest memory). */
 static uint32_t table_add_row(tick_table *t, mlia_arena *arena)
 {
     (void)arena;
-    size_t width = t->wide ? sizeof(uint64_t) : sizeof(uint32_t);
-    size_t n_exec = t->n_exec ? t->n_exec : 1;
     if (t->rows == t->cap_rows) {
-        uint32_t nc = t->cap_rows ? t->cap_rows * 2 : 16;
+        uint32_t nc = t->cap_rows ? t->cap_rows * 2 : 64;
+        size_t n_exec = t->n_exec ? t->n_exec : 1;
+        size_t width = t->wide ? sizeof(uint64_t) : sizeof(uint32_t);
         size_t bytes = (size_t)nc * n_exec * width;
-        void *nv = realloc(t->wide ? (void *)t->v64 : (void *)t->v32, bytes);
+        uint8_t *nv = malloc(bytes);
         if (!nv)
             mlia_oom(bytes);
+        memset(nv, 0xFF, bytes);
+        const uint8_t *old = t->wide ? (const uint8_t *)t->v64 : (const uint8_t *)t->v32;
+        for (size_t x = 0; old && x < t->n_exec; x++)
+            memcpy(nv + x * nc * width, old + x * t->cap_rows * width, (size_t)t->rows * width);
+        free(t->wide ? (void *)t->v64 : (void *)t->v32);
         if (t->wide)
-            t->v64 = nv;
+            t->v64 = (uint64_t *)nv;
         else
-            t->v32 = nv;
+            t->v32 = (uint32_t *)nv;
         t->cap_rows = nc;
     }
-    uint8_t *base = t->wide ? (uint8_t *)t->v64 : (uint8_t *)t->v32;
-    memset(base + (size_t)t->rows * t->n_exec * width, 0xFF, (size_t)t->n_exec * width);
     return t->rows++;
 }
 
@@ -490,7 +504,7 @@ static void table_widen(tick_table *t)
     uint64_t *w = malloc(n * sizeof *w);
     if (!w)
         mlia_oom(n * sizeof *w);
-    for (size_t i = 0; i < (size_t)t->rows * t->n_exec; i++)
+    for (size_t i = 0; i < n; i++)
         w[i] = t->v32[i] == NOT_MEASURED32 ? NOT_MEASURED : t->v32[i];
     free(t->v32);
     t->v32 = NULL;
@@ -498,8 +512,9 @@ static void table_widen(tick_table *t)
     t->wide = true;
 }
 
-static inline uint64_t table_get(const tick_table *t, size_t idx)
+static inline uint64_t table_get(const tick_table *t, uint32_t row, uint32_t exec)
 {
+    size_t idx = table_cell(t, row, exec);
     if (t->wide)
         return t->v64[idx];
     uint32_t v = t->v32[idx];
@@ -508,7 +523,7 @@ static inline uint64_t table_get(const tick_table *t, size_t idx)
 
 static void table_add(tick_table *t, uint32_t row, uint32_t exec, uint64_t ticks)
 {
-    size_t idx = (size_t)row * t->n_exec + exec;
+    size_t idx = table_cell(t, row, exec);
     if (!t->wide) {
         uint32_t cur = t->v32[idx];
         uint64_t sum = (cur == NOT_MEASURED32 ? 0 : (uint64_t)cur) + ticks;
@@ -550,7 +565,8 @@ static uint64_t union_within(interval *iv, uint32_t n, uint64_t s, uint64_t e)
 {
     if (!n)
         return 0;
-    qsort(iv, n, sizeof *iv, cmp_interval);
+    if (n > 1)
+        qsort(iv, n, sizeof *iv, cmp_interval);
     uint64_t total = 0, cs = 0, ce = 0;
     bool open = false;
     for (uint32_t i = 0; i < n; i++) {
@@ -921,9 +937,8 @@ static summary summarise_values(uint64_t *v, uint32_t n)
 static summary summarise_row(const tick_table *t, uint32_t row, uint64_t *tmp)
 {
     uint32_t n = 0;
-    size_t base = (size_t)row * t->n_exec;
     for (uint32_t e = 0; e < t->n_exec; e++) {
-        uint64_t x = table_get(t, base + e);
+        uint64_t x = table_get(t, row, e);
         if (x != NOT_MEASURED)
             tmp[n++] = x;
     }
@@ -1169,23 +1184,23 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         for (uint32_t q = 0; q < node_slot_count[i]; q++) {
             uint32_t s = node_slots[i][q];
             const tick_table *t_exec = NULL, *t_kern = NULL, *t_unat = NULL;
-            size_t b_exec = 0, b_kern = 0, b_unat = 0;
+            uint32_t r_exec = 0, r_kern = 0, r_unat = 0;
             if (st->call_of_slot[s] >= 0) {
                 rt_call *c = &st->calls[st->call_of_slot[s]];
                 t_exec = &st->call_t;
-                b_exec = (size_t)c->exec_row * n_exec;
+                r_exec = c->exec_row;
             } else if (st->op_row[s] != UINT32_MAX) {
                 t_exec = &st->exec_t;
-                b_exec = (size_t)st->op_row[s] * n_exec;
+                r_exec = st->op_row[s];
                 t_kern = &st->kernel_t;
-                b_kern = (size_t)st->kernel_row[s] * n_exec;
+                r_kern = st->kernel_row[s];
                 t_unat = &st->unattr_t;
-                b_unat = (size_t)st->unattr_row[s] * n_exec;
+                r_unat = st->unattr_row[s];
             }
             for (uint32_t e = 0; e < n_exec; e++) {
-                uint64_t xe = t_exec ? table_get(t_exec, b_exec + e) : NOT_MEASURED;
-                uint64_t xk = t_kern ? table_get(t_kern, b_kern + e) : NOT_MEASURED;
-                uint64_t xu = t_unat ? table_get(t_unat, b_unat + e) : NOT_MEASURED;
+                uint64_t xe = t_exec ? table_get(t_exec, r_exec, e) : NOT_MEASURED;
+                uint64_t xk = t_kern ? table_get(t_kern, r_kern, e) : NOT_MEASURED;
+                uint64_t xu = t_unat ? table_get(t_unat, r_unat, e) : NOT_MEASURED;
                 if (xe != NOT_MEASURED)
                     row_exec[e] = (row_exec[e] == NOT_MEASURED ? 0 : row_exec[e]) + xe;
                 if (xk != NOT_MEASURED) {
