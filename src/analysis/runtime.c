@@ -498,6 +498,21 @@ static uint32_t table_add_row(tick_table *t, mlia_arena *arena)
     return t->rows++;
 }
 
+/* Allocate an empty table for `cap` rows (when their number is known
+ * before the scan: one per instruction of the method), so that the table
+ * is exactly sized instead of doubled. */
+static void table_reserve(tick_table *t, uint32_t cap)
+{
+    if (t->v32 || t->v64 || !cap)
+        return;
+    size_t bytes = (size_t)cap * (t->n_exec ? t->n_exec : 1) * sizeof(uint32_t);
+    t->v32 = malloc(bytes);
+    if (!t->v32)
+        mlia_oom(bytes);
+    memset(t->v32, 0xFF, bytes);
+    t->cap_rows = cap;
+}
+
 static void table_widen(tick_table *t)
 {
     size_t n = (size_t)t->cap_rows * (t->n_exec ? t->n_exec : 1);
@@ -1285,6 +1300,13 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
      * and scanned; slots, rows and tables grow with the sites met. */
     slot_rehash(&st.slots, arena);
     st.exec_t.n_exec = st.kernel_t.n_exec = st.unattr_t.n_exec = st.call_t.n_exec = n_exec;
+    /* operator sites are the method's instructions: size their tables once
+     * (doubling would leave up to half of the largest memory unused) */
+    if (in->maps && in->maps->n_instr && in->maps->n_instr <= (1u << 24)) {
+        table_reserve(&st.exec_t, in->maps->n_instr);
+        table_reserve(&st.kernel_t, in->maps->n_instr);
+        table_reserve(&st.unattr_t, in->maps->n_instr);
+    }
     st.execute_ticks = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(uint64_t));
     for (uint32_t x = 0; x < n_exec; x++)
         st.execute_ticks[x] = NOT_MEASURED;
