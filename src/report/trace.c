@@ -396,6 +396,16 @@ static bool site_fragments(site_map *m, uint32_t site)
         mlia_buf_putc(a, ',');
     }
     mlia_buf_puts(a, "\"event_index\":");
+    /* kept for the whole trace, one pair per site: trim to the text (a
+     * buffer starts at 256 bytes, twice what a fragment needs) */
+    mlia_buf *fr[2] = {h, a};
+    for (int i = 0; i < 2; i++) {
+        char *t = realloc(fr[i]->data, fr[i]->len + 1);
+        if (t) {
+            fr[i]->data = t;
+            fr[i]->cap = fr[i]->len + 1;
+        }
+    }
     return true;
 }
 
@@ -418,7 +428,9 @@ static uint32_t exec_of(const trace_counter *c, uint32_t k)
 
 /* The JSON goes through a buffer flushed to fp in chunks of about 1 MB: one
  * fwrite per token would dominate the cost of a large trace. */
-#define FLUSH_AT (1u << 20)
+#define FLUSH_AT ((1u << 20) - 16384u)
+/* reserving (power of two - 1) bytes gives exactly that power of two */
+#define BUF_FOR(spill) ((((size_t)(spill) + 16384u) & ~(size_t)16383u) - 1)
 
 static void flush(mlia_buf *b, FILE *fp, bool *failed)
 {
@@ -435,6 +447,7 @@ static void flush(mlia_buf *b, FILE *fp, bool *failed)
  * bounds go to bounds/has (each thread writes only its own executions). */
 typedef struct exec_writer {
     const trace_source *src;
+    size_t spill_at;             /* out is spilled when it reaches this */
     uint64_t *bounds;
     bool *has;
     mlia_buf out;
@@ -442,14 +455,15 @@ typedef struct exec_writer {
     site_map sites;
 } exec_writer;
 
-static void writer_init(exec_writer *x, const trace_source *src, uint64_t *bounds, bool *has)
+static void writer_init(exec_writer *x, const trace_source *src, uint64_t *bounds, bool *has, size_t spill_at)
 {
     memset(x, 0, sizeof *x);
     x->src = src;
+    x->spill_at = spill_at;
     x->bounds = bounds;
     x->has = has;
     mlia_buf_init(&x->out);
-    mlia_buf_reserve(&x->out, FLUSH_AT + 65536);
+    mlia_buf_reserve(&x->out, BUF_FOR(spill_at));
     mlia_arena_init(&x->vec.names);
     mlia_arena_init(&x->sites.names);
 }
@@ -463,7 +477,7 @@ static void writer_free(exec_writer *x)
 }
 
 /* Execution k into x->out; spill(ctx, x) is called whenever out reaches
- * FLUSH_AT. Returns false when memory ran out (x->vec.oom). */
+ * x->spill_at. Returns false when memory ran out (x->vec.oom). */
 static bool format_exec(exec_writer *x, uint32_t k, void (*spill)(void *ctx, exec_writer *x), void *ctx)
 {
     uint32_t dec = x->src->us_decimals;
@@ -494,18 +508,19 @@ static bool format_exec(exec_writer *x, uint32_t k, void (*spill)(void *ctx, exe
         mlia_buf_append(ev, x->sites.args[site].data, x->sites.args[site].len);
         put_uint(ev, e->index);
         mlia_buf_puts(ev, "}}");
-        if (x->out.len >= FLUSH_AT)
+        if (x->out.len >= x->spill_at)
             spill(ctx, x);
     }
     return !x->vec.oom;
 }
 
 /* Two threads: the helper formats the odd executions into chunks of about
- * FLUSH_AT bytes and hands them over in order through a small ring; the
+ * HANDOFF_CHUNK_BYTES and hands them over in order through a small ring; the
  * main thread formats the even ones and writes everything in execution
  * order, so the file is byte for byte the sequential one, written once,
  * and memory stays at a few chunks whatever the size of an execution. */
-#define HANDOFF_CHUNKS 6
+#define HANDOFF_CHUNKS 4
+#define HANDOFF_CHUNK_BYTES ((size_t)256 * 1024 - 16384)
 
 typedef struct chunk {
     mlia_buf text;
@@ -551,7 +566,7 @@ static void hand_over(handoff *h, exec_writer *x, uint32_t exec, bool last)
     pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
     if (!x->out.data)
-        mlia_buf_reserve(&x->out, FLUSH_AT + 65536);
+        mlia_buf_reserve(&x->out, BUF_FOR(HANDOFF_CHUNK_BYTES));
 }
 
 typedef struct helper_spill {
@@ -671,7 +686,7 @@ typedef struct events_job {
 static void write_events_main(events_job *j)
 {
     exec_writer x;
-    writer_init(&x, j->src, j->bounds, j->has);
+    writer_init(&x, j->src, j->bounds, j->has, FLUSH_AT);
     main_spill ms = {j->fp, &j->failed};
     uint32_t nx = j->src->n_executions;
     for (uint32_t k = 0; k < nx; k++) {
@@ -722,7 +737,7 @@ static void write_events(events_job *j)
     if (h) {
         pthread_mutex_init(&h->mu, NULL);
         pthread_cond_init(&h->cv, NULL);
-        writer_init(&h->x, src, j->bounds, j->has);
+        writer_init(&h->x, src, j->bounds, j->has, HANDOFF_CHUNK_BYTES);
         if (pthread_create(&helper, NULL, helper_thread, h) != 0) {
             writer_free(&h->x);
             pthread_cond_destroy(&h->cv);
@@ -757,7 +772,7 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
 {
     mlia_buf out;
     mlia_buf_init(&out);
-    mlia_buf_reserve(&out, FLUSH_AT + 65536);
+    mlia_buf_reserve(&out, BUF_FOR(FLUSH_AT));
     bool failed = false;
     mlia_jw w;
     mlia_jw_init_buf(&w, &out, false);
