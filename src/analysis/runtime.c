@@ -632,9 +632,20 @@ typedef struct rt_state {
     mlia_result *result;
     slot_map slots;
     /* per slot */
-    uint32_t *op_row, *kernel_row, *unattr_row;   /* rows in tables, UINT32_MAX when none */
+    uint32_t *op_row, *kernel_row;                 /* rows in tables, UINT32_MAX when none */
     int32_t *call_of_slot;                         /* index into calls or -1 */
-    tick_table exec_t, kernel_t, unattr_t;         /* per slot (operator instructions) */
+    tick_table exec_t, kernel_t;                   /* per slot (operator instructions) */
+    /* Unattributed time of operator rows is not a third table: when every
+     * native call of a row in an execution lies inside an operator call of
+     * that row and the natives do not overlap (ExecuTorch's normal case),
+     * it is exactly execution time - kernel time. Executions where that
+     * does not hold are kept as exceptions (row, execution) -> value. The
+     * current execution is accumulated per row in cur_*. */
+    uint64_t *cur_unattr;                          /* per op row */
+    uint8_t *cur_state;                            /* 0 no call yet, 1 derivable, 2 exception */
+    uint32_t *cur_rows, n_cur_rows, cap_cur;
+    uint64_t *exc_keys, *exc_vals;                 /* open addressing, key (row << 32 | exec) + 1 */
+    uint32_t exc_cap, exc_n;
     tick_table call_t;                             /* delegate calls and runtime events */
     uint32_t n_calls, cap_calls;
     rt_call *calls;
@@ -653,14 +664,13 @@ static uint32_t slot_of(rt_state *st, int64_t chain, int64_t instr)
         uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 64;
         st->op_row = mlia_arena_grow(st->arena, st->op_row, st->cap_slots, nc, sizeof *st->op_row);
         st->kernel_row = mlia_arena_grow(st->arena, st->kernel_row, st->cap_slots, nc, sizeof *st->kernel_row);
-        st->unattr_row = mlia_arena_grow(st->arena, st->unattr_row, st->cap_slots, nc, sizeof *st->unattr_row);
         st->call_of_slot = mlia_arena_grow(st->arena, st->call_of_slot, st->cap_slots, nc, sizeof *st->call_of_slot);
         uint32_t *ph = realloc(st->pending_head, (size_t)nc * sizeof *ph);
         if (!ph)
             mlia_oom((size_t)nc * sizeof *ph);
         st->pending_head = ph;
         for (uint32_t i = st->cap_slots; i < nc; i++) {
-            st->op_row[i] = st->kernel_row[i] = st->unattr_row[i] = UINT32_MAX;
+            st->op_row[i] = st->kernel_row[i] = UINT32_MAX;
             st->call_of_slot[i] = -1;
             ph[i] = UINT32_MAX;
         }
@@ -674,9 +684,102 @@ static uint32_t ensure_slot_rows(rt_state *st, uint32_t slot)
     if (st->op_row[slot] == UINT32_MAX) {
         st->op_row[slot] = table_add_row(&st->exec_t, st->arena);
         st->kernel_row[slot] = table_add_row(&st->kernel_t, st->arena);
-        st->unattr_row[slot] = table_add_row(&st->unattr_t, st->arena);
     }
     return st->op_row[slot];
+}
+
+static void exc_put(rt_state *st, uint32_t row, uint32_t exec, uint64_t v)
+{
+    if ((st->exc_n + 1) * 2 > st->exc_cap) {
+        uint32_t nc = st->exc_cap ? st->exc_cap * 2 : 256;
+        uint64_t *nk = calloc(nc, sizeof *nk), *nv = malloc((size_t)nc * sizeof *nv);
+        if (!nk || !nv)
+            mlia_oom((size_t)nc * 16);
+        for (uint32_t i = 0; i < st->exc_cap; i++) {
+            if (!st->exc_keys[i])
+                continue;
+            uint32_t j = (uint32_t)((st->exc_keys[i] * 0x9E3779B97F4A7C15ull) >> 32) & (nc - 1);
+            while (nk[j])
+                j = (j + 1) & (nc - 1);
+            nk[j] = st->exc_keys[i];
+            nv[j] = st->exc_vals[i];
+        }
+        free(st->exc_keys);
+        free(st->exc_vals);
+        st->exc_keys = nk;
+        st->exc_vals = nv;
+        st->exc_cap = nc;
+    }
+    uint64_t key = (((uint64_t)row << 32) | exec) + 1;
+    uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (st->exc_cap - 1);
+    while (st->exc_keys[j] && st->exc_keys[j] != key)
+        j = (j + 1) & (st->exc_cap - 1);
+    if (!st->exc_keys[j]) {
+        st->exc_keys[j] = key;
+        st->exc_n++;
+    }
+    st->exc_vals[j] = v;
+}
+
+/* Unattributed time of op row `row` in execution `exec`, given its
+ * execution and kernel times (both measured). */
+static uint64_t unattr_get(const rt_state *st, uint32_t row, uint32_t exec, uint64_t xe, uint64_t xk)
+{
+    if (st->exc_n) {
+        uint64_t key = (((uint64_t)row << 32) | exec) + 1;
+        uint32_t j = (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (st->exc_cap - 1);
+        while (st->exc_keys[j]) {
+            if (st->exc_keys[j] == key)
+                return st->exc_vals[j];
+            j = (j + 1) & (st->exc_cap - 1);
+        }
+    }
+    return xe - xk;
+}
+
+/* An operator call of `row` in the current execution left `unattr` ticks
+ * unattributed; `derivable`: its natives were inside it and disjoint. */
+static void unattr_note(rt_state *st, uint32_t row, uint64_t unattr, bool derivable)
+{
+    if (row >= st->cap_cur) {
+        uint32_t nc = st->cap_cur ? st->cap_cur : 64;
+        while (nc <= row)
+            nc *= 2;
+        uint64_t *u = realloc(st->cur_unattr, (size_t)nc * sizeof *u);
+        uint8_t *c = u ? realloc(st->cur_state, nc) : NULL;
+        uint32_t *r = c ? realloc(st->cur_rows, (size_t)nc * sizeof *r) : NULL;
+        if (u)
+            st->cur_unattr = u;
+        if (c)
+            st->cur_state = c;
+        if (!u || !c || !r)
+            mlia_oom((size_t)nc * 13);
+        st->cur_rows = r;
+        memset(st->cur_unattr + st->cap_cur, 0, (size_t)(nc - st->cap_cur) * sizeof *u);
+        memset(st->cur_state + st->cap_cur, 0, nc - st->cap_cur);
+        st->cap_cur = nc;
+    }
+    if (!st->cur_state[row]) {
+        st->cur_state[row] = 1;
+        st->cur_rows[st->n_cur_rows++] = row;
+    }
+    st->cur_unattr[row] += unattr;
+    if (!derivable)
+        st->cur_state[row] = 2;
+}
+
+/* End of an execution: keep the rows whose unattributed time cannot be
+ * derived. */
+static void unattr_commit(rt_state *st, uint32_t exec)
+{
+    for (uint32_t i = 0; i < st->n_cur_rows; i++) {
+        uint32_t row = st->cur_rows[i];
+        if (st->cur_state[row] == 2)
+            exc_put(st, row, exec, st->cur_unattr[row]);
+        st->cur_state[row] = 0;
+        st->cur_unattr[row] = 0;
+    }
+    st->n_cur_rows = 0;
 }
 
 static const char *delegate_backend(const rt_state *st, int64_t chain, int64_t instr)
@@ -889,11 +992,14 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
             ensure_slot_rows(st, slot);
             table_add(&st->exec_t, st->op_row[slot], exec, dur);
             uint32_t m = 0;
+            uint64_t natives = 0;
             for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
-                if (classify(&run->ev[p]) == EV_NATIVE)
+                if (classify(&run->ev[p]) == EV_NATIVE) {
                     scratch[m++] = (interval){run->ev[p].start_time, run->ev[p].end_time};
+                    natives += run->ev[p].end_time - run->ev[p].start_time;
+                }
             uint64_t covered = union_within(scratch, m, e->start_time, e->end_time);
-            table_add(&st->unattr_t, st->unattr_row[slot], exec, dur - covered);
+            unattr_note(st, st->op_row[slot], dur - covered, covered == natives);
             pending_head[slot] = NONE;
         } else { /* DELEGATE_CALL */
             rt_call *c = call_for_slot(st, slot);
@@ -906,22 +1012,30 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
             pending_head[slot] = NONE;
         }
     }
-    /* leftovers: backend events without a DELEGATE_CALL wrapper */
+    /* leftovers: backend events without a DELEGATE_CALL wrapper; native
+     * calls after the last operator call of their row (in the kernel time,
+     * not in any call's unattributed time) */
     uint32_t *pending_head = st->pending_head;
     for (uint32_t t = 0; t < n_touched; t++) {
         uint32_t slot = touched[t];
         if (pending_head[slot] == NONE)
             continue;
         uint32_t m = 0;
-        for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
+        uint32_t row = st->op_row[slot];
+        for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p]) {
             if (is_delegate_event(&run->ev[p]))
                 idx_buf[m++] = p;
+            else if (row != UINT32_MAX && row < st->cap_cur && st->cur_state[row] &&
+                     classify(&run->ev[p]) == EV_NATIVE)
+                st->cur_state[row] = 2;
+        }
         if (m) {
             rt_call *c = call_for_slot(st, slot);
             book_delegate_tree(st, c, exec, run, idx_buf, m, false, 0, 0, items, scratch);
         }
         pending_head[slot] = NONE;
     }
+    unattr_commit(st, exec);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1198,8 +1312,8 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         bool any_kernel = false, any_unattr = false;
         for (uint32_t q = 0; q < node_slot_count[i]; q++) {
             uint32_t s = node_slots[i][q];
-            const tick_table *t_exec = NULL, *t_kern = NULL, *t_unat = NULL;
-            uint32_t r_exec = 0, r_kern = 0, r_unat = 0;
+            const tick_table *t_exec = NULL, *t_kern = NULL;
+            uint32_t r_exec = 0, r_kern = 0;
             if (st->call_of_slot[s] >= 0) {
                 rt_call *c = &st->calls[st->call_of_slot[s]];
                 t_exec = &st->call_t;
@@ -1209,13 +1323,13 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
                 r_exec = st->op_row[s];
                 t_kern = &st->kernel_t;
                 r_kern = st->kernel_row[s];
-                t_unat = &st->unattr_t;
-                r_unat = st->unattr_row[s];
             }
             for (uint32_t e = 0; e < n_exec; e++) {
                 uint64_t xe = t_exec ? table_get(t_exec, r_exec, e) : NOT_MEASURED;
                 uint64_t xk = t_kern ? table_get(t_kern, r_kern, e) : NOT_MEASURED;
-                uint64_t xu = t_unat ? table_get(t_unat, r_unat, e) : NOT_MEASURED;
+                /* operator rows: measured with the call (see rt_state) */
+                uint64_t xu = t_kern && xe != NOT_MEASURED && xk != NOT_MEASURED ? unattr_get(st, r_exec, e, xe, xk)
+                                                                                 : NOT_MEASURED;
                 if (xe != NOT_MEASURED)
                     row_exec[e] = (row_exec[e] == NOT_MEASURED ? 0 : row_exec[e]) + xe;
                 if (xk != NOT_MEASURED) {
@@ -1299,13 +1413,12 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     /* One pass: each selected execution is decoded into a reused buffer
      * and scanned; slots, rows and tables grow with the sites met. */
     slot_rehash(&st.slots, arena);
-    st.exec_t.n_exec = st.kernel_t.n_exec = st.unattr_t.n_exec = st.call_t.n_exec = n_exec;
+    st.exec_t.n_exec = st.kernel_t.n_exec = st.call_t.n_exec = n_exec;
     /* operator sites are the method's instructions: size their tables once
      * (doubling would leave up to half of the largest memory unused) */
     if (in->maps && in->maps->n_instr && in->maps->n_instr <= (1u << 24)) {
         table_reserve(&st.exec_t, in->maps->n_instr);
         table_reserve(&st.kernel_t, in->maps->n_instr);
-        table_reserve(&st.unattr_t, in->maps->n_instr);
     }
     st.execute_ticks = mlia_arena_array(arena, n_exec ? n_exec : 1, sizeof(uint64_t));
     for (uint32_t x = 0; x < n_exec; x++)
@@ -1348,7 +1461,11 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     if (read_rc) {
         table_free(&st.exec_t);
         table_free(&st.kernel_t);
-        table_free(&st.unattr_t);
+        free(st.cur_unattr);
+        free(st.cur_state);
+        free(st.cur_rows);
+        free(st.exc_keys);
+        free(st.exc_vals);
         table_free(&st.call_t);
         return -1;
     }
@@ -1413,7 +1530,11 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     }
     table_free(&st.exec_t);
     table_free(&st.kernel_t);
-    table_free(&st.unattr_t);
+    free(st.cur_unattr);
+    free(st.cur_state);
+    free(st.cur_rows);
+    free(st.exc_keys);
+    free(st.exc_vals);
     table_free(&st.call_t);
     ra->dropped_events = st.dropped;
     if (st.dropped)

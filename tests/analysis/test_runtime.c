@@ -400,11 +400,50 @@ TEST(sums_beyond_32_bits_stay_exact)
     CHECK_DBL(mlia_entity_metric(e, "unattributed_time", "p50")->d, 30 / 1e6);
 }
 
+/* Unattributed time is derived as execution - kernel time except where
+ * the natives overlap, stick out of their call or follow the last call:
+ * those executions keep their own value. */
+TEST(unattributed_time_when_natives_overlap_or_follow)
+{
+    static one_instr o;
+    one_instr_init(&o, 1, "op");
+    /* overlapping natives: covered 30 of 40 kernel ticks -> unattributed 20 */
+    etdump_event e0[3] = {prof("native_call_add.out", 0, 0, 10, 30), prof("native_call_add.out", 0, 0, 20, 40),
+                          prof("OPERATOR_CALL", 0, 0, 0, 50)};
+    /* a native after the call: kernel 20, unattributed 40 */
+    etdump_event e1[3] = {prof("native_call_add.out", 0, 0, 10, 20), prof("OPERATOR_CALL", 0, 0, 0, 50),
+                          prof("native_call_add.out", 0, 0, 60, 70)};
+    /* the usual case: unattributed 40 = 50 - 10 */
+    etdump_event e2[2] = {prof("native_call_add.out", 0, 0, 10, 20), prof("OPERATOR_CALL", 0, 0, 0, 50)};
+    etdump_run runs[3] = {run_of("Execute", e0, 3), run_of("Execute", e1, 3), run_of("Execute", e2, 2)};
+    etdump dump = {0};
+    dump.n_runs = 3;
+    dump.runs = runs;
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    uint32_t ex[3] = {0, 1, 2};
+    runtime_inputs in = {"forward", &dump, ex, 3, &o.m, &o.prog, "ns", 1e6};
+    runtime_analysis *ra;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+    const mlia_entity *e = ent(&res, "source_operator/forward/op");
+    CHECK(e);
+    CHECK_DBL(mlia_entity_metric(e, "unattributed_time", "min")->d, 20 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "unattributed_time", "p50")->d, 40 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "unattributed_time", "max")->d, 40 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "kernel_time", "min")->d, 10 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "kernel_time", "p50")->d, 20 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "kernel_time", "max")->d, 40 / 1e6);
+    CHECK_DBL(mlia_entity_metric(e, "execution_time", "p50")->d, 50 / 1e6);
+}
+
 int main(void)
 {
     mlia_arena_init(&A);
     RUN(large_shared_group_is_capped);
     RUN(sums_beyond_32_bits_stay_exact);
+    RUN(unattributed_time_when_natives_overlap_or_follow);
     RUN(p50_is_nearest_rank_lower_median);
     RUN(runtime_rules);
     RUN(repeated_name_at_another_position_gets_ordinal);
