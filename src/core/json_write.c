@@ -87,9 +87,19 @@ static void before_item(mlia_jw *w)
         return;
     }
     if (w->depth > 0) {
-        if (w->need_comma[w->depth])
-            out(w, ",", 1);
+        bool comma = w->need_comma[w->depth];
         w->need_comma[w->depth] = true;
+        int indent = w->depth * 2;
+        if (w->pretty && indent <= 128) {
+            /* comma, newline and indentation in one append */
+            static const char sep[] = ",\n"
+                                      "                                                                "
+                                      "                                                                ";
+            out(w, comma ? sep : sep + 1, (size_t)indent + (comma ? 2 : 1));
+            return;
+        }
+        if (comma)
+            out(w, ",", 1);
         newline_indent(w);
     }
 }
@@ -147,16 +157,31 @@ static size_t utf8_seq(const unsigned char *s, size_t len, uint32_t *cp)
     return n;
 }
 
+/* Bytes copied as they are: bit 0 in plain strings, bit 1 in HTML-safe
+ * ones (printable ASCII except '"' and '\\'; HTML-safe also excludes '<',
+ * '>' and '&'). One table lookup per byte on the hot path of every writer. */
+static const unsigned char PLAIN_BYTES[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    3, 3, 0, 3, 3, 3, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 3, 1, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe)
 {
     mlia_buf_reserve(b, len + 2);
     mlia_buf_putc(b, '"');
     const unsigned char *p = (const unsigned char *)s;
+    const unsigned char *plain = PLAIN_BYTES;
+    const unsigned char bit = html_safe ? 2 : 1;
     size_t i = 0;
     while (i < len) {
         size_t run = i;
-        while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\' &&
-               !(html_safe && (p[run] == '<' || p[run] == '>' || p[run] == '&')))
+        while (run < len && (plain[p[run]] & bit))
             run++;
         if (run > i) {
             mlia_buf_append(b, s + i, run - i);
