@@ -782,6 +782,19 @@ static void unattr_commit(rt_state *st, uint32_t exec)
     st->n_cur_rows = 0;
 }
 
+/* The per-execution memory (tables, unattributed-time state). */
+static void rt_state_free_tables(rt_state *st)
+{
+    table_free(&st->exec_t);
+    table_free(&st->kernel_t);
+    table_free(&st->call_t);
+    free(st->cur_unattr);
+    free(st->cur_state);
+    free(st->cur_rows);
+    free(st->exc_keys);
+    free(st->exc_vals);
+}
+
 static const char *delegate_backend(const rt_state *st, int64_t chain, int64_t instr)
 {
     const etrecord_method *m = st->in->maps;
@@ -1459,14 +1472,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     free(scratch);
     mlia_buf_free(&st.path_buf);
     if (read_rc) {
-        table_free(&st.exec_t);
-        table_free(&st.kernel_t);
-        free(st.cur_unattr);
-        free(st.cur_state);
-        free(st.cur_rows);
-        free(st.exc_keys);
-        free(st.exc_vals);
-        table_free(&st.call_t);
+        rt_state_free_tables(&st);
         return -1;
     }
 
@@ -1528,14 +1534,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
         ra->inference_max = (double)si.max / in->ticks_per_ms;
         ra->inference_samples = si.n;
     }
-    table_free(&st.exec_t);
-    table_free(&st.kernel_t);
-    free(st.cur_unattr);
-    free(st.cur_state);
-    free(st.cur_rows);
-    free(st.exc_keys);
-    free(st.exc_vals);
-    table_free(&st.call_t);
+    rt_state_free_tables(&st);
     ra->dropped_events = st.dropped;
     if (st.dropped)
         mlia_result_warnf(result, "Dropped %llu runtime event(s) whose end time precedes their start time.",

@@ -366,6 +366,21 @@ TEST(large_shared_group_is_capped)
     CHECK_INT(ra->n_timed_nodes, N);
 }
 
+/* Runtime analysis of three runs (all executions) of o's method. */
+static int analyse_three(const one_instr *o, etdump_run *runs, mlia_result *res)
+{
+    etdump dump = {0};
+    dump.n_runs = 3;
+    dump.runs = runs;
+    mlia_result_init(res, &A);
+    uint32_t ex[3] = {0, 1, 2};
+    runtime_inputs in = {"forward", &dump, ex, 3, &o->m, &o->prog, "ns", 1e6};
+    runtime_analysis *ra;
+    mlia_error err;
+    mlia_error_clear(&err);
+    return runtime_analyse(&in, res, &A, &ra, &err);
+}
+
 /* Per-execution sums are kept in 32 bits until one does not fit: a 5 s
  * operator (5e9 ns ticks) widens the table and every value stays exact. */
 TEST(sums_beyond_32_bits_stay_exact)
@@ -379,17 +394,8 @@ TEST(sums_beyond_32_bits_stay_exact)
                           prof("OPERATOR_CALL", 0, 0, t0, t0 + big)};
     etdump_event e2[2] = {prof("native_call_add.out", 0, 0, 10, 20), prof("OPERATOR_CALL", 0, 0, 10, 50)};
     etdump_run runs[3] = {run_of("Execute", e0, 2), run_of("Execute", e1, 2), run_of("Execute", e2, 2)};
-    etdump dump = {0};
-    dump.n_runs = 3;
-    dump.runs = runs;
     mlia_result res;
-    mlia_result_init(&res, &A);
-    uint32_t ex[3] = {0, 1, 2};
-    runtime_inputs in = {"forward", &dump, ex, 3, &o.m, &o.prog, "ns", 1e6};
-    runtime_analysis *ra;
-    mlia_error err;
-    mlia_error_clear(&err);
-    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+    CHECK_INT(analyse_three(&o, runs, &res), 0);
     const mlia_entity *e = ent(&res, "source_operator/forward/big");
     CHECK(e);
     CHECK_DBL(mlia_entity_metric(e, "execution_time", "p50")->d, 40 / 1e6);
@@ -416,17 +422,8 @@ TEST(unattributed_time_when_natives_overlap_or_follow)
     /* the usual case: unattributed 40 = 50 - 10 */
     etdump_event e2[2] = {prof("native_call_add.out", 0, 0, 10, 20), prof("OPERATOR_CALL", 0, 0, 0, 50)};
     etdump_run runs[3] = {run_of("Execute", e0, 3), run_of("Execute", e1, 3), run_of("Execute", e2, 2)};
-    etdump dump = {0};
-    dump.n_runs = 3;
-    dump.runs = runs;
     mlia_result res;
-    mlia_result_init(&res, &A);
-    uint32_t ex[3] = {0, 1, 2};
-    runtime_inputs in = {"forward", &dump, ex, 3, &o.m, &o.prog, "ns", 1e6};
-    runtime_analysis *ra;
-    mlia_error err;
-    mlia_error_clear(&err);
-    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+    CHECK_INT(analyse_three(&o, runs, &res), 0);
     const mlia_entity *e = ent(&res, "source_operator/forward/op");
     CHECK(e);
     CHECK_DBL(mlia_entity_metric(e, "unattributed_time", "min")->d, 20 / 1e6);
