@@ -1,6 +1,6 @@
 // Builds the standalone page template of `mlia check`.
 //
-//   node build.mjs          write dist/page.html and src/report/page_asset.{c,h}
+//   node build.mjs          write dist/page.html and src/report/views/page_asset.{c,h}
 //   node build.mjs --check  build in memory; exit 1 if any of those files differs
 //
 // The page is one HTML file with everything inline: the minified script
@@ -11,7 +11,7 @@
 // so the data can never close the element). A Content-Security-Policy meta
 // tag allows exactly the inline script and the inline style, by their
 // SHA-256 hashes computed here, and nothing else (no network, no other
-// script). The same bytes are written to src/report/page_asset.c as a C
+// script). The same bytes are written to src/report/views/page_asset.c as a C
 // string, so the C build needs neither node nor node_modules.
 //
 // Determinism: pinned esbuild and dagre versions (package-lock.json), no
@@ -28,8 +28,8 @@ const repo = join(here, '..');
 export const PLACEHOLDER = '@@MLIA_DATA@@';
 const OUTPUTS = {
   html: join(here, 'dist', 'page.html'),
-  c: join(repo, 'src', 'report', 'page_asset.c'),
-  h: join(repo, 'src', 'report', 'page_asset.h'),
+  c: join(repo, 'src', 'report', 'views', 'page_asset.c'),
+  h: join(repo, 'src', 'report', 'views', 'page_asset.h'),
 };
 const C_LINE_LIMIT = 3000; // escaped characters per C source line (< 4000)
 
@@ -146,7 +146,7 @@ export function cSource(html) {
     '** run\'s page JSON, escaped so that it cannot close its <script> element',
     '** (see docs/page.md for the data contract).',
     '*/',
-    '#include "report/page_asset.h"',
+    '#include "report/views/page_asset.h"',
     '',
     'const char mlia_page_template[] =',
     ...lines.map((l) => `"${l}"`),
@@ -195,7 +195,7 @@ async function main() {
     mkdirSync(dirname(path), { recursive: true });
     if (!existsSync(path) || readFileSync(path, 'utf8') !== outputs[key]) writeFileSync(path, outputs[key]);
   }
-  console.log(`built dist/page.html (${Buffer.byteLength(html)} bytes) and src/report/page_asset.{c,h}`);
+  console.log(`built dist/page.html (${Buffer.byteLength(html)} bytes) and src/report/views/page_asset.{c,h}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

@@ -25,6 +25,14 @@ extern "C" {
 
 #define MLIA_VERSION "0.1.0"
 
+/* Marks the public functions: libmlia is built with hidden visibility, so
+ * these are the only symbols its shared library exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MLIA_API __attribute__((visibility("default")))
+#else
+#define MLIA_API
+#endif
+
 /* Progress stages reported through mlia_check_options.progress. */
 typedef void (*mlia_progress_fn)(void *ctx, const char *stage);
 
@@ -57,24 +65,24 @@ typedef struct mlia_check_output {
  * the one-line message "<file>: <what>" (without the "mlia: error: " prefix).
  * `out` fields are set only on success; release them with
  * mlia_check_output_free(). */
-int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error);
-void mlia_check_output_free(mlia_check_output *out);
+MLIA_API int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error);
+MLIA_API void mlia_check_output_free(mlia_check_output *out);
 
 /* `mlia inspect FILE`: decoded structure as pretty JSON (trailing newline).
  * Returns 0 or 1 with *error set. */
-int mlia_inspect(const char *path, char **json, char **error);
+MLIA_API int mlia_inspect(const char *path, char **json, char **error);
 /* The same document written to `out` as it is produced (memory bounded by
  * the largest ETDump run's metadata, not by the number of events). On an
  * error found before the first byte (any invalid input) nothing is written;
  * write errors on `out` are the caller's to check (ferror). Returns 0 or 1
  * with *error set. */
-int mlia_inspect_to(const char *path, FILE *out, char **error);
+MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
 
 /* Python binding entry point: request is a JSON object {"model": ...,
  * "profiling_data": [...], "companion_model": ..., "output_dir": ...,
  * "model_explorer": ..., "etrecord_method": ...}; on success *result is the
  * result JSON text. Returns 0 or 1 (with *error) or 2 (usage error). */
-int mlia_run_advisor_json(const char *request_json, char **result, char **error);
+MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char **error);
 
 /* `mlia compare BASELINE NEW` (docs/compare.md). Each side is an mlia-output
  * folder, a folder holding one, or an mlia-output.json file. */
@@ -95,14 +103,14 @@ typedef struct mlia_compare_output {
 
 /* Returns 0, or 1 with *error = "<file>: <what>" (different models, methods
  * or schema versions, unreadable or non-mlia inputs, write failures). */
-int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error);
-void mlia_compare_output_free(mlia_compare_output *out);
+MLIA_API int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error);
+MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 
 /* Python binding entry point: request {"baseline", "new", "threshold",
  * "output_dir"}; *result = compare.json text. Returns 0, 1 or 2 (usage). */
-int mlia_compare_json(const char *request_json, char **result, char **error);
+MLIA_API int mlia_compare_json(const char *request_json, char **result, char **error);
 
-void mlia_free(void *p);
+MLIA_API void mlia_free(void *p);
 
 #ifdef __cplusplus
 }

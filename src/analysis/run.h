@@ -3,9 +3,9 @@
  * writers (result JSON, console summary, Model Explorer views) see it.
  *
  * Data flows one way: files -> readers -> analysis -> writers. The pipeline
- * (src/api) owns the run and its memory; once the analysis is finished it
+ * (src/pipeline) owns the run and its memory; once the analysis is finished it
  * fills one mlia_run_record with borrowed pointers and hands it, const, to the
- * writers in src/report, which therefore include nothing from src/api.
+ * writers in src/report, which therefore include nothing from src/pipeline or src/api.
  *
  * Ownership: every pointer is borrowed from the pipeline's session and stays
  * valid until the session is freed; writers never free or change anything

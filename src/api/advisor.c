@@ -1,20 +1,27 @@
 /*
  * advisor.c - JSON request entry point used by the Python binding
  * (python/mlia, through ctypes). Validates the request like the CLI does for
- * the same options, then runs mlia_check().
+ * the same options, then runs mlia_check(); all of it inside the entry
+ * guard (guard.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/guard.h"
 #include "core/arena.h"
 #include "core/json_read.h"
 #include "mlia/mlia.h"
 
-static int usage(char **error, const char *msg)
+typedef struct advisor_request {
+    const char *json;
+    mlia_arena arena;     /* the parsed request */
+    char **result;
+} advisor_request;
+
+static int usage(char **message, const char *msg)
 {
-    if (error)
-        *error = strdup(msg);
+    *message = strdup(msg);
     return 2;
 }
 
@@ -24,20 +31,15 @@ static bool has_suffix(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-int mlia_run_advisor_json(const char *request_json, char **result, char **error)
+static int advisor_body(void *ctx, mlia_error *err, char **message)
 {
-    if (result)
-        *result = NULL;
-    if (error)
-        *error = NULL;
-    mlia_arena arena;
-    mlia_arena_init(&arena);
-    mlia_error err;
-    mlia_error_clear(&err);
+    advisor_request *q = ctx;
+    const char *request_json = q->json;
+    char **result = q->result, **error = message;
     mlia_json *req = NULL;
     mlia_json_opts jo = {false, 64};
     int rc;
-    if (!request_json || mlia_json_parse(request_json, strlen(request_json), &jo, &arena, &req, NULL, &err) ||
+    if (!request_json || mlia_json_parse(request_json, strlen(request_json), &jo, &q->arena, &req, NULL, err) ||
         req->type != MLIA_JSON_OBJECT) {
         rc = usage(error, "invalid request");
         goto out;
@@ -99,10 +101,7 @@ int mlia_run_advisor_json(const char *request_json, char **result, char **error)
     mlia_check_output co;
     char *msg = NULL;
     if (mlia_check(&o, &co, &msg)) {
-        if (error)
-            *error = msg;
-        else
-            free(msg);
+        *error = msg;
         rc = 1;
         goto out;
     }
@@ -114,6 +113,17 @@ int mlia_run_advisor_json(const char *request_json, char **result, char **error)
     mlia_check_output_free(&co);
     rc = 0;
 out:
-    mlia_arena_free(&arena);
+    return rc;
+}
+
+int mlia_run_advisor_json(const char *request_json, char **result, char **error)
+{
+    if (result)
+        *result = NULL;
+    advisor_request q = {.json = request_json, .result = result};
+    mlia_arena_init(&q.arena);
+    mlia_guard g = {"request", &MLIA_OOM_ANALYSIS, NULL, NULL};
+    int rc = mlia_guard_run(&g, advisor_body, &q, error);
+    mlia_arena_free(&q.arena);
     return rc;
 }

@@ -32,7 +32,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "mlia/mlia.h"
-#include "report/browser.h"
+#include "cli/browser.h"
 #include "report/outdir.h"
 
 #define PROGRESS_DELAY_MS 500

@@ -1,7 +1,7 @@
 /*
  * oom.c - the out-of-memory path (see oom.h).
  */
-#include "oom.h"
+#include "core/oom.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -79,4 +79,22 @@ _Noreturn void mlia_oom_fault(const char *path)
     ignored = write(2, tail, sizeof tail - 1);
     (void)ignored;
     _exit(1);
+}
+
+const mlia_oom_words MLIA_OOM_ANALYSIS = {"analysis", "input size"};
+const mlia_oom_words MLIA_OOM_INSPECTION = {"inspection", "file size"};
+const mlia_oom_words MLIA_OOM_COMPARISON = {"comparison", "input size"};
+
+void mlia_oom_error(mlia_error *err, const char *file, const mlia_oom_point *p, const mlia_oom_words *w)
+{
+    mlia_error_clear(err);
+    if (p->fault_file)
+        mlia_error_setf(err, p->fault_file, MLIA_FAULT_MESSAGE);
+    else if (p->limit)
+        mlia_error_setf(err, file, "%s needs more than the memory limit of %zu bytes (%u MiB + %u x the %s)",
+                        w->activity, p->limit, (unsigned)(MLIA_MEMORY_BASE >> 20), MLIA_MEMORY_RATIO, w->sizes);
+    else if (p->requested)
+        mlia_error_setf(err, file, "out of memory (requested %zu bytes)", p->requested);
+    else
+        mlia_error_setf(err, file, "out of memory");
 }

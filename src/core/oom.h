@@ -26,6 +26,8 @@
 #include <setjmp.h>
 #include <stddef.h>
 
+#include "core/error.h"
+
 typedef struct mlia_oom_point {
     jmp_buf jump;
     size_t requested;                 /* size of the failed request */
@@ -63,5 +65,20 @@ _Noreturn void mlia_oom(size_t requested);
  * recovery point with p->limit set, or print "mlia: error: memory limit of
  * N bytes exceeded" and exit(1). */
 _Noreturn void mlia_oom_limit(size_t requested, size_t limit);
+
+/* How the memory-limit message names the work and what its limit scales
+ * with: "<file>: <activity> needs more than the memory limit of N bytes
+ * (B MiB + R x the <sizes>)". */
+typedef struct mlia_oom_words {
+    const char *activity; /* "analysis", "inspection", "comparison" */
+    const char *sizes;    /* "input size", "file size" */
+} mlia_oom_words;
+extern const mlia_oom_words MLIA_OOM_ANALYSIS, MLIA_OOM_INSPECTION, MLIA_OOM_COMPARISON;
+
+/* The error for a recovery point that was jumped to, naming `file`:
+ * "file changed while being read (truncated while mapped)" for a SIGBUS on
+ * a mapped input (naming that input), the memory-limit message, or
+ * "out of memory (requested N bytes)". Clears err first. */
+void mlia_oom_error(mlia_error *err, const char *file, const mlia_oom_point *p, const mlia_oom_words *w);
 
 #endif

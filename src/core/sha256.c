@@ -1,7 +1,9 @@
 /*
  * sha256.c - SHA-256 through OpenSSL's EVP interface (see sha256.h).
  */
-#include "sha256.h"
+#include "core/sha256.h"
+
+#include "core/oom.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -12,10 +14,11 @@
 void mlia_sha256(const void *data, size_t len, uint8_t out[32])
 {
     unsigned int n = 0;
-    if (!EVP_Digest(data ? data : "", len, out, &n, EVP_sha256(), NULL) || n != 32) {
-        fprintf(stderr, "mlia: error: SHA-256 computation failed\n");
-        exit(1);
-    }
+    /* For the built-in SHA-256 the one way EVP_Digest fails is allocating
+     * its context: report it as what it is, through the library's one
+     * out-of-memory path (core/oom.h), never by ending the host. */
+    if (!EVP_Digest(data ? data : "", len, out, &n, EVP_sha256(), NULL) || n != 32)
+        mlia_oom(sizeof(void *) * 64);
 }
 
 static void to_hex(const uint8_t d[32], char out[65])

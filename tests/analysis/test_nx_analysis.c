@@ -9,7 +9,7 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/json_write.h"
-#include "report/inspect_nx.h"
+#include "report/inspect/inspect_nx.h"
 #include "test.h"
 
 static mlia_arena A;

@@ -12,7 +12,7 @@
 #include "core/file.h"
 #include "core/json_write.h"
 #include "formats/etrecord.h"
-#include "report/inspect_etrecord.h"
+#include "report/inspect/inspect_etrecord.h"
 
 /* ---- a minimal STORED ZIP writer (test-only) ------------------------- */
 

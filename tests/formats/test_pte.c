@@ -18,7 +18,7 @@
 #include "formats/etdump.h"
 #include "formats/fb.h"
 #include "formats/pte.h"
-#include "report/inspect_et.h"
+#include "report/inspect/inspect_et.h"
 #include "test.h"
 
 static uint8_t *load(const char *rel, size_t *size)

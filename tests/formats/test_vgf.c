@@ -15,7 +15,7 @@
 #include "core/file.h"
 #include "core/json_write.h"
 #include "formats/vgf.h"
-#include "report/inspect_vgf.h"
+#include "report/inspect/inspect_vgf.h"
 
 typedef struct loaded {
     char *data;

@@ -1,46 +1,137 @@
-"""Data flows one way (files -> readers -> analysis -> writers): each layer of src/ includes
-only the layers below it. In particular the writers in src/report read the run through
-analysis/run.h and include nothing from src/api or src/cli."""
+"""The house rules of src/ (docs/architecture.md), checked on every file:
+
+- data flows one way: each floor includes only the floors below it
+  (core -> formats -> analysis -> report -> pipeline -> api -> cli);
+- inside src/report, each product's folder (result, views, trace, inspect,
+  compare) includes only its own files, the shared report/outdir.h and the
+  products it is declared to build on (REPORT_PRODUCTS);
+- no circle of files: the include graph of src/ has no cycle, and no function
+  is defined in one .c file of a floor and called from another in a circle
+  (the old check.c <-> companion.c <-> nx_glue.c loop);
+- the shared library exports only the public API (mlia_* of include/mlia).
+"""
 import os
 import re
+import subprocess
 import unittest
 
-from helpers import ROOT
+from helpers import BUILD, ROOT
 
-# layer -> layers it may include (besides itself and the public include/mlia)
-ALLOWED = {
-    "core": set(),
-    "formats": {"core"},
-    "analysis": {"core", "formats"},
-    "report": {"core", "formats", "analysis"},
-    "api": {"core", "formats", "analysis", "report"},
-    "cli": {"core", "formats", "analysis", "report", "api"},
-}
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.M)
+FLOORS = ["core", "formats", "analysis", "report", "pipeline", "api", "cli"]
+# floor -> floors it may include (besides itself and the public include/mlia)
+ALLOWED = {f: set(FLOORS[:i]) for i, f in enumerate(FLOORS)}
+# report products and the products they build on (the page embeds the result
+# and the timeline; compare.html reuses the page template): acyclic
+REPORT_PRODUCTS = {"result": set(), "trace": set(), "inspect": set(), "views": {"result", "trace"},
+                   "compare": {"views"}}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def src_files():
+    for dirpath, _, names in os.walk(os.path.join(ROOT, "src")):
+        for name in sorted(names):
+            if name.endswith((".c", ".h")):
+                yield os.path.join(dirpath, name)
+
+
+def rel(path):
+    return os.path.relpath(path, os.path.join(ROOT, "src"))
+
+
+def includes(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read(400000)
+    out = []
+    for target in INCLUDE.findall(text):
+        if "/" not in target:  # same folder
+            target = os.path.join(os.path.dirname(rel(path)), target)
+        out.append(target)
+    return out
 
 
 def violations():
     found = []
-    for layer, allowed in ALLOWED.items():
-        d = os.path.join(ROOT, "src", layer)
-        for name in sorted(os.listdir(d)):
-            if not name.endswith((".c", ".h")):
+    for path in src_files():
+        r = rel(path)
+        floor = r.split("/")[0]
+        if floor not in ALLOWED:
+            found.append(f"src/{r}: unknown floor '{floor}'")
+            continue
+        for target in includes(path):
+            tfloor = target.split("/")[0]
+            if tfloor == "mlia":
                 continue
-            with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
-                text = f.read(200000)
-            for target in INCLUDE.findall(text):
-                if target not in allowed | {layer, "mlia"}:
-                    found.append(f"src/{layer}/{name} includes {target}/")
+            if tfloor not in ALLOWED[floor] | {floor}:
+                found.append(f"src/{r} includes {target}")
+            # report products stay apart
+            parts, tparts = r.split("/"), target.split("/")
+            if floor == "report" and tfloor == "report" and len(parts) > 2 and len(tparts) > 2 \
+                    and parts[1] != tparts[1] and tparts[1] not in REPORT_PRODUCTS.get(parts[1], set()):
+                found.append(f"src/{r} includes another report product: {target}")
     return found
+
+
+def include_cycles():
+    graph = {}
+    for path in src_files():
+        graph[rel(path)] = [t for t in includes(path) if os.path.exists(os.path.join(ROOT, "src", t))]
+    state, cycles = {}, []
+
+    def visit(n, stack):
+        state[n] = 1
+        stack.append(n)
+        for m in graph.get(n, []):
+            if state.get(m) == 1:
+                cycles.append(" -> ".join(stack[stack.index(m):] + [m]))
+            elif not state.get(m):
+                visit(m, stack)
+        stack.pop()
+        state[n] = 2
+
+    for n in sorted(graph):
+        if not state.get(n):
+            visit(n, [])
+    return cycles
 
 
 class Layering(unittest.TestCase):
     def test_every_include_points_down(self):
         self.assertEqual(violations(), [])
 
+    def test_no_include_cycle(self):
+        self.assertEqual(include_cycles(), [])
+
     def test_report_reads_the_run_record(self):
-        with open(os.path.join(ROOT, "src", "report", "result_json.h"), encoding="utf-8") as f:
+        with open(os.path.join(ROOT, "src", "report", "result", "result_json.h"), encoding="utf-8") as f:
             self.assertIn('#include "analysis/run.h"', f.read())
+
+    def test_api_holds_only_entry_points(self):
+        # every function with external linkage defined in src/api is public
+        # (declared in include/mlia/mlia.h) or the entry guard's
+        with open(os.path.join(ROOT, "include", "mlia", "mlia.h"), encoding="utf-8") as f:
+            public = set(re.findall(r"\b(mlia_[a-z_]+)\(", f.read()))
+        defined = re.compile(r"^(?!static)[a-z].*?\b([a-z_][a-z0-9_]*)\([^;]*$", re.M)
+        extra = []
+        for name in sorted(os.listdir(os.path.join(ROOT, "src", "api"))):
+            if not name.endswith(".c"):
+                continue
+            with open(os.path.join(ROOT, "src", "api", name), encoding="utf-8") as f:
+                for fn in defined.findall(f.read()):
+                    if fn not in public and not fn.startswith("mlia_guard_"):
+                        extra.append(f"src/api/{name}: {fn}")
+        self.assertEqual(extra, [])
+
+    def test_shared_library_exports_only_the_public_api(self):
+        lib = os.path.join(ROOT, BUILD, "libmlia.so")
+        if not os.path.exists(lib):
+            self.skipTest(f"{lib} not built")
+        out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
+        names = sorted(line.split()[-1] for line in out.splitlines() if line.strip())
+        with open(os.path.join(ROOT, "include", "mlia", "mlia.h"), encoding="utf-8") as f:
+            public = set(re.findall(r"MLIA_API\s+[a-z_ ]+?\**\b(mlia_[a-z_]+)\(", f.read()))
+        self.assertTrue(public)
+        self.assertEqual([n for n in names if n not in public], [])
+        self.assertLessEqual(len(names), 20)
 
 
 if __name__ == "__main__":

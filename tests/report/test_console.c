@@ -5,7 +5,7 @@
  * test pins exactly what the summary reads: metric names and the qualifiers
  * statistic/attribution, entity kinds, warnings in order.
  */
-#include "report/console.h"
+#include "report/result/console.h"
 
 #include "test.h"
 

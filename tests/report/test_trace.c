@@ -4,7 +4,7 @@
  * the later-written event is the wrapper), counters at the execution's first
  * and last tick, metadata and the page's compact form.
  */
-#include "report/trace.h"
+#include "report/trace/trace.h"
 
 #include "core/json_read.h"
 #include "test.h"

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "analysis/nx_analysis.h"
-#include "api/session.h"
+#include "pipeline/session.h"
 #include "core/json_read.h"
 #include "formats/exported_program.h"
 #include "report/outdir.h"
-#include "report/views.h"
+#include "report/views/views.h"
 
 #define HOSTILE "</script><img src=x onerror=alert(1)>"
 

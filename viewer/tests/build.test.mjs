@@ -50,8 +50,8 @@ test('build is deterministic and matches the committed files', async () => {
   const b = await buildPage();
   assert.equal(a, b);
   assert.equal(a, html);
-  assert.equal(readFileSync(join(VIEWER, '..', 'src', 'report', 'page_asset.c'), 'utf8'), cSource(a));
-  assert.equal(readFileSync(join(VIEWER, '..', 'src', 'report', 'page_asset.h'), 'utf8'), cHeader());
+  assert.equal(readFileSync(join(VIEWER, '..', 'src', 'report', 'views', 'page_asset.c'), 'utf8'), cSource(a));
+  assert.equal(readFileSync(join(VIEWER, '..', 'src', 'report', 'views', 'page_asset.h'), 'utf8'), cHeader());
 });
 
 // Decodes the C string literal of page_asset.c back to bytes.
@@ -73,7 +73,7 @@ function decodeC(source) {
 }
 
 test('page_asset.c holds the template byte for byte', () => {
-  const source = readFileSync(join(VIEWER, '..', 'src', 'report', 'page_asset.c'), 'utf8');
+  const source = readFileSync(join(VIEWER, '..', 'src', 'report', 'views', 'page_asset.c'), 'utf8');
   const bytes = decodeC(source);
   assert.ok(bytes.equals(Buffer.from(html, 'utf8')));
   assert.ok(source.includes(`const unsigned long mlia_page_template_len = ${bytes.length}UL;`));

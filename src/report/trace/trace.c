@@ -2,7 +2,7 @@
  * trace.c - Chrome trace-event JSON and the page's compact timeline (see
  * trace.h for the contract and docs/trace.md for the format).
  */
-#include "report/trace.h"
+#include "report/trace/trace.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/json_write.h"
-#include "report/views_model.h"
+#include "report/views/views_model.h"
 
 /* ---- string map ---- */
 

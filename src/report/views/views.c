@@ -38,11 +38,11 @@
 #include "core/json_write.h"
 #include "formats/exported_program.h"
 #include "mlia/mlia.h"
-#include "report/page_asset.h"
-#include "report/trace.h"
-#include "report/views.h"
-#include "report/result_json.h"
-#include "report/views_model.h"
+#include "report/views/page_asset.h"
+#include "report/trace/trace.h"
+#include "report/views/views.h"
+#include "report/result/result_json.h"
+#include "report/views/views_model.h"
 
 #define VW_SYNC_CAP 64       /* sync targets per node */
 #define VW_RELATED_CHILDREN 200 /* children listed per entity in the page */

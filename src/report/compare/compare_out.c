@@ -2,7 +2,7 @@
  * compare_out.c - compare.json, console tables and the comparison page
  * (formats in docs/compare.md).
  */
-#include "report/compare_out.h"
+#include "report/compare/compare_out.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "mlia/mlia.h"
-#include "report/page_asset.h"
+#include "report/views/page_asset.h"
 
 static void write_side(mlia_jw *w, const char *key, const compare_side *s)
 {

@@ -4,7 +4,7 @@
 
 #include <unistd.h>
 
-#include "api/glue.h"
+#include "pipeline/stages.h"
 #include "core/sha256.h"
 
 static void write_file(const char *path, const char *text)

@@ -16,7 +16,7 @@
  * Numbers: milliseconds with 3 decimals, cycles as integers, percentages
  * with up to 2 decimals.
  */
-#include "report/console.h"
+#include "report/result/console.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,21 +1,18 @@
 /*
- * nx_glue.c - NX statistics stage of the pipeline.
+ * nx_entities.c - NX statistics hierarchy -> result entities.
  *
- * nx_analyse() (src/analysis/nx_analysis.c) decodes and aggregates; this
- * file maps its hierarchy onto result entities (product.md section 5):
- * segment > cascade > chain > stripe, compiler operations under chains, and
- * associations between compiler operations and ETRecord source operators.
- * Metric shapes follow nx-statistics.md 8.6 / 9.4: one value with
- * aggregation "sum" for a single execution, else p50/min/max triples.
+ * nx_analyse() (nx_analysis.c) decodes and aggregates; this file maps its
+ * hierarchy onto result entities, as runtime.c does for the runtime events
+ * (docs/nx-statistics.md, docs/result-format.md): segment > cascade > chain >
+ * stripe, compiler operations under chains, and associations between
+ * compiler operations and ETRecord source operators. Metric shapes: one
+ * value with aggregation "sum" for a single execution, else p50/min/max
+ * triples.
  */
+#include "analysis/nx_entities.h"
+
 #include <stdio.h>
 #include <string.h>
-
-#include "analysis/nx_analysis.h"
-#include "analysis/runtime.h"
-#include "api/glue.h"
-#include "formats/exported_program.h"
-#include "formats/vgf.h"
 
 static void stat_metrics(mlia_result *r, mlia_entity *e, const char *name, nx_stat st)
 {
@@ -34,27 +31,26 @@ static void stat_metrics(mlia_result *r, mlia_entity *e, const char *name, nx_st
     }
 }
 
-static void cycle_metrics(mlia_session *s, mlia_entity *e, const nx_metrics *m, double coverage, uint32_t recorded)
+static void cycle_metrics(const nx_result *nx, mlia_arena *arena, mlia_result *r, mlia_entity *e, const nx_metrics *m,
+                          double coverage, uint32_t recorded)
 {
-    const nx_result *nx = s->nx;
-    mlia_result *r = &s->result;
     stat_metrics(r, e, "total_cycles", m->total);
     stat_metrics(r, e, "op_cycles", m->op);
     if (m->has_counters && m->counter_stats)
         for (uint32_t c = 0; c < nx->n_counters; c++) {
-            const char *name = mlia_arena_printf(&s->arena, "%s_cycles", nx->counter_labels[c]);
+            const char *name = mlia_arena_printf(arena, "%s_cycles", nx->counter_labels[c]);
             stat_metrics(r, e, name, m->counter_stats[c]);
         }
     if (m->total.available)
         mlia_entity_add_metric(r, e, mlia_metric_double("execution_coverage", "%", coverage, NULL, recorded));
 }
 
-static void stripe_list(mlia_session *s, mlia_entity *e, const uint32_t *ids, uint32_t n)
+static void stripe_list(mlia_arena *arena, mlia_result *r, mlia_entity *e, const uint32_t *ids, uint32_t n)
 {
-    const char **v = mlia_arena_array(&s->arena, n ? n : 1, sizeof *v);
+    const char **v = mlia_arena_array(arena, n ? n : 1, sizeof *v);
     for (uint32_t i = 0; i < n; i++)
-        v[i] = mlia_arena_printf(&s->arena, "%u", ids[i]);
-    mlia_entity_set_str_list(&s->result, e, "stripe_ids", v, n);
+        v[i] = mlia_arena_printf(arena, "%u", ids[i]);
+    mlia_entity_set_str_list(r, e, "stripe_ids", v, n);
 }
 
 static void declare_nx_kinds(mlia_result *r)
@@ -71,59 +67,13 @@ static void declare_nx_kinds(mlia_result *r)
                      "segment,chain,compiler_operation", "compiler_operation,source_operator");
 }
 
-int nx_run(mlia_session *s, mlia_error *err)
+void nx_entities_add(const nx_result *nx, const char *method_name, uint32_t n_source_nodes, mlia_arena *arena,
+                     mlia_result *r)
 {
-    nx_inputs in;
-    memset(&in, 0, sizeof in);
-    in.etdump_path = s->opts->etdump_path;
-    in.dump = s->dump;
-    in.execution_runs = s->execution_runs;
-    in.n_executions = s->n_executions;
-    const ep_graph *g = s->program ? &s->program->graph : NULL;
-    const char **names = NULL;
-    if (g && g->n_nodes) {
-        names = mlia_arena_array(&s->arena, g->n_nodes, sizeof *names);
-        for (uint32_t i = 0; i < g->n_nodes; i++)
-            names[i] = g->nodes[i].name;
-        in.source_node_names = names;
-        in.n_source_nodes = g->n_nodes;
-    }
-    nx_segment_vgf *vs = NULL;
-    if (s->vgf) {
-        const vgf_file *f = s->vgf;
-        vs = mlia_arena_array(&s->arena, f->n_segments ? f->n_segments : 1, sizeof *vs);
-        for (uint32_t i = 0; i < f->n_segments; i++) {
-            const vgf_segment *seg = &f->segments[i];
-            vs[i].name = seg->name.ptr ? mlia_arena_strndup(&s->arena, seg->name.ptr, seg->name.len) : "";
-            if (seg->type == 1) {
-                /* a graph segment whose module is a placeholder has no SPIR-V
-                 * ids at all: an empty map makes every id-naming label fail */
-                vgf_name_map vm = {0, NULL, NULL};
-                if (seg->spirv)
-                    vgf_segment_name_map(f, i, &vm);
-                vs[i].has_name_map = true;
-                vs[i].name_map.n_ids = vm.n;
-                vs[i].name_map.ids = vm.ids;
-                vs[i].name_map.names = (const char *const *)vm.names;
-            }
-        }
-        in.vgf_segments = vs;
-        in.n_vgf_segments = f->n_segments;
-    }
-    if (nx_analyse(&in, &s->arena, &s->nx, err))
-        return -1;
-    const nx_result *nx = s->nx;
-    mlia_result *r = &s->result;
     for (uint32_t i = 0; i < nx->n_warnings; i++)
         mlia_result_warn(r, nx->warnings[i]);
-    if (nx->resolved)
-        mlia_log_add(s, "statistics: mode %d%s, device %s%s, %u record(s)", nx->mode,
-                     nx->mode_assumed ? " (assumed)" : "", nx->device, nx->device_assumed ? " (assumed)" : "",
-                     nx->n_records);
-    else
-        mlia_log_add(s, "statistics: %u record(s), none with a measurement", nx->n_records);
     if (!nx->n_segments)
-        return 0;
+        return;
     declare_nx_kinds(r);
 
     for (uint32_t si = 0; si < nx->n_segments; si++) {
@@ -136,19 +86,19 @@ int nx_run(mlia_session *s, mlia_error *err)
         mlia_entity_set_int(r, se, "instruction_id", seg->instruction_id);
         if (seg->name && *seg->name)
             mlia_entity_set_str(r, se, "segment_name", seg->name);
-        int64_t *rec = mlia_arena_array(&s->arena, seg->n_recorded ? seg->n_recorded : 1, sizeof *rec);
+        int64_t *rec = mlia_arena_array(arena, seg->n_recorded ? seg->n_recorded : 1, sizeof *rec);
         for (uint32_t k = 0; k < seg->n_recorded; k++)
             rec[k] = seg->recorded_runs[k];
         mlia_entity_set_int_list(r, se, "recorded_executions", rec, seg->n_recorded);
-        cycle_metrics(s, se, &seg->m, seg->coverage, seg->n_recorded);
+        cycle_metrics(nx, arena, r, se, &seg->m, seg->coverage, seg->n_recorded);
 
         for (uint32_t k = 0; k < seg->n_cascades; k++) {
             const nx_cascade *c = &nx->cascades[seg->first_cascade + k];
             mlia_entity *ce = mlia_result_entity(r, c->id, "cascade", c->name);
             mlia_result_link(r, se, ce);
             ce->placement = "NX";
-            stripe_list(s, ce, c->stripe_ids, c->n_stripes);
-            cycle_metrics(s, ce, &c->m, seg->coverage, seg->n_recorded);
+            stripe_list(arena, r, ce, c->stripe_ids, c->n_stripes);
+            cycle_metrics(nx, arena, r, ce, &c->m, seg->coverage, seg->n_recorded);
         }
         for (uint32_t k = 0; k < seg->n_chains; k++) {
             const nx_chain *ch = &nx->chains[seg->first_chain + k];
@@ -159,8 +109,8 @@ int nx_run(mlia_session *s, mlia_error *err)
                 mlia_result_link(r, se, he);
             he->placement = "NX";
             mlia_entity_set_str(r, he, "segment", seg->id);
-            stripe_list(s, he, ch->stripe_ids, ch->n_stripes);
-            cycle_metrics(s, he, &ch->m, seg->coverage, seg->n_recorded);
+            stripe_list(arena, r, he, ch->stripe_ids, ch->n_stripes);
+            cycle_metrics(nx, arena, r, he, &ch->m, seg->coverage, seg->n_recorded);
         }
         for (uint32_t k = 0; k < seg->n_stripes; k++) {
             const nx_stripe *st = &nx->stripes[seg->first_stripe + k];
@@ -169,14 +119,14 @@ int nx_run(mlia_session *s, mlia_error *err)
                 mlia_result_link_ids(r, nx->chains[st->chain].id, te->id);
             te->placement = "NX";
             mlia_entity_set_int(r, te, "stripe", st->stripe);
-            cycle_metrics(s, te, &st->m, seg->coverage, seg->n_recorded);
+            cycle_metrics(nx, arena, r, te, &st->m, seg->coverage, seg->n_recorded);
         }
         for (uint32_t k = 0; k < seg->n_ops; k++) {
             const nx_compiler_op *op = &nx->ops[seg->first_op + k];
             mlia_entity *oe = mlia_result_entity(r, op->id, "compiler_operation", op->name);
             for (uint32_t q = 0; q < op->n_parents; q++)
                 mlia_result_link_ids(r, nx->chains[op->parents[q]].id, oe->id);
-            const char **pc = mlia_arena_array(&s->arena, op->n_parents ? op->n_parents : 1, sizeof *pc);
+            const char **pc = mlia_arena_array(arena, op->n_parents ? op->n_parents : 1, sizeof *pc);
             for (uint32_t q = 0; q < op->n_parents; q++)
                 pc[q] = nx->chains[op->parents[q]].id;
             mlia_entity_set_str_list(r, oe, "chains", pc, op->n_parents);
@@ -196,7 +146,7 @@ int nx_run(mlia_session *s, mlia_error *err)
                 mlia_entity_set_str_list(r, oe, "vgf_operations", op->vgf_ids, op->n_vgf_ids);
             oe->placement = "NX";
             for (uint32_t q = 0; q < op->n_sources; q++) {
-                char *sid = mlia_arena_printf(&s->arena, "source_operator/%s/%s", s->method_name, op->sources[q]);
+                char *sid = mlia_arena_printf(arena, "source_operator/%s/%s", method_name, op->sources[q]);
                 mlia_entity *src = mlia_result_find(r, sid);
                 if (!src)
                     continue;
@@ -208,17 +158,11 @@ int nx_run(mlia_session *s, mlia_error *err)
             }
         }
     }
-    if (nx->n_ops) {
-        uint32_t n_src = in.n_source_nodes;
-        mlia_log_add(s, "associations: %u of %u compiler operation(s), %u of %u source operator(s)",
-                     nx->n_ops_associated, nx->n_ops, nx->n_sources_associated, n_src);
-        if (nx->n_ops_associated < nx->n_ops)
-            mlia_result_warnf(r,
-                              "Associations are incomplete: %u of %u compiler operation(s) and %u of %u source "
-                              "operator(s) were associated; the others have no association recorded.",
-                              nx->n_ops_associated, nx->n_ops, nx->n_sources_associated, n_src);
-    }
-    return 0;
+    if (nx->n_ops && nx->n_ops_associated < nx->n_ops)
+        mlia_result_warnf(r,
+                          "Associations are incomplete: %u of %u compiler operation(s) and %u of %u source "
+                          "operator(s) were associated; the others have no association recorded.",
+                          nx->n_ops_associated, nx->n_ops, nx->n_sources_associated, n_source_nodes);
 }
 
 void nx_model_metrics(const nx_result *nx, mlia_result *r)

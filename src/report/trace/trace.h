@@ -5,7 +5,7 @@
  *
  * The writer is an independent consumer of a narrow interface
  * (trace_source): it never looks at the ETDump, the ETRecord or the
- * analyses. The pipeline fills a trace_source (src/api/trace_source.c, the
+ * analyses. The pipeline fills a trace_source (src/pipeline/trace_source.c, the
  * one place that knows how ETDump events map to entities) and the writer
  * asks it for one execution's events at a time. Memory is bounded by the
  * largest execution: events are collected per execution, ordered so that a

@@ -8,7 +8,7 @@
  * written as an "error" member next to what could be decoded. The JSON tree
  * of each record lives in a scratch arena released after the record.
  */
-#include "report/inspect_nx.h"
+#include "report/inspect/inspect_nx.h"
 
 #include <stdlib.h>
 

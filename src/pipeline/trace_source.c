@@ -1,5 +1,5 @@
 /*
- * trace_source.c - fills the trace writer's narrow interface (report/trace.h)
+ * trace_source.c - fills the trace writer's narrow interface (report/trace/trace.h)
  * from a check session.
  *
  * This is the only place that knows how ETDump events relate to the
@@ -21,7 +21,7 @@
  * names are copied into a scratch arena released when the execution's
  * events have been emitted.
  */
-#include "api/trace_source.h"
+#include "pipeline/trace_source.h"
 
 #include <stdlib.h>
 #include <string.h>

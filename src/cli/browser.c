@@ -6,7 +6,7 @@
  * path or a $BROWSER value cannot inject shell syntax. The URL is
  * percent-encoded, so it is a single argument free of blanks.
  */
-#include "report/browser.h"
+#include "cli/browser.h"
 
 #include <errno.h>
 #include <fcntl.h>

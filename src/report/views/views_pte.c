@@ -22,7 +22,7 @@
 #include "analysis/nx_analysis.h"
 #include "formats/pte.h"
 #include "formats/vgf.h"
-#include "report/views_model.h"
+#include "report/views/views_model.h"
 
 #define VW_MAX_CONST_VALUES 16
 

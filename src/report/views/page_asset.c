@@ -8,7 +8,7 @@
 ** run's page JSON, escaped so that it cannot close its <script> element
 ** (see docs/page.md for the data contract).
 */
-#include "report/page_asset.h"
+#include "report/views/page_asset.h"
 
 const char mlia_page_template[] =
 "<!doctype html>\n"

@@ -22,7 +22,7 @@
 #include "analysis/runtime.h"
 #include "core/json_write.h"
 #include "formats/exported_program.h"
-#include "report/views_model.h"
+#include "report/views/views_model.h"
 
 static const char *strip_prefix(const char *s, const char *prefix)
 {

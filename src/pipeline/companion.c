@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/nx_analysis.h"
-#include "api/glue.h"
+#include "pipeline/stages.h"
 #include "core/file.h"
 #include "core/sha256.h"
 #include "formats/etdump.h"

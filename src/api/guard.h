@@ -1,0 +1,53 @@
+/*
+ * guard.h - the one way into the library (src/api only).
+ *
+ * Every public entry point runs its work through mlia_guard_run(), which
+ * gives all of them the same four promises:
+ *   - out of memory never ends the host: a recovery point (core/oom.h) turns
+ *     an allocation failure, an arena over its memory cap, or a mapped input
+ *     truncated under the reader into the ordinary error path;
+ *   - memory cap: mlia_guard_cap() sizes the arenas' limit from the inputs
+ *     (MLIA_MEMORY_BASE + MLIA_MEMORY_RATIO x their total size);
+ *   - error text: one line "<file>: <what>", malloc'd into *error (NULL on
+ *     success), to be freed with mlia_free();
+ *   - result ownership: on failure the body's cleanup has run and nothing
+ *     half-made is handed to the caller.
+ */
+#ifndef MLIA_API_GUARD_H
+#define MLIA_API_GUARD_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/oom.h"
+
+typedef struct mlia_guard {
+    const char *file;            /* input named by an out-of-memory error */
+    const mlia_oom_words *words; /* memory-limit wording (default: analysis) */
+    /* optional: the input being processed right now (overrides `file`) */
+    const char *(*current_file)(void *ctx);
+    /* optional: cleanup after an out-of-memory jump (e.g. remove a temporary
+     * output tree), before the error is reported */
+    void (*on_oom)(void *ctx);
+} mlia_guard;
+
+/* The work of one entry point: returns 0 on success, 1 on an analysis or
+ * input error, 2 on a usage error, with *err set when nonzero - or with
+ * *message set to a malloc'd, ready-to-print text (a usage message, or the
+ * error of a nested entry point), which then takes precedence over err. */
+typedef int (*mlia_guard_body)(void *ctx, mlia_error *err, char **message);
+
+/* Runs body(ctx, err, &message) under a recovery point. Returns its code (an
+ * out-of-memory jump gives 1); on a nonzero code *error (if error is not
+ * NULL) is the malloc'd message, else NULL. */
+int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **error);
+
+/* The memory cap for a run over these inputs (NULL paths are skipped, sizes
+ * read with stat): MLIA_MEMORY_BASE + MLIA_MEMORY_RATIO x their total size. */
+size_t mlia_guard_cap(const char *const *paths, int n);
+
+/* *error = strdup(msg) (NULL when error is NULL or strdup fails); returns
+ * `code`. For failures before any work, e.g. a calloc of the context. */
+int mlia_guard_fail(char **error, int code, const char *msg);
+
+#endif

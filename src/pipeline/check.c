@@ -1,0 +1,653 @@
+/*
+ * check.c - the `mlia check` pipeline: files -> readers -> analysis -> writers
+ * (public entry: mlia_check() in src/api/check.c, declared in check.h here).
+ *
+ * Stages (each timed into the log):
+ *   1. open and digest the inputs (mmap, SHA-256);
+ *   2. read the ETRecord, the ETDump and the optional companion PTE;
+ *   3. select the method and its executions, load its edge program;
+ *   4. runtime timing analysis, NX statistics analysis, companion checks;
+ *   5. model metrics and status;
+ *   6. write DIR/mlia-output/ through a temporary sibling tree that replaces
+ *      the old one only when everything was written.
+ *
+ * All memory of a run belongs to the session arena; the mapped files stay
+ * open until the end of the run.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "analysis/nx_analysis.h"
+#include "analysis/nx_entities.h"
+#include "analysis/runtime.h"
+#include "pipeline/check.h"
+#include "pipeline/stages.h"
+#include "pipeline/session.h"
+#include "pipeline/trace_source.h"
+#include "core/json_write.h"
+#include "core/oom.h"
+#include "core/sha256.h"
+#include "formats/etdump.h"
+#include "formats/etrecord.h"
+#include "formats/exported_program.h"
+#include "formats/pte.h"
+#include "report/result/console.h"
+#include "report/outdir.h"
+#include "report/result/result_json.h"
+#include "report/views/views.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+static void progress(mlia_session *s, const char *stage)
+{
+    if (s->opts->progress)
+        s->opts->progress(s->opts->progress_ctx, stage);
+}
+
+static const char *basename_of(const char *p)
+{
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+static int open_input(mlia_session *s, mlia_file *f, mlia_input_digest *d, const char *path, bool map,
+                      mlia_error *err)
+{
+    (void)s;
+    if (map ? mlia_file_map(f, path, err) : mlia_file_open(f, path, err))
+        return -1;
+    d->path = path;
+    d->name = basename_of(path);
+    d->size = f->size;
+    return 0;
+}
+
+/* The second core works while the main thread reads the ETDump: it reads the
+ * ETRecord (and, when the method is already known, its edge program) into an
+ * arena of its own - phase 1, which the main thread waits for before the
+ * analysis - then digests the inputs, which only the outputs need: the main
+ * thread joins the worker just before writing them, so hashing a gigabyte
+ * capture overlaps the whole analysis. Results and errors are picked up in
+ * the same order as a sequential run would report them. */
+typedef struct worker_job {
+    mlia_session *s;
+    mlia_arena arena;            /* ETRecord and program memory (freed with the session) */
+    int rc_read, rc_program, rc_digest;
+    mlia_error err_read, err_program, err_digest;
+    const etrecord_method *method; /* method whose program was loaded, or NULL */
+    ep_program *program;
+    double read_ms;
+    double program_ms;           /* reading + parsing the method's edge program */
+    uint64_t program_bytes;      /* its uncompressed JSON size */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool phase1_done;            /* ETRecord and program results are final */
+} worker_job;
+
+static void phase1_finished(worker_job *job)
+{
+    pthread_mutex_lock(&job->mu);
+    job->phase1_done = true;
+    pthread_cond_signal(&job->cv);
+    pthread_mutex_unlock(&job->mu);
+}
+
+static void wait_phase1(worker_job *job)
+{
+    pthread_mutex_lock(&job->mu);
+    while (!job->phase1_done)
+        pthread_cond_wait(&job->cv, &job->mu);
+    pthread_mutex_unlock(&job->mu);
+}
+
+/* Waits for the digests (and the worker's end). Idempotent. */
+static void join_worker(mlia_session *s)
+{
+    if (s->worker_running) {
+        pthread_join(s->worker, NULL);
+        s->worker_running = false;
+    }
+}
+
+static void *worker_thread(void *arg)
+{
+    worker_job *job = arg;
+    mlia_session *s = job->s;
+    const mlia_check_options *o = s->opts;
+    mlia_oom_point oom;
+    mlia_oom_enter(&oom);
+    if (setjmp(oom.jump)) {
+        /* out of memory (or over the memory limit) on this thread */
+        mlia_error_clear(&job->err_read);
+        mlia_oom_error(&job->err_read, o->etrecord_path, &oom, &MLIA_OOM_ANALYSIS);
+        job->rc_read = -1;
+        if (!job->phase1_done)
+            phase1_finished(job);
+        return NULL;
+    }
+    double t0 = now_ms();
+    job->rc_read = etrecord_read(s->etrecord_file.data, s->etrecord_file.size, o->etrecord_path, &job->arena,
+                                 &s->etrecord, &job->err_read);
+    job->read_ms = now_ms() - t0;
+    if (!job->rc_read) {
+        const etrecord *r = s->etrecord;
+        const etrecord_method *m = o->method ? etrecord_find_method(r, o->method)
+                                   : (r->n_methods == 1 ? &r->methods[0] : NULL);
+        if (m) {
+            job->method = m;
+            double tp = now_ms();
+            job->rc_program = etrecord_load_method_program(s->etrecord, m, &job->arena, &job->program,
+                                                           &job->err_program);
+            job->program_ms = now_ms() - tp;
+            const etrecord_entry *en = m->program_entry ? etrecord_find_entry(s->etrecord, m->program_entry) : NULL;
+            job->program_bytes = en ? en->size : 0;
+        }
+    }
+    phase1_finished(job);
+    mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
+    const mlia_file *fs[3] = {&s->etrecord_file, &s->etdump_file, &s->companion_file};
+    /* the mapped ETDump is hashed with pread: its pages never enter this
+     * process, and a truncation is an error, not a SIGBUS on this thread */
+    for (int i = 0; i < (s->has_companion ? 3 : 2) && !job->rc_digest; i++)
+        job->rc_digest = mlia_file_sha256_hex(fs[i], ds[i]->sha256, &job->err_digest);
+    mlia_oom_leave(&oom);
+    return NULL;
+}
+
+/* run_id (UUID4) and timestamp; both fixed by SOURCE_DATE_EPOCH. */
+static void identify_run(mlia_session *s)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    uint8_t b[16];
+    time_t t;
+    if (sde && *sde) {
+        t = (time_t)strtoll(sde, NULL, 10);
+        uint8_t d[32];
+        char seed[256];
+        snprintf(seed, sizeof seed, "%s:%s:%s", sde, s->etrecord_digest.sha256, s->etdump_digest.sha256);
+        mlia_sha256(seed, strlen(seed), d);
+        memcpy(b, d, 16);
+    } else {
+        t = time(NULL);
+        if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+            uint8_t d[32];
+            char seed[64];
+            snprintf(seed, sizeof seed, "%lld:%d", (long long)t, (int)clock());
+            mlia_sha256(seed, strlen(seed), d);
+            memcpy(b, d, 16);
+        }
+    }
+    b[6] = (uint8_t)((b[6] & 0x0F) | 0x40);
+    b[8] = (uint8_t)((b[8] & 0x3F) | 0x80);
+    s->run_id = mlia_arena_printf(&s->arena,
+                                  "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                                  b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+                                  b[15]);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char ts[64];
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    s->timestamp = mlia_arena_strdup(&s->arena, ts);
+}
+
+static const char *const OTHER_METRICS[] = {"cache_cycles", "dram_cycles", "dram_read_bytes", "dram_write_bytes",
+                                            "cache_read_bytes", "cache_write_bytes"};
+
+static const struct {
+    const char *name, *unit, *reason;
+} STANDARD_UNAVAILABLE[] = {
+    {"accelerator_operator_percentage", "%",
+     "ETDump profiling data does not record the placement of every operator on the accelerator."},
+    {"cpu_utilization", "%", "ETDump profiling data does not record CPU utilization."},
+    {"model_weight_memory", "bytes", "ETDump profiling data does not record model weight memory."},
+    {"peak_activation_memory", "bytes", "ETDump profiling data does not record activation memory."},
+    {"average_memory", "bytes", "ETDump profiling data does not record memory use over time."},
+};
+
+static void model_metrics(mlia_session *s)
+{
+    mlia_result *r = &s->result;
+    const runtime_analysis *ra = s->runtime;
+    if (ra && ra->has_inference) {
+        mlia_metric it = mlia_metric_double("inference_time", "ms", ra->inference_p50, "p50", ra->inference_samples);
+        mlia_metric_qualify(&it, "statistic", "p50");
+        mlia_result_add_metric(r, it);
+        double ips = ra->inference_p50 > 0 ? 1000.0 / ra->inference_p50 : 0.0;
+        mlia_metric im = mlia_metric_double("inferences_per_second", "inferences/s", ips, "p50", ra->inference_samples);
+        mlia_metric_qualify(&im, "statistic", "p50");
+        if (ra->inference_p50 > 0)
+            mlia_result_add_metric(r, im);
+        else
+            mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "inferences/s",
+                                                              "The measured inference time is zero."));
+    } else {
+        const char *why = "No Method::execute event was recorded for the selected method.";
+        mlia_result_add_metric(r, mlia_metric_unavailable("inference_time", "ms", why));
+        mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "inferences/s", why));
+    }
+    nx_model_metrics(s->nx, r);
+    /* MLIA's standard performance metrics that the ETDump cannot give
+     * (ensure_standard_performance_metrics in MLIA): present, unavailable */
+    for (size_t i = 0; i < sizeof STANDARD_UNAVAILABLE / sizeof *STANDARD_UNAVAILABLE; i++)
+        if (!mlia_result_metric(r, STANDARD_UNAVAILABLE[i].name))
+            mlia_result_add_metric(r, mlia_metric_unavailable(STANDARD_UNAVAILABLE[i].name,
+                                                              STANDARD_UNAVAILABLE[i].unit,
+                                                              STANDARD_UNAVAILABLE[i].reason));
+    for (size_t i = 0; i < sizeof OTHER_METRICS / sizeof *OTHER_METRICS; i++) {
+        const char *unit = strstr(OTHER_METRICS[i], "bytes") ? "bytes" : "cycles";
+        mlia_result_add_metric(r, mlia_metric_unavailable(OTHER_METRICS[i], unit,
+                                                          "Backend output did not provide a numeric value for "
+                                                          "this metric."));
+    }
+}
+
+static void declare_kinds(mlia_result *r)
+{
+    /* source_operator (ETRecord edge-program node) and code_stack (innermost
+     * user frame of its stack trace) are MLIA well-known kinds: not declared */
+    mlia_result_kind(r, "nn_module", "nn.Module from the node's nn_module_stack", "nn_module",
+                     "nn_module,source_operator");
+    mlia_result_kind(r, "delegate_call", "DELEGATE_CALL instruction of the method", NULL,
+                     "runtime_event,source_operator");
+    mlia_result_kind(r, "runtime_event", "backend event inside a delegate call", "delegate_call,runtime_event",
+                     "runtime_event");
+}
+
+static void compute_status(mlia_session *s)
+{
+    mlia_result *r = &s->result;
+    bool partial = false;
+    for (uint32_t i = 0; i < r->n_entities && !partial; i++) {
+        const mlia_metric *m = mlia_entity_metric(r->entities[i], "execution_coverage", NULL);
+        if (m && m->type == MLIA_VALUE_DOUBLE && m->d < 100.0)
+            partial = true;
+    }
+    if (nx_associations_incomplete(s->nx))
+        partial = true;
+    r->status = partial ? "partial" : "ok";
+}
+
+/* mlia-output/trace.json, streamed to the file (docs/trace.md). */
+static int trace_to(void *vs, FILE *fp, const char *path, mlia_error *err)
+{
+    mlia_session *s = vs;
+    return trace_write_chrome(s->trace, fp, path, err);
+}
+
+/* The result document streamed through a 64 KiB chunk: never held whole. */
+static int result_to(void *vs, FILE *fp, const char *path, mlia_error *err)
+{
+    mlia_session *s = vs;
+    mlia_buf chunk;
+    mlia_buf_init(&chunk);
+    mlia_buf_reserve(&chunk, MLIA_JW_STREAM_CHUNK + 4096);
+    mlia_jw w;
+    mlia_jw_init_stream(&w, &chunk, fp, true);
+    result_json_write(mlia_session_record(s), &w); /* ends with the newline */
+    mlia_jw_flush(&w);
+    mlia_buf_free(&chunk);
+    if (w.failed)
+        return mlia_error_setf(err, path, "write failed: %s", strerror(errno ? errno : EIO));
+    return 0;
+}
+
+static int write_trace(mlia_session *s, mlia_outdir *od, mlia_error *err)
+{
+    if (mlia_outdir_test_hook("stop-before-trace"))
+        raise(SIGSTOP); /* the tests change the inputs, then continue the process */
+    return mlia_outdir_stream(od, "trace.json", trace_to, s, err);
+}
+
+/* "cd '<output>/model-explorer' && <rel>": the directory single-quoted for a
+ * POSIX shell (a ' becomes '\''); the relative paths never need quoting. */
+static char *me_shell_command(const char *output_path, const char *rel)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_buf_puts(&b, "cd '");
+    for (const char *p = output_path; *p; p++)
+        if (*p == '\'')
+            mlia_buf_puts(&b, "'\\''");
+        else
+            mlia_buf_putc(&b, *p);
+    mlia_buf_printf(&b, "/model-explorer' && %s", rel);
+    return mlia_buf_take(&b);
+}
+
+/* *me_command: the shell command that opens the Model Explorer files
+ * (malloc'd), when --model-explorer was given. */
+static int write_outputs(mlia_session *s, const char *result_json, size_t result_len, char **page_path,
+                         char **output_path, char **me_command, mlia_error *err)
+{
+    /* in the session, not on this frame: the out-of-memory path (a longjmp
+     * past this frame) still finds it to remove the temporary tree */
+    mlia_outdir *od = mlia_arena_alloc(&s->arena, sizeof *od);
+    memset(od, 0, sizeof *od);
+    od->dir_fd = od->tmp_fd = -1;
+    s->outdir = od;
+    char *me_rel = NULL;
+    if (mlia_outdir_begin(s->opts->output_dir, od, err)) {
+        s->outdir = NULL;
+        return -1;
+    }
+    double t0 = now_ms();
+    if (result_json ? mlia_outdir_write(od, "mlia-output.json", result_json, result_len, err)
+                    : mlia_outdir_stream(od, "mlia-output.json", result_to, s, err))
+        goto fail;
+    if (write_trace(s, od, err))
+        goto fail;
+    if (s->opts->model_explorer) {
+        progress(s, "writing views");
+        if (s->has_companion && companion_recheck_digest(s, err))
+            goto fail;
+        if (views_write(&s->record, od, &me_rel, err))
+            goto fail;
+    }
+    s->stage_ms[5] = now_ms() - t0;
+    mlia_log_add(s, "stage write outputs: %.3f ms", s->stage_ms[5]);
+    {
+        mlia_buf log;
+        mlia_buf_init(&log);
+        for (uint32_t i = 0; i < s->log.n; i++)
+            mlia_buf_printf(&log, "%s\n", s->log.lines[i]);
+        for (uint32_t i = 0; i < s->result.n_warnings; i++) {
+            const char *w = s->result.warnings[i];
+            size_t wl = strlen(w), cap = wl * 6 + 1;
+            char *safe = mlia_arena_alloc(&s->arena, cap);
+            mlia_escape_text(safe, cap, w, wl);
+            mlia_buf_printf(&log, "warning: %s\n", safe);
+        }
+        int rc = mlia_outdir_write(od, "logs/mlia.log", log.data ? log.data : "", log.len, err);
+        mlia_buf_free(&log);
+        if (rc)
+            goto fail;
+    }
+    if (mlia_outdir_commit(od, err))
+        goto fail;
+    {
+        char *final = realpath(mlia_outdir_final_path(od), NULL);
+        const char *fp = final ? final : mlia_outdir_final_path(od);
+        *output_path = strdup(fp);
+        if (s->opts->model_explorer) {
+            size_t n = strlen(fp) + 64;
+            *page_path = malloc(n);
+            snprintf(*page_path, n, "%s/model-explorer/bundle/index.html", fp);
+            if (me_rel)
+                *me_command = me_shell_command(fp, me_rel);
+        }
+        free(final);
+    }
+    s->outdir = NULL;
+    free(me_rel);
+    mlia_outdir_abort(od);
+    return 0;
+fail:
+    s->outdir = NULL;
+    free(me_rel);
+    mlia_outdir_abort(od);
+    return -1;
+}
+
+static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err,
+                                    const etrecord_method *preloaded);
+static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err);
+
+static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
+{
+    const mlia_check_options *o = s->opts;
+    double t0 = now_ms();
+    if (o->output_dir && mlia_outdir_check(o->output_dir, err))
+        return -1;
+
+    progress(s, "reading ETRecord");
+    if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, false, err))
+        return -1;
+    /* the ETDump is mapped and streamed (formats/etdump.h): memory follows
+     * the graph and the runs, not the events */
+    if (open_input(s, &s->etdump_file, &s->etdump_digest, o->etdump_path, true, err))
+        return -1;
+    if (o->companion_path) {
+        if (open_input(s, &s->companion_file, &s->companion_digest, o->companion_path, false, err))
+            return -1;
+        s->has_companion = true;
+    }
+    worker_job *job = mlia_arena_alloc(&s->arena, sizeof *job);
+    job->s = s;
+    mlia_arena_init(&job->arena);
+    job->arena.limit = s->arena.limit;
+    s->worker_arena = &job->arena;
+    mlia_error_clear(&job->err_read);
+    mlia_error_clear(&job->err_program);
+    mlia_error_clear(&job->err_digest);
+    pthread_mutex_init(&job->mu, NULL);
+    pthread_cond_init(&job->cv, NULL);
+    s->job = job;
+    s->worker_running = pthread_create(&s->worker, NULL, worker_thread, job) == 0;
+    if (!s->worker_running)
+        worker_thread(job);
+
+    progress(s, "reading ETDump");
+    s->stage_file = o->etdump_path;
+    double t1 = now_ms();
+    mlia_error dump_err;
+    mlia_error_clear(&dump_err);
+    /* A recovery point of its own: the worker must be joined before an
+     * out-of-memory error unwinds the session. */
+    mlia_oom_point dump_oom;
+    mlia_oom_enter(&dump_oom);
+    volatile int rc_dump;
+    if (setjmp(dump_oom.jump) == 0) {
+        rc_dump = etdump_read_releasing(s->etdump_file.data, s->etdump_file.size, o->etdump_path,
+                                        mlia_file_release, &s->etdump_file, &s->arena, &s->dump, &dump_err);
+    } else {
+        rc_dump = -1;
+        mlia_error_clear(&dump_err);
+        mlia_oom_error(&dump_err, o->etdump_path, &dump_oom, &MLIA_OOM_ANALYSIS);
+    }
+    mlia_oom_leave(&dump_oom);
+    s->stage_ms[1] = now_ms() - t1;
+    s->stage_file = o->etrecord_path;
+    wait_phase1(job);
+    /* report in the order of a sequential run: ETRecord, ETDump, program */
+    if (job->rc_read) {
+        *err = job->err_read;
+        return -1;
+    }
+    s->stage_ms[0] = job->read_ms;
+    mlia_log_add(s, "stage read ETRecord: %.3f ms (%u method(s), %s layout; on the second core)", s->stage_ms[0],
+                 s->etrecord->n_methods, s->etrecord->legacy ? "legacy" : "current");
+    if (rc_dump) {
+        *err = dump_err;
+        return -1;
+    }
+    mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
+    if (job->method && job->rc_program) {
+        *err = job->err_program;
+        return -1;
+    }
+    if (job->method)
+        s->program = job->program;
+    if (job->method && job->program)
+        mlia_log_add(s, "stage parse edge program: %.3f ms (%.1f MB of JSON, %.0f MB/s; on the second core)",
+                     job->program_ms, (double)job->program_bytes / 1e6,
+                     job->program_ms > 0 ? (double)job->program_bytes / 1e3 / job->program_ms : 0.0);
+    (void)t0;
+    return run_readers_and_analysis(s, out, err, job->method);
+}
+
+static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err,
+                                    const etrecord_method *preloaded)
+{
+    const mlia_check_options *o = s->opts;
+    s->stage_file = o->companion_path;
+    if (s->has_companion && companion_read(s, err))
+        return -1;
+    s->stage_file = o->etrecord_path; /* the method's maps and program */
+
+    double t0 = now_ms();
+    mlia_result_init(&s->result, &s->arena);
+    method_selection sel;
+    if (runtime_select_method(s->etrecord, o->etrecord_path, o->method, s->dump, s->companion, &s->arena,
+                              &s->result, &sel, err))
+        return -1;
+    s->method = sel.method;
+    s->method_name = sel.name;
+    s->n_executions = sel.n_executions;
+    s->execution_runs = sel.execution_runs;
+    s->time_unit = "ns";
+    mlia_log_add(s, "method: %s (%s), %u execution(s)", sel.name, o->method ? "selected" : "only method",
+                 sel.n_executions);
+    if (!sel.n_executions)
+        mlia_result_warn(&s->result, "The ETDump holds no execution of the selected method (no \"Execute\" "
+                                     "event block); no runtime timing is available.");
+    if (s->method != preloaded && etrecord_load_method_program(s->etrecord, s->method, &s->arena, &s->program, err))
+        return -1;
+    if (!s->program)
+        mlia_result_warnf(&s->result, "The ETRecord holds no edge program for method '%s'; source operators "
+                                      "cannot be listed.", sel.name);
+    declare_kinds(&s->result);
+
+    runtime_inputs rin;
+    memset(&rin, 0, sizeof rin);
+    rin.method = sel.name;
+    rin.dump = s->dump;
+    rin.execution_runs = sel.execution_runs;
+    rin.n_executions = sel.n_executions;
+    rin.maps = s->method;
+    rin.program = s->program;
+    rin.time_unit = "ns";
+    rin.ticks_per_ms = 1e6;
+    if (runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err))
+        return -1;
+    s->stage_ms[2] = now_ms() - t0;
+    mlia_log_add(s, "stage runtime analysis: %.3f ms (%u timed source operator(s), %u delegate call(s))",
+                 s->stage_ms[2], s->runtime->n_timed_nodes, s->runtime->n_calls);
+
+    progress(s, "decoding statistics");
+    t0 = now_ms();
+    s->stage_file = o->companion_path;
+    if (s->has_companion && companion_locate(s, err))
+        return -1;
+    s->stage_file = o->etdump_path; /* the statistics records */
+    if (nx_run(s, err))
+        return -1;
+    s->stage_file = o->etrecord_path; /* outputs: mostly the program's nodes */
+    if (s->has_companion && companion_check(s, err))
+        return -1;
+    s->stage_ms[3] = now_ms() - t0;
+    mlia_log_add(s, "stage NX statistics: %.3f ms", s->stage_ms[3]);
+
+    model_metrics(s);
+    compute_status(s);
+    trace_source *ts = mlia_arena_alloc(&s->arena, sizeof *ts);
+    trace_source_init(s, &s->arena, ts);
+    s->trace = ts;
+    return 0;
+}
+
+/* Second half: needs the digests (result context, run id, log). */
+static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
+{
+    const mlia_check_options *o = s->opts;
+    join_worker(s);
+    if (s->job->rc_digest) {
+        *err = s->job->err_digest;
+        return -1;
+    }
+    identify_run(s);
+    const mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
+    for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
+        mlia_log_add(s, "input %s: %llu bytes, sha256 %s", ds[i]->path, (unsigned long long)ds[i]->size,
+                     ds[i]->sha256);
+
+    /* The result text is built only when the caller wants it; otherwise
+     * the document is streamed into its file (bounded memory). */
+    char *json_text = NULL;
+    size_t json_len = 0;
+    if (!o->output_dir || !o->skip_result_json_text) {
+        mlia_buf json;
+        mlia_buf_init(&json);
+        mlia_buf_reserve(&json, 65536 + (size_t)s->result.n_entities * 512);
+        mlia_jw w;
+        mlia_jw_init_buf(&w, &json, true);
+        result_json_write(mlia_session_record(s), &w);
+        json_len = json.len;
+        json_text = mlia_buf_take(&json);
+    }
+
+    char *page = NULL, *outp = NULL, *me_cmd = NULL;
+    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, err)) {
+        free(json_text);
+        return -1;
+    }
+    out->result_json = json_text;
+    out->page_path = page;
+    out->model_explorer_command = me_cmd;
+    out->output_path = outp;
+    out->console = mlia_console_summary(&s->record);
+    return 0;
+}
+
+mlia_session *check_session_new(const mlia_check_options *opts, size_t memory_limit)
+{
+    mlia_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    mlia_arena_init(&s->arena);
+    s->opts = opts;
+    s->arena.limit = memory_limit;
+    s->stage_file = opts->etrecord_path;
+    return s;
+}
+
+int check_session_run(mlia_session *s, mlia_check_output *out, mlia_error *err)
+{
+    int rc = run(s, out, err);
+    if (!rc)
+        rc = run_outputs(s, out, err);
+    return rc ? 1 : 0;
+}
+
+const char *check_session_stage_file(const mlia_session *s)
+{
+    return s->stage_file;
+}
+
+void check_session_abort_outputs(mlia_session *s)
+{
+    if (s->outdir) {
+        mlia_outdir_abort(s->outdir);
+        s->outdir = NULL;
+    }
+}
+
+void check_session_free(mlia_session *s)
+{
+    if (!s)
+        return;
+    join_worker(s); /* before its inputs and arenas go */
+    if (s->job) {
+        pthread_cond_destroy(&s->job->cv);
+        pthread_mutex_destroy(&s->job->mu);
+    }
+    mlia_file_close(&s->etrecord_file);
+    mlia_file_close(&s->etdump_file);
+    mlia_file_close(&s->companion_file);
+    if (s->worker_arena)
+        mlia_arena_free(s->worker_arena);
+    mlia_arena_free(&s->arena);
+    free(s);
+}

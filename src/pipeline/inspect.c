@@ -1,0 +1,119 @@
+/*
+ * inspect.c - the `mlia inspect FILE` pipeline: the decoded structure of any
+ * supported artifact as JSON (docs/inspect.md). The file kind is detected
+ * from its bytes (docs/inspect.md), not its name. Public entry points:
+ * mlia_inspect(), mlia_inspect_to() in src/api/inspect.c.
+ */
+#include "pipeline/inspect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/json_write.h"
+#include "core/oom.h"
+#include "formats/etdump.h"
+#include "formats/pte.h"
+#include "formats/vgf.h"
+#include "report/inspect/inspect_et.h"
+#include "report/inspect/inspect_etrecord.h"
+#include "report/inspect/inspect_nx.h"
+#include "report/inspect/inspect_vgf.h"
+
+typedef struct blob_ctx {
+    const char *file;
+} blob_ctx;
+
+/* VGF delegates of a PTE are decoded inline. */
+static void inspect_delegate_blob(void *ctx, const pte_delegate *d, mlia_jw *w)
+{
+    const blob_ctx *bc = ctx;
+    if (!mlia_str_eq(d->id, "VgfBackend") || !d->blob) {
+        mlia_jw_null(w);
+        return;
+    }
+    inspect_vgf_value(d->blob, (size_t)d->size, bc->file, w);
+}
+
+/* Writes the document for `path` to w. The ETDump is mapped and streamed
+ * event by event (pages released as they are consumed); other kinds are
+ * read into memory and decoded whole (they are small). */
+int inspect_session_run(inspect_session *is, const char *path, mlia_jw *w, mlia_error *err)
+{
+    mlia_file *fp = &is->file;
+#define f (*fp)
+    if (mlia_file_map(&f, path, err))
+        return -1;
+    const char *kind = f.size ? pte_file_kind(f.data, f.size) : NULL;
+    if (kind && strcmp(kind, "etdump") != 0) {
+        mlia_file_close(&f);
+        if (mlia_file_open(&f, path, err))
+            return -1;
+        kind = f.size ? pte_file_kind(f.data, f.size) : NULL;
+    }
+    mlia_arena *arena = &is->arena;
+    arena->limit = mlia_memory_limit(f.size);
+    int rc = 0;
+    blob_ctx bc = {path};
+    if (f.size == 0) {
+        rc = mlia_error_setf(err, path, "is empty: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
+    } else if (!kind) {
+        rc = mlia_error_setf(err, path,
+                             "unrecognised file: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
+    } else if (strcmp(kind, "etdump") == 0) {
+        etdump *d;
+        rc = etdump_read_releasing(f.data, f.size, path, mlia_file_release, &f, arena, &d, err);
+        if (!rc) {
+            mlia_jw_obj_begin(w);
+            rc = inspect_etdump_members(d, w, err);
+            if (!rc) {
+                mlia_jw_key(w, "neural_statistics");
+                rc = inspect_nx_records(d, w, arena, err);
+            }
+            mlia_jw_obj_end(w);
+        }
+    } else if (strcmp(kind, "pte") == 0) {
+        pte_program *p;
+        rc = pte_read(f.data, f.size, path, arena, &p, err);
+        if (!rc)
+            inspect_pte(p, w, inspect_delegate_blob, &bc);
+    } else if (strcmp(kind, "bundled_program") == 0) {
+        bundled_program *bp;
+        rc = bundled_program_read(f.data, f.size, path, arena, &bp, err);
+        if (!rc)
+            inspect_bundled_program(bp, w, inspect_delegate_blob, &bc);
+    } else if (strcmp(kind, "etrecord") == 0) {
+        rc = etrecord_read(f.data, f.size, path, arena, &is->etrecord, err);
+        if (!rc)
+            rc = etrecord_keep_open(is->etrecord, err); /* one archive handle for every method's program */
+        if (!rc)
+            inspect_etrecord(is->etrecord, w, arena);
+    } else if (strcmp(kind, "vgf") == 0) {
+        vgf_file *v;
+        rc = vgf_read(f.data, f.size, path, arena, &v, err);
+        if (!rc)
+            inspect_vgf(v, w);
+    } else {
+        rc = mlia_error_setf(err, path, "unsupported file kind '%s'", kind);
+    }
+    if (!rc)
+        mlia_jw_finish(w);
+    return rc;
+#undef f
+}
+
+void inspect_session_init(inspect_session *is)
+{
+    memset(is, 0, sizeof *is);
+    mlia_arena_init(&is->arena);
+}
+
+void inspect_session_free(inspect_session *is)
+{
+    if (is->etrecord)
+        etrecord_close(is->etrecord);
+    is->etrecord = NULL;
+    mlia_arena_free(&is->arena);
+    mlia_file_close(&is->file);
+}
+

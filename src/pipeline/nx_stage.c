@@ -1,0 +1,74 @@
+/*
+ * nx_stage.c - the NX statistics stage of the check pipeline.
+ *
+ * Gathers what nx_analyse() needs from the session (the selected method's
+ * executions, its graph's node names, the companion VGF's segment name maps),
+ * runs it, hands the result to nx_entities_add() (analysis/nx_entities.c)
+ * and logs the decisions.
+ */
+#include <string.h>
+
+#include "analysis/nx_analysis.h"
+#include "analysis/nx_entities.h"
+#include "formats/exported_program.h"
+#include "formats/vgf.h"
+#include "pipeline/stages.h"
+
+/* The companion VGF's segments as nx_analyse() sees them (arena memory). */
+static nx_segment_vgf *vgf_segments(mlia_session *s)
+{
+    const vgf_file *f = s->vgf;
+    nx_segment_vgf *vs = mlia_arena_array(&s->arena, f->n_segments ? f->n_segments : 1, sizeof *vs);
+    for (uint32_t i = 0; i < f->n_segments; i++) {
+        const vgf_segment *seg = &f->segments[i];
+        vs[i].name = seg->name.ptr ? mlia_arena_strndup(&s->arena, seg->name.ptr, seg->name.len) : "";
+        if (seg->type == 1) {
+            /* a graph segment whose module is a placeholder has no SPIR-V
+             * ids at all: an empty map makes every id-naming label fail */
+            vgf_name_map vm = {0, NULL, NULL};
+            if (seg->spirv)
+                vgf_segment_name_map(f, i, &vm);
+            vs[i].has_name_map = true;
+            vs[i].name_map.n_ids = vm.n;
+            vs[i].name_map.ids = vm.ids;
+            vs[i].name_map.names = (const char *const *)vm.names;
+        }
+    }
+    return vs;
+}
+
+int nx_run(mlia_session *s, mlia_error *err)
+{
+    nx_inputs in;
+    memset(&in, 0, sizeof in);
+    in.etdump_path = s->opts->etdump_path;
+    in.dump = s->dump;
+    in.execution_runs = s->execution_runs;
+    in.n_executions = s->n_executions;
+    const ep_graph *g = s->program ? &s->program->graph : NULL;
+    if (g && g->n_nodes) {
+        const char **names = mlia_arena_array(&s->arena, g->n_nodes, sizeof *names);
+        for (uint32_t i = 0; i < g->n_nodes; i++)
+            names[i] = g->nodes[i].name;
+        in.source_node_names = names;
+        in.n_source_nodes = g->n_nodes;
+    }
+    if (s->vgf) {
+        in.vgf_segments = vgf_segments(s);
+        in.n_vgf_segments = s->vgf->n_segments;
+    }
+    if (nx_analyse(&in, &s->arena, &s->nx, err))
+        return -1;
+    const nx_result *nx = s->nx;
+    if (nx->resolved)
+        mlia_log_add(s, "statistics: mode %d%s, device %s%s, %u record(s)", nx->mode,
+                     nx->mode_assumed ? " (assumed)" : "", nx->device, nx->device_assumed ? " (assumed)" : "",
+                     nx->n_records);
+    else
+        mlia_log_add(s, "statistics: %u record(s), none with a measurement", nx->n_records);
+    nx_entities_add(nx, s->method_name, in.n_source_nodes, &s->arena, &s->result);
+    if (nx->n_segments && nx->n_ops)
+        mlia_log_add(s, "associations: %u of %u compiler operation(s), %u of %u source operator(s)",
+                     nx->n_ops_associated, nx->n_ops, nx->n_sources_associated, in.n_source_nodes);
+    return 0;
+}

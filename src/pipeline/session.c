@@ -1,0 +1,53 @@
+/*
+ * session.c - what a check session owns besides its stages: the log of
+ * decisions (logs/mlia.log) and the run record the writers read.
+ */
+#include "pipeline/session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void mlia_log_add(mlia_session *s, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    /* log lines quote input names: one line each, no terminal controls */
+    char safe[4096];
+    mlia_escape_text(safe, sizeof safe, buf, strlen(buf));
+    if (s->log.n == s->log.cap) {
+        uint32_t nc = s->log.cap ? s->log.cap * 2 : 64;
+        s->log.lines = mlia_arena_grow(&s->arena, s->log.lines, s->log.n, nc, sizeof *s->log.lines);
+        s->log.cap = nc;
+    }
+    s->log.lines[s->log.n++] = mlia_arena_strdup(&s->arena, safe);
+}
+
+const mlia_run_record *mlia_session_record(mlia_session *s)
+{
+    mlia_run_record *rec = &s->record;
+    rec->run_id = s->run_id;
+    rec->timestamp = s->timestamp;
+    rec->cli_args = s->opts->cli_args;
+    rec->n_cli_args = s->opts->n_cli_args;
+    rec->etrecord_digest = s->etrecord_digest;
+    rec->etdump_digest = s->etdump_digest;
+    rec->companion_digest = s->companion_digest;
+    rec->has_companion = s->has_companion;
+    rec->method_name = s->method_name;
+    rec->program = s->program;
+    rec->companion = s->companion;
+    rec->vgf = s->vgf;
+    rec->vgf_delegate_index = s->vgf_delegate_index;
+    rec->n_executions = s->n_executions;
+    rec->execution_runs = s->execution_runs;
+    rec->time_unit = s->time_unit;
+    rec->runtime = s->runtime;
+    rec->nx = s->nx;
+    rec->result = &s->result;
+    rec->trace = s->trace;
+    return rec;
+}

@@ -1,0 +1,317 @@
+/*
+ * Every public entry point survives running out of memory (src/api/guard.h):
+ * the call returns an error (or succeeds), the host process goes on.
+ *
+ * This binary replaces malloc, calloc, realloc and the aligned allocators
+ * (glibc lets a program do that; its own internal allocations then come here
+ * too) with wrappers that fail the Nth allocation once armed. Each entry
+ * point runs once unarmed to count its allocations, then again with the
+ * failure at N = 1..60 and at geometric steps up to that count. Every call
+ * must return 0 or 1 (2 only for usage errors), the error text must be one
+ * line, and a failed check must leave no half-written mlia-output folder.
+ *
+ * Under AddressSanitizer the sanitizer owns malloc: the test is skipped there
+ * (the CI's plain build runs it).
+ */
+#include "test.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mlia/mlia.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define OOM_INTERPOSE 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OOM_INTERPOSE 0
+#endif
+#endif
+#ifndef OOM_INTERPOSE
+#define OOM_INTERPOSE 1
+#endif
+
+static atomic_long alloc_count;  /* allocations since arming */
+static atomic_long fail_at;      /* fail the allocation with this number (0: never) */
+static atomic_int failed_once;   /* the armed failure happened */
+
+#if OOM_INTERPOSE
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void *__libc_memalign(size_t, size_t);
+extern void __libc_free(void *);
+
+static int should_fail(void)
+{
+    long n = atomic_fetch_add(&alloc_count, 1) + 1;
+    long f = atomic_load(&fail_at);
+    if (f && n == f) {
+        atomic_store(&failed_once, 1);
+        return 1;
+    }
+    return 0;
+}
+
+void *malloc(size_t n)
+{
+    if (should_fail()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_malloc(n);
+}
+
+void *calloc(size_t a, size_t b)
+{
+    if (should_fail()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_calloc(a, b);
+}
+
+void *realloc(void *p, size_t n)
+{
+    if (n && should_fail()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_realloc(p, n);
+}
+
+void free(void *p)
+{
+    __libc_free(p);
+}
+
+void *memalign(size_t align, size_t n)
+{
+    if (should_fail()) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    return __libc_memalign(align, n);
+}
+
+void *aligned_alloc(size_t align, size_t n)
+{
+    return memalign(align, n);
+}
+
+int posix_memalign(void **out, size_t align, size_t n)
+{
+    void *p = memalign(align, n);
+    if (!p)
+        return ENOMEM;
+    *out = p;
+    return 0;
+}
+#endif
+
+static char tmp_root[] = "/tmp/mlia-entry-oom-XXXXXX";
+static char etrecord[512], etdump[512], out_a[512], out_b[512], cmp_dir[512];
+
+static int run_cmd(const char *cmd)
+{
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* No "mlia-output" folder, or a complete one (its result file exists), and no
+ * temporary sibling left behind. */
+static int output_dir_consistent(const char *dir)
+{
+    char p[700];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/mlia-output", dir);
+    if (stat(p, &st) == 0) {
+        snprintf(p, sizeof p, "%s/mlia-output/mlia-output.json", dir);
+        if (stat(p, &st) != 0)
+            return 0;
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return 1;
+    struct dirent *e;
+    int ok = 1;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, ".mlia-output", 12) == 0)
+            ok = 0;
+    closedir(d);
+    return ok;
+}
+
+typedef int (*entry_fn)(int armed_run, char **error);
+
+static int call_check(int armed, char **error)
+{
+    mlia_check_options o;
+    memset(&o, 0, sizeof o);
+    o.etrecord_path = etrecord;
+    o.etdump_path = etdump;
+    o.output_dir = cmp_dir;
+    o.model_explorer = "files";
+    mlia_check_output out;
+    int rc = mlia_check(&o, &out, error);
+    if (!rc)
+        mlia_check_output_free(&out);
+    if (!output_dir_consistent(cmp_dir)) {
+        printf("  half-written output after rc %d\n", rc);
+        return 99;
+    }
+    return rc;
+}
+
+static int call_inspect(int armed, char **error)
+{
+    char *json = NULL;
+    int rc = mlia_inspect(etdump, &json, error);
+    mlia_free(json);
+    return rc;
+}
+
+static int call_inspect_to(int armed, char **error)
+{
+    FILE *f = fopen("/dev/null", "w");
+    if (!f)
+        return 0; /* the failure hit fopen, not the library */
+    int rc = mlia_inspect_to(etrecord, f, error);
+    fclose(f);
+    return rc;
+}
+
+static int call_advisor(int armed, char **error)
+{
+    char req[2048];
+    snprintf(req, sizeof req, "{\"model\": \"%s\", \"profiling_data\": [\"%s\"]}", etrecord, etdump);
+    char *result = NULL;
+    int rc = mlia_run_advisor_json(req, &result, error);
+    mlia_free(result);
+    return rc;
+}
+
+static int call_compare(int armed, char **error)
+{
+    mlia_compare_options o = {out_a, out_b, cmp_dir, -1};
+    mlia_compare_output out;
+    int rc = mlia_compare(&o, &out, error);
+    if (!rc)
+        mlia_compare_output_free(&out);
+    return rc;
+}
+
+static int call_compare_json(int armed, char **error)
+{
+    char req[2048];
+    snprintf(req, sizeof req, "{\"baseline\": \"%s\", \"new\": \"%s\"}", out_a, out_b);
+    char *result = NULL;
+    int rc = mlia_compare_json(req, &result, error);
+    mlia_free(result);
+    return rc;
+}
+
+/* Runs `fn` unarmed (must succeed), then with each planned failure. */
+static void sweep(const char *name, entry_fn fn)
+{
+    char *error = NULL;
+    atomic_store(&fail_at, 0);
+    atomic_store(&alloc_count, 0);
+    int rc = fn(0, &error);
+    long total = atomic_load(&alloc_count);
+    if (rc) {
+        printf("  %s failed unarmed: %s\n", name, error ? error : "(no message)");
+        CHECK_INT(rc, 0);
+    }
+    mlia_free(error);
+    CHECK(total > 0);
+    long runs = 0, errors = 0, oom_messages = 0;
+    for (long n = 1; n <= total; n = n < 60 ? n + 1 : n + n / 8) {
+        error = NULL;
+        atomic_store(&failed_once, 0);
+        atomic_store(&alloc_count, 0);
+        atomic_store(&fail_at, n);
+        rc = fn(1, &error);
+        atomic_store(&fail_at, 0);
+        runs++;
+        if (rc != 0 && rc != 1) {
+            printf("  %s: failing allocation %ld gave %d (%s)\n", name, n, rc, error ? error : "(no message)");
+            CHECK(rc == 0 || rc == 1);
+        }
+        if (rc == 1) {
+            errors++;
+            if (error && strchr(error, '\n')) {
+                printf("  %s: multi-line error at %ld: %s\n", name, n, error);
+                CHECK(!strchr(error, '\n'));
+            }
+            if (error && strstr(error, "out of memory"))
+                oom_messages++;
+        }
+        mlia_free(error);
+    }
+    printf("  %s: %ld allocations, %ld armed runs, %ld errors (%ld say out of memory)\n", name, total, runs, errors,
+           oom_messages);
+    /* the library's own allocations fail early: at least one run must have
+     * been turned into an out-of-memory error rather than a crash or exit */
+    CHECK(oom_messages > 0);
+}
+
+TEST(check_survives_allocation_failures) { sweep("mlia_check", call_check); }
+TEST(inspect_survives_allocation_failures) { sweep("mlia_inspect", call_inspect); }
+TEST(inspect_to_survives_allocation_failures) { sweep("mlia_inspect_to", call_inspect_to); }
+TEST(advisor_survives_allocation_failures) { sweep("mlia_run_advisor_json", call_advisor); }
+TEST(compare_survives_allocation_failures) { sweep("mlia_compare", call_compare); }
+TEST(compare_json_survives_allocation_failures) { sweep("mlia_compare_json", call_compare_json); }
+
+int main(void)
+{
+    if (!OOM_INTERPOSE) {
+        printf("SKIP entry_oom: the sanitizer owns malloc; the plain build runs this test\n");
+        printf("0 passed, 0 failed, 6 skipped\n");
+        return 0;
+    }
+    if (!mkdtemp(tmp_root))
+        return 1;
+    snprintf(etrecord, sizeof etrecord, "%s/demo.etrecord", tmp_root);
+    snprintf(etdump, sizeof etdump, "%s/demo.etdump", tmp_root);
+    snprintf(out_a, sizeof out_a, "%s/a", tmp_root);
+    snprintf(out_b, sizeof out_b, "%s/b", tmp_root);
+    snprintf(cmp_dir, sizeof cmp_dir, "%s/c", tmp_root);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && python3 tools/mkfixture.py samples/demo.json '%s' >/dev/null && mkdir -p '%s' '%s' '%s'",
+             MLIA_SOURCE_DIR, tmp_root, out_a, out_b, cmp_dir);
+    if (run_cmd(cmd) != 0) {
+        printf("FAIL setup: %s\n", cmd);
+        printf("0 passed, 1 failed, 0 skipped\n");
+        return 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        mlia_check_options o;
+        memset(&o, 0, sizeof o);
+        o.etrecord_path = etrecord;
+        o.etdump_path = etdump;
+        o.output_dir = i ? out_b : out_a;
+        o.model_explorer = "files";
+        mlia_check_output out;
+        char *error = NULL;
+        if (mlia_check(&o, &out, &error)) {
+            printf("FAIL setup: %s\n", error);
+            return 1;
+        }
+        mlia_check_output_free(&out);
+    }
+    RUN(check_survives_allocation_failures);
+    RUN(inspect_survives_allocation_failures);
+    RUN(inspect_to_survives_allocation_failures);
+    RUN(advisor_survives_allocation_failures);
+    RUN(compare_survives_allocation_failures);
+    RUN(compare_json_survives_allocation_failures);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
+    run_cmd(cmd);
+    return test_summary();
+}
