@@ -1,6 +1,6 @@
 /*
  * views_model.h - in-memory Model Explorer graphs shared by the view
- * builders and the writers (internal to src/report/views/*.c).
+ * builders and the writers (internal to the .c files of src/report/views/).
  *
  * Why a model instead of streaming each view straight to JSON: the colour
  * scales are kind-wide across all views, the sync mapping relates nodes of
