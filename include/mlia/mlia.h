@@ -9,8 +9,26 @@
  *
  * Ownership: strings returned through out-parameters are malloc'ed and must be
  * released with mlia_free(). Input strings are borrowed for the call only.
- * The library keeps no global state; calls may run concurrently on different
- * inputs.
+ * The library keeps no global state (with the one exception below); calls
+ * may run concurrently on different inputs.
+ *
+ * Process-wide state, SIGBUS: the ETDump is read from a file mapping
+ * (docs/streaming.md). Another process truncating that file during a call
+ * would make the next read raise SIGBUS; so when it maps a file the library
+ * installs a SIGBUS handler (unless it is in place already) (sigaction, SA_SIGINFO) that turns such a fault
+ * into the ordinary error "<etdump>: file changed while being read (truncated
+ * while mapped)". Every other SIGBUS (a fault elsewhere, a signal sent with
+ * kill or raise) is passed to the handler that was installed before: called
+ * with the same arguments, or, when the disposition was the default one, the
+ * default action happens as without the library. A host that installs its
+ * own SIGBUS handler between two calls gets it back as the handler the
+ * library's passes signals to at the next mapping. To keep the library away from
+ * signal dispositions altogether call mlia_sigbus_guard(0) before any other
+ * call: no handler is installed (one already installed is removed if it is
+ * still in place), and a truncation while mapped then raises SIGBUS as in any
+ * program that maps a file. Returns the previous setting (1 by default).
+ * Environment: MLIA_SIGBUS_GUARD=0 has the same effect for hosts that cannot
+ * call C.
  */
 #ifndef MLIA_MLIA_H
 #define MLIA_MLIA_H
@@ -111,6 +129,10 @@ MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 MLIA_API int mlia_compare_json(const char *request_json, char **result, char **error);
 
 MLIA_API void mlia_free(void *p);
+
+/* Whether the library may install its SIGBUS handler (see the top of this
+ * file); 1 by default. Returns the previous setting. */
+MLIA_API int mlia_sigbus_guard(int enable);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /*
- * guard.c - the entry guard shared by every public function (guard.h), and
- * mlia_free().
+ * guard.c - the entry guard shared by every public function (guard.h),
+ * mlia_free() and mlia_sigbus_guard().
  */
 #include "api/guard.h"
 
@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/file.h"
 #include "mlia/mlia.h"
 
 int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **error)
@@ -66,4 +67,9 @@ int mlia_guard_fail(char **error, int code, const char *msg)
 void mlia_free(void *p)
 {
     free(p);
+}
+
+int mlia_sigbus_guard(int enable)
+{
+    return mlia_file_sigbus_guard(enable);
 }

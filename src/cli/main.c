@@ -17,6 +17,13 @@
  * print nothing. With --debug every stage is printed at once with the
  * elapsed time, terminal or not. All progress state lives in a struct on
  * main's stack.
+ *
+ * Out of memory: the library never exits (core/oom.h); each entry point
+ * turns an allocation failure into its error return, which main prints as
+ * any error (exit 1). main also enters a recovery point of its own for the
+ * core helpers it calls directly, so the one place that decides to end the
+ * process on out of memory is here, in the command line: "mlia: error: out
+ * of memory (requested N bytes)", exit 1.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -31,6 +38,7 @@
 #include "cli/compare_cli.h"
 #include "core/error.h"
 #include "core/file.h"
+#include "core/oom.h"
 #include "mlia/mlia.h"
 #include "cli/browser.h"
 #include "report/outdir.h"
@@ -270,7 +278,7 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     return finish_stdout(0);
 }
 
-int main(int argc, char **argv)
+static int run_main(int argc, char **argv)
 {
     mlia_cli_args a;
     char msg[1024];
@@ -293,4 +301,19 @@ int main(int argc, char **argv)
     /* Ctrl-C, kill and hang-up remove the temporary output tree. */
     mlia_outdir_cleanup_on_signals();
     return run_check(&a, argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    mlia_oom_point oom;
+    mlia_oom_enter(&oom);
+    if (setjmp(oom.jump)) {
+        mlia_error err;
+        mlia_oom_error(&err, NULL, &oom, &MLIA_OOM_ANALYSIS);
+        fprintf(stderr, "mlia: error: %s\n", err.text);
+        return 1;
+    }
+    int rc = run_main(argc, argv);
+    mlia_oom_leave(&oom);
+    return rc;
 }

@@ -19,8 +19,11 @@
  * dropped and peak memory follows the graph, not the capture. The SIGBUS a
  * concurrent truncation would raise is caught for the mapping's own thread
  * only and turned into the ordinary error path (see file.h); the handler is
- * the one piece of process-wide state, installed once and chaining to the
- * previous disposition for every fault that is not ours.
+ * the one piece of process-wide state, put in place at each mapping (when
+ * it is not there already) and passing every SIGBUS that is not ours to the previous handler (or
+ * disposition). A host opts out with mlia_sigbus_guard(0)
+ * (include/mlia/mlia.h): no handler, and a truncation while mapped then
+ * raises SIGBUS as in any program that maps a file.
  */
 #include "file.h"
 
@@ -31,6 +34,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -158,22 +162,67 @@ typedef struct guarded {
 static _Thread_local guarded guards[MAX_GUARDED];
 static _Thread_local int n_guards;
 static struct sigaction previous_sigbus;
-static pthread_once_t sigbus_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t sigbus_mu = PTHREAD_MUTEX_INITIALIZER;
+/* The host's choice (mlia_sigbus_guard in include/mlia/mlia.h): 1 install the
+ * handler at the first mapping, 0 never. Process-wide like the disposition
+ * it governs; set by the host, read at each mapping. */
+static atomic_int sigbus_wanted = 1;
+
+/* Hands a SIGBUS that is not ours (or ours on a thread without a recovery
+ * point) to what was installed before us: the previous handler is called as
+ * the kernel would have called it; a default or ignored disposition is put
+ * back and the signal raised again (for a fault the access is re-executed on
+ * return and ends the process as it would have without us; a SIGBUS sent by
+ * kill() or raise() is delivered again once this handler returns). */
+static void pass_on(int sig, siginfo_t *si, void *uc)
+{
+    const struct sigaction *prev = &previous_sigbus;
+    if (prev->sa_flags & SA_SIGINFO) {
+        if (prev->sa_sigaction)
+            prev->sa_sigaction(sig, si, uc);
+        return;
+    }
+    if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+        prev->sa_handler(sig);
+        return;
+    }
+    if (prev->sa_handler == SIG_IGN && si->si_code <= 0)
+        return; /* sent by a process and ignored before us: still ignored */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, NULL);
+    if (si->si_code <= 0)
+        raise(sig); /* the default action now, as the sender meant */
+}
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
-    (void)uc;
     const uint8_t *a = si->si_addr;
-    for (int i = 0; i < n_guards; i++)
-        if (a >= guards[i].lo && (size_t)(a - guards[i].lo) < guards[i].len)
-            mlia_oom_fault(guards[i].path);
-    /* not ours: put the previous disposition back; returning re-executes
-     * the faulting access, which then gets the previous behaviour */
-    sigaction(sig, &previous_sigbus, NULL);
+    if (si->si_code > 0) /* a fault, not a signal sent by kill() or raise() */
+        for (int i = 0; i < n_guards; i++)
+            if (a >= guards[i].lo && (size_t)(a - guards[i].lo) < guards[i].len)
+                mlia_oom_fault(guards[i].path); /* returns only without a recovery point */
+    pass_on(sig, si, uc);
 }
 
+static int ours_in_place(void)
+{
+    struct sigaction cur;
+    return sigaction(SIGBUS, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigbus;
+}
+
+/* At each mapping: put the handler in place unless it is there already (a
+ * host that installed its own since then is chained to from now on). */
 static void install_sigbus(void)
 {
+    pthread_mutex_lock(&sigbus_mu);
+    const char *env = getenv("MLIA_SIGBUS_GUARD"); /* "0": the host opted out (mlia.h) */
+    if (!atomic_load(&sigbus_wanted) || ours_in_place() || (env && strcmp(env, "0") == 0)) {
+        pthread_mutex_unlock(&sigbus_mu);
+        return;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigbus;
@@ -182,6 +231,17 @@ static void install_sigbus(void)
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, &previous_sigbus);
+    pthread_mutex_unlock(&sigbus_mu);
+}
+
+int mlia_file_sigbus_guard(int enable)
+{
+    pthread_mutex_lock(&sigbus_mu);
+    int was = atomic_exchange(&sigbus_wanted, enable ? 1 : 0);
+    if (!enable && ours_in_place()) /* put the previous disposition back */
+        sigaction(SIGBUS, &previous_sigbus, NULL);
+    pthread_mutex_unlock(&sigbus_mu);
+    return was;
 }
 
 int mlia_file_map(mlia_file *f, const char *path, mlia_error *err)
@@ -214,7 +274,8 @@ void mlia_file_guard(const mlia_file *f)
 {
     if (f->mapped != 1 || n_guards == MAX_GUARDED)
         return;
-    pthread_once(&sigbus_once, install_sigbus);
+    if (atomic_load(&sigbus_wanted))
+        install_sigbus();
     long page = sysconf(_SC_PAGESIZE);
     size_t ps = page > 0 ? (size_t)page : 4096;
     guards[n_guards++] = (guarded){f->data, (f->size + ps - 1) / ps * ps, f->path};

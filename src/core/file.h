@@ -54,9 +54,9 @@ void mlia_file_close(mlia_file *f);
  * from the process with mlia_file_release; the bytes stay readable (they are
  * read again from the page cache when touched).
  *
- * Truncation by another process: a SIGBUS handler (installed once per
- * process, chaining to the previous disposition for every fault outside a
- * mapping of this module) turns an access beyond the new end into
+ * Truncation by another process: a SIGBUS handler (installed at the first
+ * mapping unless the host opted out, passing every SIGBUS that is not a
+ * fault in a mapping of this thread to the previous handler) turns an access beyond the new end into
  * mlia_oom_fault(path), i.e. "<path>: file changed while being read
  * (truncated while mapped)" through the calling thread's recovery point.
  * Only the thread that mapped the file is covered: other threads must read
@@ -66,6 +66,11 @@ int mlia_file_map(mlia_file *f, const char *path, mlia_error *err);
  * thread reading it); undo with mlia_file_unguard on that thread. No-op for
  * files that are not mapped. */
 void mlia_file_guard(const mlia_file *f);
+/* The host's opt-out of the SIGBUS handler (mlia_sigbus_guard, mlia.h):
+ * enable 0 removes the handler when it is still the installed one and keeps
+ * later mappings from installing it; 1 allows it again. Returns the previous
+ * setting. */
+int mlia_file_sigbus_guard(int enable);
 void mlia_file_unguard(const mlia_file *f);
 /* The reader has consumed bytes [lo, hi) (n_events events): once enough
  * has accumulated (MLIA_FILE_RELEASE_EVENTS), the pages of the accumulated

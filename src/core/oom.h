@@ -11,8 +11,11 @@
  * and the ETRecord worker thread), mlia_oom() records "out of memory
  * (requested N bytes)" in the point and longjmps back to it; the pipeline
  * then reports "<file>: out of memory (requested N bytes)" through its
- * normal error path (exit 1, temporary folder removed). Without a recovery
- * point (unit tests, tools) it prints that line and exits with status 1.
+ * normal error path (exit 1, temporary folder removed). The library never
+ * exits: every entry point (src/api/guard.h) and every thread the library
+ * starts enters a recovery point, and so does the command line's main
+ * (src/cli/main.c). Without one (a bug) mlia_oom prints an internal-error
+ * line and aborts.
  *
  * The innermost recovery point is a thread-local pointer: the only mutable
  * state outside an explicit context, because the arena and the buffer
@@ -37,10 +40,10 @@ typedef struct mlia_oom_point {
 } mlia_oom_point;
 
 /* A mapped input file was truncated under the reader (core/file.c's SIGBUS
- * handler): jump to the recovery point with p->fault_file = path, or print
- * "<path>: file changed while being read (truncated while mapped)" and
- * _exit(1). Async-signal-safe. */
-_Noreturn void mlia_oom_fault(const char *path);
+ * handler): jump to the recovery point with p->fault_file = path. Returns
+ * only when the thread has no recovery point; the handler then passes the
+ * signal on as if it were not ours. Async-signal-safe. */
+void mlia_oom_fault(const char *path);
 /* The message for a point that received mlia_oom_fault. */
 #define MLIA_FAULT_MESSAGE "file changed while being read (truncated while mapped)"
 
@@ -58,12 +61,11 @@ size_t mlia_memory_limit(unsigned long long input_bytes);
 void mlia_oom_enter(mlia_oom_point *p);
 void mlia_oom_leave(mlia_oom_point *p);
 
-/* Allocation of `requested` bytes failed: jump to the recovery point or
- * print "mlia: error: out of memory (requested N bytes)" and exit(1). */
+/* Allocation of `requested` bytes failed: jump to the recovery point (or,
+ * with none, print an internal-error line and abort: see above). */
 _Noreturn void mlia_oom(size_t requested);
 /* An arena would grow beyond its limit (mlia_arena.limit): jump to the
- * recovery point with p->limit set, or print "mlia: error: memory limit of
- * N bytes exceeded" and exit(1). */
+ * recovery point with p->limit set (with none: as mlia_oom). */
 _Noreturn void mlia_oom_limit(size_t requested, size_t limit);
 
 /* How the memory-limit message names the work and what its limit scales
