@@ -164,3 +164,15 @@ void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size
         memcpy(p, old, (old_n < new_n ? old_n : new_n) * size);
     return p;
 }
+
+const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max)
+{
+    if (*n > max)
+        return NULL;
+    if (*n == *cap) {
+        uint32_t nc = *cap ? *cap * 2 : 8;
+        *list = mlia_arena_grow(a, (void *)*list, *n, nc, sizeof **list);
+        *cap = nc;
+    }
+    return &(*list)[(*n)++];
+}

@@ -44,5 +44,11 @@ char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
 /* Grow an arena array: returns a new array of new_n elements holding the old_n
  * old ones (old storage is simply abandoned inside the arena). */
 void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size_t size);
+/* Next slot of a reader's bounded warning list (*n entries, *cap slots,
+ * doubling from 8): counts the entry and returns its slot, or NULL once the
+ * list holds max + 1 entries. When the returned entry is number max + 1
+ * (*n > max after the call) the caller fills it with its "further warnings
+ * suppressed" line (vgf.c, spirv.c). */
+const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max);
 
 #endif

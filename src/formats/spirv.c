@@ -57,15 +57,11 @@ static void warn(spv_reader *r, size_t word, const char *fmt, ...) __attribute__
 static void warn(spv_reader *r, size_t word, const char *fmt, ...)
 {
     spv_module *m = r->m;
-    if (m->n_warnings > SPV_MAX_WARNINGS)
+    const char **slot = mlia_arena_warning_slot(r->arena, &m->warnings, &m->n_warnings, &r->warn_cap, SPV_MAX_WARNINGS);
+    if (!slot)
         return;
-    if (m->n_warnings == r->warn_cap) {
-        uint32_t cap = r->warn_cap ? r->warn_cap * 2 : 8;
-        m->warnings = mlia_arena_grow(r->arena, (void *)m->warnings, m->n_warnings, cap, sizeof *m->warnings);
-        r->warn_cap = cap;
-    }
-    if (m->n_warnings == SPV_MAX_WARNINGS) {
-        m->warnings[m->n_warnings++] = mlia_arena_printf(r->arena, "SPIR-V: further warnings suppressed (%s)", r->context);
+    if (m->n_warnings > SPV_MAX_WARNINGS) {
+        *slot = mlia_arena_printf(r->arena, "SPIR-V: further warnings suppressed (%s)", r->context);
         return;
     }
     char what[512];
@@ -73,8 +69,7 @@ static void warn(spv_reader *r, size_t word, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    m->warnings[m->n_warnings++] = mlia_arena_printf(r->arena, "SPIR-V %s (%s, byte %" PRIu64 ")", what,
-                                                     r->context, byte_of(m, word));
+    *slot = mlia_arena_printf(r->arena, "SPIR-V %s (%s, byte %" PRIu64 ")", what, r->context, byte_of(m, word));
 }
 
 /* Grow an arena array when n reaches *cap. */

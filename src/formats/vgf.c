@@ -40,15 +40,11 @@ static void warn(vgf_reader *r, const char *fmt, ...) __attribute__((format(prin
 static void warn(vgf_reader *r, const char *fmt, ...)
 {
     vgf_file *f = r->f;
-    if (f->n_warnings > VGF_MAX_WARNINGS)
+    const char **slot = mlia_arena_warning_slot(r->arena, &f->warnings, &f->n_warnings, &r->warn_cap, VGF_MAX_WARNINGS);
+    if (!slot)
         return;
-    if (f->n_warnings == r->warn_cap) {
-        uint32_t cap = r->warn_cap ? r->warn_cap * 2 : 8;
-        f->warnings = mlia_arena_grow(r->arena, (void *)f->warnings, f->n_warnings, cap, sizeof *f->warnings);
-        r->warn_cap = cap;
-    }
-    if (f->n_warnings == VGF_MAX_WARNINGS) {
-        f->warnings[f->n_warnings++] = "further warnings suppressed";
+    if (f->n_warnings > VGF_MAX_WARNINGS) {
+        *slot = "further warnings suppressed";
         return;
     }
     char text[1024];
@@ -56,7 +52,7 @@ static void warn(vgf_reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    f->warnings[f->n_warnings++] = mlia_arena_strdup(r->arena, text);
+    *slot = mlia_arena_strdup(r->arena, text);
 }
 
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
@@ -80,25 +76,85 @@ static int section_failf(vgf_reader *r, int sec, const char *fmt, ...)
     return mlia_error_setf(r->err, r->file, "%s section invalid: %s", section_names[sec], text);
 }
 
-/* Opens a FlatBuffers section (vgf.md §3.2). */
-static int open_section(vgf_reader *r, int sec, fb_buf *b, fb_table *root, mlia_error *inner)
+/* Vector field `name` of t and its element array (at least one element, so
+ * never NULL); *n = the count. NULL on error (inner filled). */
+static void *field_array(vgf_reader *r, const fb_table *t, unsigned slot, const char *name, unsigned width,
+                         size_t elem, fb_vec *v, uint32_t *n, mlia_error *inner)
 {
-    const vgf_section *s = &r->f->sections[sec];
-    if (s->size < 12)
-        return section_failf(r, sec, "size %" PRIu64 " is below the 12 bytes of a FlatBuffer (byte %" PRIu64 ")",
-                             s->size, s->offset);
-    if (fb_open(b, r->f->data + s->offset, s->size, NULL, s->offset, NULL, false,
-                FB_CHECK_ALIGN | FB_LENIENT_VTABLE, root, inner) != 0)
-        return section_fail(r, sec, inner);
-    return 0;
+    if (fb_get_vector(t, slot, name, width, v, inner) < 0)
+        return NULL;
+    *n = v->n;
+    return mlia_arena_array(r->arena, v->n ? v->n : 1, elem);
 }
 
-static void lenient_warnings(vgf_reader *r, int sec, const fb_buf *b)
+/* One FlatBuffers section being read: its buffer, root table and the fb.c
+ * error of the failing field. */
+typedef struct vgf_fb_section {
+    int sec;
+    fb_buf b;
+    fb_table root;
+    mlia_error inner;
+} vgf_fb_section;
+
+/* Reads one table `t` (element i of a vector of tables) into `item`.
+ * Returns 0, or -1 with either sc->inner filled (wrapped by read_section) or
+ * the final error already set on r->err by section_failf (the wrapping then
+ * does nothing: mlia_error_setf keeps the first error). */
+typedef int (*vgf_item_fn)(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item);
+
+/* The one read pattern of every vector of tables in the sections: a new
+ * array of `elem`-byte elements (*n = count, *present = field present when
+ * not NULL), element i read by fn from table i. NULL on error. */
+static void *read_tables(vgf_reader *r, vgf_fb_section *sc, const fb_table *t, unsigned slot, const char *name,
+                         size_t elem, vgf_item_fn fn, uint32_t *n, bool *present)
 {
-    if (b->warnings)
+    fb_vec v;
+    uint8_t *out = field_array(r, t, slot, name, 4, elem, &v, n, &sc->inner);
+    if (!out)
+        return NULL;
+    if (present)
+        *present = v.present;
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table it;
+        if (fb_vec_table(&v, i, &it, &sc->inner) != 0 || fn(r, sc, i, &it, out + (size_t)i * elem) != 0)
+            return NULL;
+    }
+    return out;
+}
+
+/* Reads the root fields of a section beyond its items (0, or -1 as for
+ * vgf_item_fn). */
+typedef int (*vgf_root_fn)(vgf_reader *r, vgf_fb_section *sc);
+
+/* A FlatBuffers section (vgf.md §3.2): opens it, reads the vector of tables
+ * in root slot 0 with read_tables(), then the other root fields with
+ * root_fn (may be NULL), and warns about lenient vtable fixes. Returns the
+ * item array, or NULL with r->err set as
+ * "<file>: <section> section invalid: <fb message>". */
+static void *read_section(vgf_reader *r, int sec, const char *items, size_t elem, vgf_item_fn fn,
+                          vgf_root_fn root_fn, uint32_t *n)
+{
+    const vgf_section *s = &r->f->sections[sec];
+    vgf_fb_section sc;
+    sc.sec = sec;
+    mlia_error_clear(&sc.inner);
+    if (s->size < 12) {
+        section_failf(r, sec, "size %" PRIu64 " is below the 12 bytes of a FlatBuffer (byte %" PRIu64 ")", s->size,
+                      s->offset);
+        return NULL;
+    }
+    void *out = NULL;
+    if (fb_open(&sc.b, r->f->data + s->offset, s->size, NULL, s->offset, NULL, false,
+                FB_CHECK_ALIGN | FB_LENIENT_VTABLE, &sc.root, &sc.inner) != 0 ||
+        !(out = read_tables(r, &sc, &sc.root, 0, items, elem, fn, n, NULL)) || (root_fn && root_fn(r, &sc) != 0)) {
+        section_fail(r, sec, &sc.inner);
+        return NULL;
+    }
+    if (sc.b.warnings)
         warn(r, "%s section: %" PRIu64 " table(s) with a vtable shorter than 4 bytes, first at byte %" PRIu64
-             "; their fields are treated as absent", section_names[sec], b->warnings,
-             fb_file_offset(b, b->first_warning_pos));
+             "; their fields are treated as absent", section_names[sec], sc.b.warnings,
+             fb_file_offset(&sc.b, sc.b.first_warning_pos));
+    return out;
 }
 
 /* ------------------------------------------------------------- header */
@@ -159,141 +215,134 @@ static int read_header(vgf_reader *r)
 
 /* ------------------------------------------------------------- modules */
 
-static int read_modules(vgf_reader *r)
+static int read_module(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item)
 {
-    vgf_file *f = r->f;
-    fb_buf b;
-    fb_table root;
-    mlia_error inner;
-    mlia_error_clear(&inner);
-    if (open_section(r, VGF_SECTION_MODULE, &b, &root, &inner) != 0)
+    vgf_module *m = item;
+    mlia_error *inner = &sc->inner;
+    if (fb_get_u8(t, 0, "type", 0, &m->type, inner) != 0 || fb_get_string(t, 1, "name", &m->name, inner) < 0 ||
+        fb_get_string(t, 2, "entry_point", &m->entry_point, inner) < 0 ||
+        fb_get_u8(t, 3, "code_type", 0, &m->code_type, inner) != 0)
         return -1;
-    fb_vec mods;
-    if (fb_get_vector(&root, 0, "modules", 4, &mods, &inner) < 0)
-        return section_fail(r, VGF_SECTION_MODULE, &inner);
-    f->n_modules = mods.n;
-    f->modules = mlia_arena_array(r->arena, mods.n ? mods.n : 1, sizeof *f->modules);
-    for (uint32_t i = 0; i < mods.n; i++) {
-        vgf_module *m = &f->modules[i];
-        fb_table t;
-        if (fb_vec_table(&mods, i, &t, &inner) != 0 || fb_get_u8(&t, 0, "type", 0, &m->type, &inner) != 0 ||
-            fb_get_string(&t, 1, "name", &m->name, &inner) < 0 ||
-            fb_get_string(&t, 2, "entry_point", &m->entry_point, &inner) < 0 ||
-            fb_get_u8(&t, 3, "code_type", 0, &m->code_type, &inner) != 0)
-            return section_fail(r, VGF_SECTION_MODULE, &inner);
-        if (m->type > 1)
-            warn(r, "module %u: unknown type %u", i, m->type);
-        m->placeholder = true;
-        if (m->code_type != VGF_CODE_NONE && !fb_has(&t, 4)) {
-            warn(r, "module %u: code_type %u without code; treated as NONE", i, m->code_type);
-        } else if (m->code_type > VGF_CODE_HLSL) {
-            warn(r, "module %u: unknown code_type %u; treated as NONE", i, m->code_type);
-        } else if (m->code_type != VGF_CODE_NONE) {
-            uint8_t ut;
-            fb_table code;
-            int rc = fb_get_union(&t, 3, "code", 3, &ut, &code, &inner);
-            if (rc < 0)
-                return section_fail(r, VGF_SECTION_MODULE, &inner);
-            if (m->code_type == VGF_CODE_SPIRV) {
-                fb_vec words;
-                if (fb_get_vector(&code, 0, "words", 4, &words, &inner) < 0)
-                    return section_fail(r, VGF_SECTION_MODULE, &inner);
-                m->has_words = words.present;
-                m->n_words = words.n;
-                m->words_offset = fb_file_offset(&b, words.pos);
-                if (words.n >= 5 && fb_vec_u32(&words, 0) == SPV_MAGIC)
-                    m->placeholder = false;
-            } else {
-                if (fb_get_string(&code, 0, "code", &m->source, &inner) < 0)
-                    return section_fail(r, VGF_SECTION_MODULE, &inner);
-                m->placeholder = m->source.ptr == NULL;
-            }
+    if (m->type > 1)
+        warn(r, "module %u: unknown type %u", i, m->type);
+    m->placeholder = true;
+    if (m->code_type != VGF_CODE_NONE && !fb_has(t, 4)) {
+        warn(r, "module %u: code_type %u without code; treated as NONE", i, m->code_type);
+    } else if (m->code_type > VGF_CODE_HLSL) {
+        warn(r, "module %u: unknown code_type %u; treated as NONE", i, m->code_type);
+    } else if (m->code_type != VGF_CODE_NONE) {
+        uint8_t ut;
+        fb_table code;
+        if (fb_get_union(t, 3, "code", 3, &ut, &code, inner) < 0)
+            return -1;
+        if (m->code_type == VGF_CODE_SPIRV) {
+            fb_vec words;
+            if (fb_get_vector(&code, 0, "words", 4, &words, inner) < 0)
+                return -1;
+            m->has_words = words.present;
+            m->n_words = words.n;
+            m->words_offset = fb_file_offset(&sc->b, words.pos);
+            if (words.n >= 5 && fb_vec_u32(&words, 0) == SPV_MAGIC)
+                m->placeholder = false;
+        } else {
+            if (fb_get_string(&code, 0, "code", &m->source, inner) < 0)
+                return -1;
+            m->placeholder = m->source.ptr == NULL;
         }
-        if (m->placeholder)
-            warn(r, "module %u (%.*s): placeholder module (no embedded %s code)", i, (int)m->name.len,
-                 m->name.ptr ? m->name.ptr : "", m->code_type == VGF_CODE_SPIRV ? "SPIR-V" : "shader");
     }
-    lenient_warnings(r, VGF_SECTION_MODULE, &b);
+    if (m->placeholder)
+        warn(r, "module %u (%.*s): placeholder module (no embedded %s code)", i, (int)m->name.len,
+             m->name.ptr ? m->name.ptr : "", m->code_type == VGF_CODE_SPIRV ? "SPIR-V" : "shader");
     return 0;
 }
 
 /* ------------------------------------------------------------- sequence */
 
-static int read_bindings(vgf_reader *r, const fb_table *t, unsigned slot, const char *name, uint32_t *n,
-                         vgf_binding **out, mlia_error *inner)
+static int read_binding(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item)
 {
-    fb_vec v;
-    if (fb_get_vector(t, slot, name, 4, &v, inner) < 0)
+    vgf_binding *b = item;
+    if (fb_get_u32(t, 0, "binding", 0, &b->binding, &sc->inner) != 0 ||
+        fb_get_u32(t, 1, "mrt_index", 0, &b->mrt_index, &sc->inner) != 0)
         return -1;
-    *n = v.n;
-    *out = mlia_arena_array(r->arena, v.n ? v.n : 1, sizeof **out);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table bt;
-        if (fb_vec_table(&v, i, &bt, inner) != 0 ||
-            fb_get_u32(&bt, 0, "binding", 0, &(*out)[i].binding, inner) != 0 ||
-            fb_get_u32(&bt, 1, "mrt_index", 0, &(*out)[i].mrt_index, inner) != 0)
-            return -1;
-    }
     return 0;
 }
 
-static int read_u32_vector(vgf_reader *r, const fb_table *t, unsigned slot, const char *name, bool *present,
-                           uint32_t *n, uint32_t **out, mlia_error *inner)
+static vgf_binding *read_bindings(vgf_reader *r, vgf_fb_section *sc, const fb_table *t, unsigned slot,
+                                  const char *name, uint32_t *n)
+{
+    return read_tables(r, sc, t, slot, name, sizeof(vgf_binding), read_binding, n, NULL);
+}
+
+/* Vector of scalars copied into a new array: width 4 = uint32_t elements,
+ * 8 = int64_t. *present (when not NULL) = field present. NULL on error. */
+static void *read_scalars(vgf_reader *r, const fb_table *t, unsigned slot, const char *name, unsigned width,
+                          uint32_t *n, bool *present, mlia_error *inner)
 {
     fb_vec v;
-    if (fb_get_vector(t, slot, name, 4, &v, inner) < 0)
-        return -1;
-    *present = v.present;
-    *n = v.n;
-    *out = mlia_arena_array(r->arena, v.n ? v.n : 1, sizeof **out);
-    for (uint32_t i = 0; i < v.n; i++)
-        (*out)[i] = fb_vec_u32(&v, i);
-    return 0;
+    uint8_t *out = field_array(r, t, slot, name, width, width, &v, n, inner);
+    if (!out)
+        return NULL;
+    if (present)
+        *present = v.present;
+    for (uint32_t i = 0; i < v.n; i++) {
+        if (width == 8) {
+            int64_t x = fb_vec_i64(&v, i);
+            memcpy(out + 8 * (size_t)i, &x, 8);
+        } else {
+            uint32_t x = fb_vec_u32(&v, i);
+            memcpy(out + 4 * (size_t)i, &x, 4);
+        }
+    }
+    return out;
 }
 
 static int read_strings(vgf_reader *r, const fb_table *t, unsigned slot, const char *name, uint32_t *n,
                         mlia_str **out, mlia_error *inner)
 {
     fb_vec v;
-    if (fb_get_vector(t, slot, name, 4, &v, inner) < 0)
+    if (!(*out = field_array(r, t, slot, name, 4, sizeof **out, &v, n, inner)))
         return -1;
-    *n = v.n;
-    *out = mlia_arena_array(r->arena, v.n ? v.n : 1, sizeof **out);
     for (uint32_t i = 0; i < v.n; i++)
         if (fb_vec_string(&v, i, &(*out)[i], inner) != 0)
             return -1;
     return 0;
 }
 
-static int read_segment(vgf_reader *r, const fb_vec *segs, uint32_t i, mlia_error *inner)
+static int read_set(vgf_reader *r, vgf_fb_section *sc, uint32_t k, const fb_table *t, void *item)
 {
-    vgf_segment *s = &r->f->segments[i];
-    fb_table t;
-    if (fb_vec_table(segs, i, &t, inner) != 0 || fb_get_u8(&t, 0, "type", 0, &s->type, inner) != 0 ||
-        fb_get_string(&t, 1, "name", &s->name, inner) < 0 ||
-        fb_get_u32(&t, 2, "module_index", 0, &s->module_index, inner) != 0)
+    vgf_set_info *set = item;
+    uint32_t idx;
+    if (!(set->bindings = read_bindings(r, sc, t, 0, "bindings", &set->n_bindings)) ||
+        fb_get_u32(t, 1, "set_index", 0xFFFFFFFFu, &idx, &sc->inner) != 0)
         return -1;
-    fb_vec sets;
-    if (fb_get_vector(&t, 3, "set_infos", 4, &sets, inner) < 0)
+    set->has_set_index = idx != 0xFFFFFFFFu;
+    set->set_index = set->has_set_index ? idx : k;
+    return 0;
+}
+
+static int read_push_range(vgf_reader *r, vgf_fb_section *sc, uint32_t k, const fb_table *t, void *item)
+{
+    vgf_push_range *p = item;
+    if (fb_get_u32(t, 0, "stage_flags", 0, &p->stage_flags, &sc->inner) != 0 ||
+        fb_get_u32(t, 1, "offset", 0, &p->offset, &sc->inner) != 0 ||
+        fb_get_u32(t, 2, "size", 0, &p->size, &sc->inner) != 0)
         return -1;
-    s->n_sets = sets.n;
-    s->sets = mlia_arena_array(r->arena, sets.n ? sets.n : 1, sizeof *s->sets);
-    for (uint32_t k = 0; k < sets.n; k++) {
-        fb_table st;
-        uint32_t idx;
-        if (fb_vec_table(&sets, k, &st, inner) != 0 ||
-            read_bindings(r, &st, 0, "bindings", &s->sets[k].n_bindings, &s->sets[k].bindings, inner) != 0 ||
-            fb_get_u32(&st, 1, "set_index", 0xFFFFFFFFu, &idx, inner) != 0)
-            return -1;
-        s->sets[k].has_set_index = idx != 0xFFFFFFFFu;
-        s->sets[k].set_index = s->sets[k].has_set_index ? idx : k;
-    }
-    if (read_bindings(r, &t, 4, "inputs", &s->n_inputs, &s->inputs, inner) != 0 ||
-        read_bindings(r, &t, 5, "outputs", &s->n_outputs, &s->outputs, inner) != 0 ||
-        read_u32_vector(r, &t, 6, "constants", &s->has_constants, &s->n_constants, &s->constants, inner) != 0)
+    return 0;
+}
+
+static int read_segment(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item)
+{
+    vgf_segment *s = item;
+    mlia_error *inner = &sc->inner;
+    if (fb_get_u8(t, 0, "type", 0, &s->type, inner) != 0 || fb_get_string(t, 1, "name", &s->name, inner) < 0 ||
+        fb_get_u32(t, 2, "module_index", 0, &s->module_index, inner) != 0 ||
+        !(s->sets = read_tables(r, sc, t, 3, "set_infos", sizeof *s->sets, read_set, &s->n_sets, NULL)) ||
+        !(s->inputs = read_bindings(r, sc, t, 4, "inputs", &s->n_inputs)) ||
+        !(s->outputs = read_bindings(r, sc, t, 5, "outputs", &s->n_outputs)) ||
+        !(s->constants = read_scalars(r, t, 6, "constants", 4, &s->n_constants, &s->has_constants, inner)))
         return -1;
     fb_vec disp;
-    if (fb_get_vector(&t, 7, "dispatch_shape", 4, &disp, inner) < 0)
+    if (fb_get_vector(t, 7, "dispatch_shape", 4, &disp, inner) < 0)
         return -1;
     s->has_dispatch = disp.present;
     if (disp.present) {
@@ -302,123 +351,91 @@ static int read_segment(vgf_reader *r, const fb_vec *segs, uint32_t i, mlia_erro
         for (uint32_t k = 0; k < 3; k++)
             s->dispatch[k] = fb_vec_u32(&disp, k);
     }
-    fb_vec push;
-    if (fb_get_vector(&t, 8, "push_constant_ranges", 4, &push, inner) < 0)
+    if (!(s->push_ranges = read_tables(r, sc, t, 8, "push_constant_ranges", sizeof *s->push_ranges,
+                                       read_push_range, &s->n_push_ranges, &s->has_push_ranges)))
         return -1;
-    s->has_push_ranges = push.present;
-    s->n_push_ranges = push.n;
-    s->push_ranges = mlia_arena_array(r->arena, push.n ? push.n : 1, sizeof *s->push_ranges);
-    for (uint32_t k = 0; k < push.n; k++) {
-        fb_table pt;
-        vgf_push_range *p = &s->push_ranges[k];
-        if (fb_vec_table(&push, k, &pt, inner) != 0 || fb_get_u32(&pt, 0, "stage_flags", 0, &p->stage_flags, inner) != 0 ||
-            fb_get_u32(&pt, 1, "offset", 0, &p->offset, inner) != 0 || fb_get_u32(&pt, 2, "size", 0, &p->size, inner) != 0)
-            return -1;
-    }
     return 0;
 }
 
-static int read_sequence(vgf_reader *r)
+/* The model's interface: root fields 1-4 of the sequence section. */
+static int read_model_io(vgf_reader *r, vgf_fb_section *sc)
 {
     vgf_file *f = r->f;
-    fb_buf b;
-    fb_table root;
-    mlia_error inner;
-    mlia_error_clear(&inner);
-    if (open_section(r, VGF_SECTION_SEQUENCE, &b, &root, &inner) != 0)
+    if (!(f->model_inputs = read_bindings(r, sc, &sc->root, 1, "inputs", &f->n_model_inputs)) ||
+        !(f->model_outputs = read_bindings(r, sc, &sc->root, 2, "outputs", &f->n_model_outputs)) ||
+        read_strings(r, &sc->root, 3, "input_names", &f->n_input_names, &f->input_names, &sc->inner) != 0 ||
+        read_strings(r, &sc->root, 4, "output_names", &f->n_output_names, &f->output_names, &sc->inner) != 0)
         return -1;
-    fb_vec segs;
-    if (fb_get_vector(&root, 0, "segments", 4, &segs, &inner) < 0)
-        return section_fail(r, VGF_SECTION_SEQUENCE, &inner);
-    f->n_segments = segs.n;
-    f->segments = mlia_arena_array(r->arena, segs.n ? segs.n : 1, sizeof *f->segments);
-    for (uint32_t i = 0; i < segs.n; i++)
-        if (read_segment(r, &segs, i, &inner) != 0)
-            return section_fail(r, VGF_SECTION_SEQUENCE, &inner);
-    if (read_bindings(r, &root, 1, "inputs", &f->n_model_inputs, &f->model_inputs, &inner) != 0 ||
-        read_bindings(r, &root, 2, "outputs", &f->n_model_outputs, &f->model_outputs, &inner) != 0 ||
-        read_strings(r, &root, 3, "input_names", &f->n_input_names, &f->input_names, &inner) != 0 ||
-        read_strings(r, &root, 4, "output_names", &f->n_output_names, &f->output_names, &inner) != 0)
-        return section_fail(r, VGF_SECTION_SEQUENCE, &inner);
-    lenient_warnings(r, VGF_SECTION_SEQUENCE, &b);
     return 0;
 }
 
 /* ------------------------------------------------------------- resources */
 
-static int read_i64_vector(vgf_reader *r, const fb_table *t, unsigned slot, const char *name, uint32_t *n,
-                           int64_t **out, mlia_error *inner)
+static int read_resource(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item)
 {
-    fb_vec v;
-    if (fb_get_vector(t, slot, name, 8, &v, inner) < 0)
+    vgf_resource *res = item;
+    mlia_error *inner = &sc->inner;
+    fb_table desc;
+    int rc;
+    if (fb_get_u32(t, 0, "vk_descriptor_type", 0, &res->descriptor_type, inner) != 0 ||
+        fb_get_u32(t, 1, "vk_format", 0, &res->format, inner) != 0 ||
+        fb_get_u8(t, 2, "category", 0, &res->category, inner) != 0 ||
+        (rc = fb_get_table(t, 3, "description", &desc, inner)) < 0 ||
+        fb_get_u32(t, 6, "alias_group_id", 0xFFFFFFFFu, &res->alias_group_id, inner) != 0)
         return -1;
-    *n = v.n;
-    *out = mlia_arena_array(r->arena, v.n ? v.n : 1, sizeof **out);
-    for (uint32_t i = 0; i < v.n; i++)
-        (*out)[i] = fb_vec_i64(&v, i);
-    return 0;
-}
-
-static int read_resources(vgf_reader *r)
-{
-    vgf_file *f = r->f;
-    fb_buf b;
-    fb_table root;
-    mlia_error inner;
-    mlia_error_clear(&inner);
-    if (open_section(r, VGF_SECTION_RESOURCE, &b, &root, &inner) != 0)
+    res->has_description = rc == 1;
+    res->shape = res->strides = NULL;
+    if (rc == 1 && (!(res->shape = read_scalars(r, &desc, 0, "shape", 8, &res->rank, NULL, inner)) ||
+                    !(res->strides = read_scalars(r, &desc, 1, "strides", 8, &res->n_strides, NULL, inner))))
         return -1;
-    fb_vec entries;
-    if (fb_get_vector(&root, 0, "mrt_entry", 4, &entries, &inner) < 0)
-        return section_fail(r, VGF_SECTION_RESOURCE, &inner);
-    f->n_resources = entries.n;
-    f->resources = mlia_arena_array(r->arena, entries.n ? entries.n : 1, sizeof *f->resources);
-    for (uint32_t i = 0; i < entries.n; i++) {
-        vgf_resource *res = &f->resources[i];
-        fb_table t, desc;
-        int rc;
-        if (fb_vec_table(&entries, i, &t, &inner) != 0 ||
-            fb_get_u32(&t, 0, "vk_descriptor_type", 0, &res->descriptor_type, &inner) != 0 ||
-            fb_get_u32(&t, 1, "vk_format", 0, &res->format, &inner) != 0 ||
-            fb_get_u8(&t, 2, "category", 0, &res->category, &inner) != 0 ||
-            (rc = fb_get_table(&t, 3, "description", &desc, &inner)) < 0 ||
-            fb_get_u32(&t, 6, "alias_group_id", 0xFFFFFFFFu, &res->alias_group_id, &inner) != 0)
-            return section_fail(r, VGF_SECTION_RESOURCE, &inner);
-        res->has_description = rc == 1;
-        res->shape = res->strides = NULL;
-        if (rc == 1 && (read_i64_vector(r, &desc, 0, "shape", &res->rank, &res->shape, &inner) != 0 ||
-                        read_i64_vector(r, &desc, 1, "strides", &res->n_strides, &res->strides, &inner) != 0))
-            return section_fail(r, VGF_SECTION_RESOURCE, &inner);
-        if (!res->shape)
-            res->shape = mlia_arena_alloc(r->arena, sizeof(int64_t));
-        if (!res->strides)
-            res->strides = mlia_arena_alloc(r->arena, sizeof(int64_t));
-        uint8_t ut = 0;
-        if (fb_get_u8(&t, 4, "extra_config_type", 0, &ut, &inner) != 0)
-            return section_fail(r, VGF_SECTION_RESOURCE, &inner);
-        if (ut == 1 && fb_has(&t, 5)) {
-            fb_table sc;
-            uint8_t t2;
-            if (fb_get_union(&t, 4, "extra_config", 1, &t2, &sc, &inner) < 0)
-                return section_fail(r, VGF_SECTION_RESOURCE, &inner);
-            static const char *const names[5] = {"min_filter", "mag_filter", "address_mode_u", "address_mode_v",
-                                                 "border_color"};
-            for (unsigned k = 0; k < 5; k++)
-                if (fb_get_u32(&sc, k, names[k], 0, &res->sampler[k], &inner) != 0)
-                    return section_fail(r, VGF_SECTION_RESOURCE, &inner);
-            res->extra_config_type = 1;
-        } else if (ut != 0) {
-            warn(r, "resource %u: extra_config type %u %s; treated as NONE", i, ut,
-                 ut == 1 ? "without a value" : "is unknown");
-        }
-        if (res->category > VGF_CATEGORY_CONSTANT)
-            warn(r, "resource %u: unknown category %u", i, res->category);
+    if (!res->shape)
+        res->shape = mlia_arena_alloc(r->arena, sizeof(int64_t));
+    if (!res->strides)
+        res->strides = mlia_arena_alloc(r->arena, sizeof(int64_t));
+    uint8_t ut = 0;
+    if (fb_get_u8(t, 4, "extra_config_type", 0, &ut, inner) != 0)
+        return -1;
+    if (ut == 1 && fb_has(t, 5)) {
+        fb_table smp;
+        uint8_t t2;
+        if (fb_get_union(t, 4, "extra_config", 1, &t2, &smp, inner) < 0)
+            return -1;
+        static const char *const names[5] = {"min_filter", "mag_filter", "address_mode_u", "address_mode_v",
+                                             "border_color"};
+        for (unsigned k = 0; k < 5; k++)
+            if (fb_get_u32(&smp, k, names[k], 0, &res->sampler[k], inner) != 0)
+                return -1;
+        res->extra_config_type = 1;
+    } else if (ut != 0) {
+        warn(r, "resource %u: extra_config type %u %s; treated as NONE", i, ut,
+             ut == 1 ? "without a value" : "is unknown");
     }
-    lenient_warnings(r, VGF_SECTION_RESOURCE, &b);
+    if (res->category > VGF_CATEGORY_CONSTANT)
+        warn(r, "resource %u: unknown category %u", i, res->category);
     return 0;
 }
 
 /* ------------------------------------------------------------- constants */
+
+/* Legacy (FlatBuffers) constant section: one table per constant. */
+static int read_constant(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item)
+{
+    vgf_constant *c = item;
+    fb_vec raw;
+    if (fb_get_u32(t, 0, "mrt_index", 0, &c->mrt_index, &sc->inner) != 0 ||
+        fb_get_i64(t, 1, "sparsity_dimension", 0, &c->sparsity_dimension, &sc->inner) != 0 ||
+        fb_get_vector(t, 2, "raw", 1, &raw, &sc->inner) < 0)
+        return -1;
+    if (c->sparsity_dimension < -1)
+        return section_failf(r, VGF_SECTION_CONSTANT, "data[%u].sparsity_dimension %" PRId64 " is below -1", i,
+                             c->sparsity_dimension);
+    c->size = raw.n;
+    c->file_offset = fb_file_offset(&sc->b, raw.pos);
+    c->data = r->f->data + c->file_offset;
+    if (raw.n && raw.pos % 8 != 0)
+        warn(r, "constant %u: data at section offset %" PRIu64 " is not 8-aligned", i, raw.pos);
+    return 0;
+}
 
 static int read_constants(vgf_reader *r)
 {
@@ -465,36 +482,9 @@ static int read_constants(vgf_reader *r)
         return 0;
     }
     f->constants_raw = false;
-    fb_buf b;
-    fb_table root;
-    mlia_error inner;
-    mlia_error_clear(&inner);
-    if (open_section(r, VGF_SECTION_CONSTANT, &b, &root, &inner) != 0)
-        return -1;
-    fb_vec data;
-    if (fb_get_vector(&root, 0, "data", 4, &data, &inner) < 0)
-        return section_fail(r, VGF_SECTION_CONSTANT, &inner);
-    f->n_constants = data.n;
-    f->constants = mlia_arena_array(r->arena, data.n ? data.n : 1, sizeof *f->constants);
-    for (uint32_t i = 0; i < data.n; i++) {
-        vgf_constant *c = &f->constants[i];
-        fb_table t;
-        fb_vec raw;
-        if (fb_vec_table(&data, i, &t, &inner) != 0 || fb_get_u32(&t, 0, "mrt_index", 0, &c->mrt_index, &inner) != 0 ||
-            fb_get_i64(&t, 1, "sparsity_dimension", 0, &c->sparsity_dimension, &inner) != 0 ||
-            fb_get_vector(&t, 2, "raw", 1, &raw, &inner) < 0)
-            return section_fail(r, VGF_SECTION_CONSTANT, &inner);
-        if (c->sparsity_dimension < -1)
-            return section_failf(r, VGF_SECTION_CONSTANT,
-                                 "data[%u].sparsity_dimension %" PRId64 " is below -1", i, c->sparsity_dimension);
-        c->size = raw.n;
-        c->file_offset = fb_file_offset(&b, raw.pos);
-        c->data = f->data + c->file_offset;
-        if (raw.n && raw.pos % 8 != 0)
-            warn(r, "constant %u: data at section offset %" PRIu64 " is not 8-aligned", i, raw.pos);
-    }
-    lenient_warnings(r, VGF_SECTION_CONSTANT, &b);
-    return 0;
+    f->constants = read_section(r, VGF_SECTION_CONSTANT, "data", sizeof *f->constants, read_constant, NULL,
+                                &f->n_constants);
+    return f->constants ? 0 : -1;
 }
 
 /* ------------------------------------------------------------- names */
@@ -926,7 +916,14 @@ int vgf_read(const uint8_t *data, size_t size, const char *file, mlia_arena *are
     f->data = data;
     f->size = size;
     vgf_reader r = {f, arena, file, err, 0};
-    if (read_header(&r) != 0 || read_modules(&r) != 0 || read_sequence(&r) != 0 || read_resources(&r) != 0 ||
+    /* the four sections in file-format order, each one read_section() */
+    if (read_header(&r) != 0 ||
+        !(f->modules = read_section(&r, VGF_SECTION_MODULE, "modules", sizeof *f->modules, read_module, NULL,
+                                    &f->n_modules)) ||
+        !(f->segments = read_section(&r, VGF_SECTION_SEQUENCE, "segments", sizeof *f->segments, read_segment,
+                                     read_model_io, &f->n_segments)) ||
+        !(f->resources = read_section(&r, VGF_SECTION_RESOURCE, "mrt_entry", sizeof *f->resources, read_resource,
+                                      NULL, &f->n_resources)) ||
         read_constants(&r) != 0 || cross_references(&r) != 0 || read_spirv(&r) != 0)
         return -1;
     if (!f->warnings)
