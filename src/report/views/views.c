@@ -48,11 +48,72 @@
 #define VW_RELATED_CHILDREN 200 /* children listed per entity in the page */
 #define VW_PLACEHOLDER "@@MLIA_DATA@@"
 
-static const char *const VIEW_IDS[VW_N_VIEWS] = {"source_model", "segment_cascade_chain", "etrecord_chain_mapping",
-                                                 "etdump_backend_trace", "pte_vgf_backend_hierarchy"};
-static const char *const VIEW_LABELS[VW_N_VIEWS] = {"Source Model", "segment_cascade_chain",
-                                                    "ETRecord Chain Mapping", "ETDump Backend Trace",
-                                                    "PTE - VGF Backend Hierarchy"};
+/* ------------------------------------------------------------------ */
+/* the view table                                                       */
+
+#define OVERLAY(id, label, unit, kind, metric, group) (&(const vw_overlay_def){id, label, unit, kind, metric, group})
+#define MS_P50(id, label, kind, stat) OVERLAY(id, label, "ms", kind, "execution_time:" stat, false)
+#define CYCLES_P50(id, label, kind, group) OVERLAY(id, label, "cycles", kind, "%s:p50", group)
+#define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define OVERLAYS(...) ((const vw_overlay_def *const[]){__VA_ARGS__, NULL})
+
+/* Chain cycles as a group measurement (trace and PTE views). */
+#define CHAIN_GROUP CYCLES_P50("chain_group_%s", "Chain group %s P50", "chain", true)
+
+/* The views in manifest and page order. A new view is one file
+ * (view_<name>.c: its availability and builder, declared in views_model.h)
+ * plus one row here; docs/views.md describes each view. */
+static const vw_view_def VIEWS[] = {
+    {"source_model", "Source Model", vw_source_unavailable, vw_source_build,
+     LIST("execution_time", "kernel_time", "unattributed_time", "execution_coverage"),
+     OVERLAYS(MS_P50("execution_time_p50", "Execution time P50", "source_operator", "p50"),
+              MS_P50("execution_time_min", "Execution time min", "source_operator", "min"),
+              MS_P50("execution_time_max", "Execution time max", "source_operator", "max"),
+              OVERLAY("kernel_time_p50", "Kernel time P50", "ms", "source_operator", "kernel_time:p50", false)),
+     false},
+    {"segment_cascade_chain", "segment_cascade_chain", vw_chains_unavailable, vw_chains_build,
+     NULL, /* columns with the capture's counters: the builder */
+     OVERLAYS(CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
+              CYCLES_P50("stripe_%s", "Stripe %s P50", "stripe", false),
+              CYCLES_P50("cascade_%s", "Cascade %s P50", "cascade", true),
+              CYCLES_P50("segment_%s", "Segment %s P50", "segment", true)),
+     false},
+    {"etrecord_chain_mapping", "ETRecord Chain Mapping", vw_mapping_unavailable, vw_mapping_build,
+     LIST("total_cycles", "execution_time"),
+     OVERLAYS(CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
+              MS_P50("source_execution_time_p50", "Source operator execution time P50", "source_operator", "p50")),
+     true},
+    {"etdump_backend_trace", "ETDump Backend Trace", vw_trace_unavailable, vw_trace_build,
+     LIST("total_cycles", "execution_time", "unattributed_time"),
+     OVERLAYS(CHAIN_GROUP,
+              MS_P50("runtime_event_execution_time_p50", "Runtime event execution time P50", "runtime_event", "p50"),
+              MS_P50("delegate_call_execution_time_p50", "Delegate call execution time P50", "delegate_call", "p50")),
+     false},
+    {"pte_vgf_backend_hierarchy", "PTE - VGF Backend Hierarchy", vw_pte_unavailable, vw_pte_build,
+     LIST("total_cycles", "execution_time"), OVERLAYS(CHAIN_GROUP), false},
+};
+
+#define N_VIEWS ((uint32_t)(sizeof VIEWS / sizeof VIEWS[0]))
+
+/* Availability, the row's columns and overlays, then the builder. */
+static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
+{
+    v->id = d->id;
+    v->label = d->label;
+    v->reason = d->unavailable(c->s);
+    if (v->reason)
+        return;
+    v->available = true;
+    for (uint32_t k = 0; d->columns && d->columns[k]; k++)
+        vw_strs_add(&v->columns, c->a, d->columns[k]);
+    const char *metric = vw_chain_metric(c->s->nx);
+    for (uint32_t k = 0; d->overlays && d->overlays[k]; k++) {
+        const vw_overlay_def *o = d->overlays[k];
+        vw_overlay_add(c, v, mlia_arena_printf(c->a, o->id, metric), mlia_arena_printf(c->a, o->label, metric),
+                       o->unit, o->entity_kind, mlia_arena_printf(c->a, o->metric, metric), o->group_measurement);
+    }
+    d->build(c, v);
+}
 
 typedef struct vw_ref {
     uint32_t view, graph, node;
@@ -92,8 +153,6 @@ typedef struct vw_pair {
     uint32_t *order;           /* entries by ascending n_left, then seq */
 } vw_pair;
 
-#define VW_N_PAIRS (VW_N_VIEWS * (VW_N_VIEWS - 1) / 2)
-
 typedef struct vw_out {
     vw_ctx *c;
     /* entity -> refs */
@@ -110,7 +169,7 @@ typedef struct vw_out {
     const char *initial_view;
     /* Model Explorer sync files, pairs with at least one relation */
     uint32_t n_pairs;
-    vw_pair pairs[VW_N_PAIRS];
+    vw_pair *pairs;            /* at most n_views * (n_views - 1) / 2 */
     const char *me_command;    /* "model-explorer <models> --node_data_paths=<files>" */
 } vw_out;
 
@@ -136,7 +195,7 @@ static void index_entities(vw_out *o)
 {
     vw_ctx *c = o->c;
     vw_map_init(&o->entity_index, c->a, 1024);
-    for (uint32_t v = 0; v < VW_N_VIEWS; v++)
+    for (uint32_t v = 0; v < c->n_views; v++)
         for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
             const vw_graph *gr = &c->views[v].graphs[g];
             for (uint32_t n = 0; n < gr->n_nodes; n++) {
@@ -201,7 +260,7 @@ static void compute_sync(vw_out *o)
 {
     vw_ctx *c = o->c;
     const mlia_result *r = c->s->result;
-    for (uint32_t v = 0; v < VW_N_VIEWS; v++)
+    for (uint32_t v = 0; v < c->n_views; v++)
         for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
             const vw_graph *gr = &c->views[v].graphs[g];
             for (uint32_t n = 0; n < gr->n_nodes; n++) {
@@ -314,8 +373,9 @@ static void build_pair(vw_ctx *c, vw_pair *p)
 static void compute_pairs(vw_out *o)
 {
     vw_ctx *c = o->c;
-    vw_pair all[VW_N_VIEWS][VW_N_VIEWS];
-    memset(all, 0, sizeof all);
+    uint32_t nv = c->n_views;
+    vw_pair *all = mlia_arena_array(c->a, (size_t)nv * nv, sizeof *all); /* [left][right] */
+    o->pairs = mlia_arena_array(c->a, nv * (nv - 1) / 2 + 1, sizeof *o->pairs);
     for (uint32_t i = 0; i < o->n_sync; i++) {
         const vw_sync *sy = &o->sync[i];
         for (uint32_t k = 0; k < sy->n; k++) {
@@ -327,14 +387,14 @@ static void compute_pairs(vw_out *o)
                 a = b;
                 b = t;
             }
-            vw_pair *p = &all[a.view][b.view];
+            vw_pair *p = &all[a.view * nv + b.view];
             PUSH(c->a, p->n_rels, p->cap_rels, p->rels);
             p->rels[p->n_rels - 1] = (vw_rel){a, b};
         }
     }
-    for (uint32_t a = 0; a < VW_N_VIEWS; a++)
-        for (uint32_t b = a + 1; b < VW_N_VIEWS; b++) {
-            vw_pair *p = &all[a][b];
+    for (uint32_t a = 0; a < nv; a++)
+        for (uint32_t b = a + 1; b < nv; b++) {
+            vw_pair *p = &all[a * nv + b];
             if (!p->n_rels)
                 continue;
             p->left = a;
@@ -355,7 +415,7 @@ static const char *pair_path(vw_ctx *c, const vw_pair *p)
 /* "<label> (<unit>) - <view label>": unique across views. */
 static void name_overlays(vw_ctx *c)
 {
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+    for (uint32_t i = 0; i < c->n_views; i++)
         for (uint32_t k = 0; k < c->views[i].n_overlays; k++) {
             vw_overlay *ov = &c->views[i].overlays[k];
             ov->name = mlia_arena_printf(c->a, "%s (%s) - %s", ov->label, ov->unit ? ov->unit : "", c->views[i].label);
@@ -367,7 +427,7 @@ static void graph_summaries(vw_ctx *c)
 {
     const mlia_run_record *s = c->s;
     const mlia_result *r = s->result;
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+    for (uint32_t i = 0; i < c->n_views; i++) {
         vw_view *v = &c->views[i];
         for (uint32_t g = 0; v->available && g < v->n_graphs; g++) {
             vw_graph *gr = &v->graphs[g];
@@ -402,13 +462,13 @@ static const char *me_command(vw_ctx *c)
     mlia_buf_init(&b);
     mlia_buf_puts(&b, "model-explorer ");
     bool first = true;
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+    for (uint32_t i = 0; i < c->n_views; i++)
         if (c->views[i].available) {
             mlia_buf_printf(&b, "%smodels/%s.json", first ? "" : ",", c->views[i].id);
             first = false;
         }
     first = true;
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+    for (uint32_t i = 0; i < c->n_views; i++)
         for (uint32_t k = 0; c->views[i].available && k < c->views[i].n_overlays; k++) {
             mlia_buf_printf(&b, "%s%s", first ? " --node_data_paths=" : ",",
                             mlia_arena_printf(c->a, "node-data/%s/%s.json", c->views[i].id, c->views[i].overlays[k].id));
@@ -607,7 +667,7 @@ static void write_manifest(vw_out *o, mlia_jw *w)
     mlia_jw_kint(w, "version", 1);
     mlia_jw_key(w, "views");
     mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+    for (uint32_t i = 0; i < c->n_views; i++) {
         const vw_view *v = &c->views[i];
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "id", v->id);
@@ -646,13 +706,13 @@ static void write_manifest(vw_out *o, mlia_jw *w)
     mlia_jw_obj_begin(w);
     mlia_jw_key(w, "models");
     mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+    for (uint32_t i = 0; i < c->n_views; i++)
         if (c->views[i].available)
             mlia_jw_str(w, mlia_arena_printf(c->a, "models/%s.json", c->views[i].id));
     mlia_jw_arr_end(w);
     mlia_jw_key(w, "node_data_paths");
     mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++)
+    for (uint32_t i = 0; i < c->n_views; i++)
         for (uint32_t k = 0; c->views[i].available && k < c->views[i].n_overlays; k++)
             mlia_jw_str(w, node_data_path(c, &c->views[i], &c->views[i].overlays[k]));
     mlia_jw_arr_end(w);
@@ -895,7 +955,7 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     mlia_jw_kstr(w, "initial_view", o->initial_view);
     mlia_jw_key(w, "views");
     mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+    for (uint32_t i = 0; i < c->n_views; i++) {
         const vw_view *v = &c->views[i];
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "id", v->id);
@@ -952,7 +1012,7 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     write_entity_nodes(o, w);
     mlia_jw_key(w, "table_columns");
     mlia_jw_obj_begin(w);
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+    for (uint32_t i = 0; i < c->n_views; i++) {
         mlia_jw_key(w, c->views[i].id);
         mlia_jw_arr_begin(w);
         for (uint32_t k = 0; k < c->views[i].columns.n; k++)
@@ -1012,7 +1072,7 @@ static void doc_entity_nodes(vw_out *o, mlia_jw *w)
 static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
 {
     vw_ctx *c = o->c;
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
+    for (uint32_t i = 0; i < c->n_views; i++) {
         const vw_view *v = &c->views[i];
         if (!v->available)
             continue;
@@ -1052,15 +1112,11 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_e
     c.s = s;
     c.a = &arena;
     vw_map_init(&c.links.index, &arena, 256);
-    for (uint32_t i = 0; i < VW_N_VIEWS; i++) {
-        c.views[i].id = VIEW_IDS[i];
-        c.views[i].label = VIEW_LABELS[i];
-    }
-    vw_build_source(&c);
-    vw_build_chains(&c);
-    vw_build_mapping(&c);
-    vw_build_trace(&c);
-    vw_build_pte(&c);
+    vw_nx_namespaces(&c);
+    c.n_views = N_VIEWS;
+    c.views = mlia_arena_array(&arena, N_VIEWS, sizeof *c.views);
+    for (uint32_t i = 0; i < N_VIEWS; i++)
+        build_view(&c, &VIEWS[i], &c.views[i]);
     vw_drop_empty_overlays(&c);
     name_overlays(&c);
     graph_summaries(&c);
@@ -1073,14 +1129,15 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_e
     compute_sync(&o);
     compute_pairs(&o);
     o.me_command = me_command(&c);
-    if (c.views[VW_MAPPING].available && c.views[VW_MAPPING].has_content)
-        o.initial_view = VIEW_IDS[VW_MAPPING];
-    else
-        for (uint32_t i = 0; i < VW_N_VIEWS && !o.initial_view; i++)
-            if (c.views[i].available)
-                o.initial_view = VIEW_IDS[i];
+    /* the preferred view when it has content, else the first available one */
+    for (uint32_t i = 0; i < N_VIEWS && !o.initial_view; i++)
+        if (VIEWS[i].preferred && c.views[i].available && c.views[i].has_content)
+            o.initial_view = VIEWS[i].id;
+    for (uint32_t i = 0; i < N_VIEWS && !o.initial_view; i++)
+        if (c.views[i].available)
+            o.initial_view = VIEWS[i].id;
     if (!o.initial_view)
-        o.initial_view = VIEW_IDS[VW_SOURCE];
+        o.initial_view = VIEWS[0].id;
 
     int rc = write_view_files(&o, od, err);
     if (!rc)

@@ -148,33 +148,22 @@ static void tensor_outputs(vw_ctx *c, const ep_graph *g, vw_node *n, const char 
     mlia_buf_free(&dtypes);
 }
 
-void vw_build_source(vw_ctx *c)
+/* The overlays of the view's row in views.c, in order. */
+enum { OV_SOURCE_P50, OV_SOURCE_MIN, OV_SOURCE_MAX, OV_SOURCE_KERNEL };
+
+const char *vw_source_unavailable(const mlia_run_record *s)
+{
+    return s->program ? NULL : "The ETRecord holds no edge program for the selected method.";
+}
+
+void vw_source_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
-    vw_view *v = &c->views[VW_SOURCE];
-    if (!s->program) {
-        v->reason = "The ETRecord holds no edge program for the selected method.";
-        return;
-    }
     const ep_graph *g = &s->program->graph;
     const runtime_analysis *ra = s->runtime;
     const char *method = s->method_name ? s->method_name : "forward";
-    v->available = true;
     uint32_t gi = vw_graph_add(c, v, method);
     vw_graph *gr = &v->graphs[gi];
-
-    uint32_t ov_p50 = vw_overlay_add(c, v, "execution_time_p50", "Execution time P50", "ms", "source_operator",
-                                     "execution_time:p50", false);
-    uint32_t ov_min = vw_overlay_add(c, v, "execution_time_min", "Execution time min", "ms", "source_operator",
-                                     "execution_time:min", false);
-    uint32_t ov_max = vw_overlay_add(c, v, "execution_time_max", "Execution time max", "ms", "source_operator",
-                                     "execution_time:max", false);
-    uint32_t ov_kern = vw_overlay_add(c, v, "kernel_time_p50", "Kernel time P50", "ms", "source_operator",
-                                      "kernel_time:p50", false);
-    vw_strs_add(&v->columns, c->a, "execution_time");
-    vw_strs_add(&v->columns, c->a, "kernel_time");
-    vw_strs_add(&v->columns, c->a, "unattributed_time");
-    vw_strs_add(&v->columns, c->a, "execution_coverage");
 
     /* producers of every name: graph inputs, then node outputs */
     uint32_t n_prod = g->n_inputs;
@@ -246,10 +235,10 @@ void vw_build_source(vw_ctx *c)
         }
         if (nd->stack_trace)
             vw_node_attr(c, n, "stack_trace", nd->stack_trace);
-        overlay_metric(c, v, ov_p50, gi, id, ent, "execution_time", "p50");
-        overlay_metric(c, v, ov_min, gi, id, ent, "execution_time", "min");
-        overlay_metric(c, v, ov_max, gi, id, ent, "execution_time", "max");
-        overlay_metric(c, v, ov_kern, gi, id, ent, "kernel_time", "p50");
+        overlay_metric(c, v, OV_SOURCE_P50, gi, id, ent, "execution_time", "p50");
+        overlay_metric(c, v, OV_SOURCE_MIN, gi, id, ent, "execution_time", "min");
+        overlay_metric(c, v, OV_SOURCE_MAX, gi, id, ent, "execution_time", "max");
+        overlay_metric(c, v, OV_SOURCE_KERNEL, gi, id, ent, "kernel_time", "p50");
         for (uint32_t j = 0; j < nd->n_outputs; j++) {
             if (!nd->outputs[j])
                 continue;
@@ -329,13 +318,12 @@ void vw_nx_namespaces(vw_ctx *c)
     }
 }
 
-/* "total_cycles" when some chain has it, else "op_cycles". */
-static const char *chain_metric(const nx_result *nx)
+const char *vw_chain_metric(const nx_result *nx)
 {
-    for (uint32_t i = 0; i < nx->n_chains; i++)
+    for (uint32_t i = 0; nx && i < nx->n_chains; i++)
         if (nx->chains[i].m.total.available)
             return "total_cycles";
-    return "op_cycles";
+    return nx ? "op_cycles" : "total_cycles";
 }
 
 static void cycle_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e)
@@ -365,33 +353,21 @@ static const char *safe_id(vw_ctx *c, const char *s)
 
 #define VW_MAX_STRIPE_NODES 64
 
-void vw_build_chains(vw_ctx *c)
+/* The overlays of the view's row in views.c, in order; one per counter follows. */
+enum { OV_CHAINS_CHAIN, OV_CHAINS_STRIPE, OV_CHAINS_CASCADE, OV_CHAINS_SEGMENT, OV_CHAINS_COUNTER0 };
+
+const char *vw_chains_unavailable(const mlia_run_record *s)
+{
+    return nx_measured(s->nx) ? NULL : nx_reason(s->nx);
+}
+
+void vw_chains_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
     const nx_result *nx = s->nx;
-    vw_view *v = &c->views[VW_CHAINS];
-    if (!nx_measured(nx)) {
-        v->reason = nx_reason(nx);
-        return;
-    }
-    vw_nx_namespaces(c);
-    v->available = true;
     const mlia_result *r = s->result;
-    const char *metric = chain_metric(nx);
-    const char *mstat = mlia_arena_printf(c->a, "%s:p50", metric);
+    const char *metric = vw_chain_metric(nx);
     uint32_t gi = vw_graph_add(c, v, "nx_hierarchy");
-    uint32_t ov_chain = vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_%s", metric),
-                                       mlia_arena_printf(c->a, "Chain %s P50", metric), "cycles", "chain", mstat, false);
-    uint32_t ov_stripe = vw_overlay_add(c, v, mlia_arena_printf(c->a, "stripe_%s", metric),
-                                        mlia_arena_printf(c->a, "Stripe %s P50", metric), "cycles", "stripe", mstat,
-                                        false);
-    uint32_t ov_cascade = vw_overlay_add(c, v, mlia_arena_printf(c->a, "cascade_%s", metric),
-                                         mlia_arena_printf(c->a, "Cascade %s P50", metric),
-                                         "cycles", "cascade", mstat, true);
-    uint32_t ov_segment = vw_overlay_add(c, v, mlia_arena_printf(c->a, "segment_%s", metric),
-                                         mlia_arena_printf(c->a, "Segment %s P50", metric),
-                                         "cycles", "segment", mstat, true);
-    uint32_t ov_counter0 = v->n_overlays;
     for (uint32_t k = 0; k < nx->n_counters; k++) {
         const char *cm = mlia_arena_printf(c->a, "%s_cycles", nx->counter_labels[k]);
         vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_%s", safe_id(c, cm)),
@@ -420,7 +396,7 @@ void vw_build_chains(vw_ctx *c)
         uint32_t sni = vw_summary_node(c, gr, c->segment_ns[si], seg->id,
                                        mlia_arena_printf(c->a, "Segment %s", seg->token));
         cycle_attrs(c, &gr->nodes[sni], se);
-        overlay_metric(c, v, ov_segment, gi, seg->id, se, metric, "p50");
+        overlay_metric(c, v, OV_CHAINS_SEGMENT, gi, seg->id, se, metric, "p50");
         for (uint32_t k = 0; k < seg->n_cascades; k++) {
             const nx_cascade *ca = &nx->cascades[seg->first_cascade + k];
             const char *cx = strip_prefix(ca->raw_id, "cascade_");
@@ -433,7 +409,7 @@ void vw_build_chains(vw_ctx *c)
             gr = &v->graphs[gi];
             uint32_t cni = vw_summary_node(c, gr, cns, ca->id, mlia_arena_printf(c->a, "Cascade %s", cx));
             cycle_attrs(c, &gr->nodes[cni], ce);
-            overlay_metric(c, v, ov_cascade, gi, ca->id, ce, metric, "p50");
+            overlay_metric(c, v, OV_CHAINS_CASCADE, gi, ca->id, ce, metric, "p50");
         }
         const char *prev = NULL;
         for (uint32_t k = 0; k < seg->n_chains; k++) {
@@ -482,9 +458,9 @@ void vw_build_chains(vw_ctx *c)
             if (prev)
                 vw_node_edge(c, n, prev, "0");
             prev = n->id;
-            overlay_metric(c, v, ov_chain, gi, ch->id, he, metric, "p50");
+            overlay_metric(c, v, OV_CHAINS_CHAIN, gi, ch->id, he, metric, "p50");
             for (uint32_t q = 0; q < nx->n_counters; q++)
-                overlay_metric(c, v, ov_counter0 + q, gi, ch->id, he,
+                overlay_metric(c, v, OV_CHAINS_COUNTER0 + q, gi, ch->id, he,
                                mlia_arena_printf(c->a, "%s_cycles", nx->counter_labels[q]), "p50");
             if (ch->n_stripes > VW_MAX_STRIPE_NODES)
                 continue;
@@ -501,7 +477,7 @@ void vw_build_chains(vw_ctx *c)
                 if (sprev)
                     vw_node_edge(c, n, sprev, "0");
                 sprev = n->id;
-                overlay_metric(c, v, ov_stripe, gi, st->id, te, metric, "p50");
+                overlay_metric(c, v, OV_CHAINS_STRIPE, gi, st->id, te, metric, "p50");
             }
         }
     }
@@ -510,28 +486,22 @@ void vw_build_chains(vw_ctx *c)
 /* ------------------------------------------------------------------ */
 /* ETRecord Chain Mapping                                               */
 
-void vw_build_mapping(vw_ctx *c)
+/* The overlays of the view's row in views.c, in order. */
+enum { OV_MAPPING_CHAIN, OV_MAPPING_SOURCE };
+
+const char *vw_mapping_unavailable(const mlia_run_record *s)
+{
+    return vw_chains_unavailable(s);
+}
+
+void vw_mapping_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
     const nx_result *nx = s->nx;
-    vw_view *v = &c->views[VW_MAPPING];
-    if (!nx_measured(nx)) {
-        v->reason = nx_reason(nx);
-        return;
-    }
-    vw_nx_namespaces(c);
-    v->available = true;
     const mlia_result *r = s->result;
-    const char *metric = chain_metric(nx);
+    const char *metric = vw_chain_metric(nx);
     const char *method = s->method_name ? s->method_name : "forward";
     uint32_t gi = vw_graph_add(c, v, "chain_mapping");
-    uint32_t ov_chain = vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_%s", metric),
-                                       mlia_arena_printf(c->a, "Chain %s P50", metric), "cycles", "chain",
-                                       mlia_arena_printf(c->a, "%s:p50", metric), false);
-    uint32_t ov_src = vw_overlay_add(c, v, "source_execution_time_p50", "Source operator execution time P50", "ms",
-                                     "source_operator", "execution_time:p50", false);
-    vw_strs_add(&v->columns, c->a, "total_cycles");
-    vw_strs_add(&v->columns, c->a, "execution_time");
     vw_map pairs;
     vw_map_init(&pairs, c->a, 64);
     for (uint32_t si = 0; si < nx->n_segments; si++) {
@@ -546,7 +516,7 @@ void vw_build_mapping(vw_ctx *c)
             uint32_t ni = vw_node_add(c, gr, ch->id, mlia_arena_printf(c->a, "Chain %s", strip_prefix(ch->raw_id, "chain_")),
                                       c->segment_ns[si], ch->id);
             cycle_attrs(c, &gr->nodes[ni], he);
-            overlay_metric(c, v, ov_chain, gi, ch->id, he, metric, "p50");
+            overlay_metric(c, v, OV_MAPPING_CHAIN, gi, ch->id, he, metric, "p50");
             for (uint32_t q = 0; q < ch->n_ops; q++) {
                 const nx_compiler_op *op = &nx->ops[ch->ops[q]];
                 for (uint32_t z = 0; z < op->n_sources; z++) {
@@ -566,7 +536,7 @@ void vw_build_mapping(vw_ctx *c)
                         if (at && at->type == MLIA_ATTR_STRING)
                             vw_node_attr(c, sn, "node_name", at->s);
                         attr_metric(c, sn, src, "execution_time", "p50");
-                        overlay_metric(c, v, ov_src, gi, src->id, src, "execution_time", "p50");
+                        overlay_metric(c, v, OV_MAPPING_SOURCE, gi, src->id, src, "execution_time", "p50");
                     }
                     vw_node_edge(c, sn, ch->id, "0");
                     v->has_content = true;
@@ -583,35 +553,39 @@ void vw_build_mapping(vw_ctx *c)
 /* ------------------------------------------------------------------ */
 /* ETDump Backend Trace                                                 */
 
-void vw_build_trace(vw_ctx *c)
+/* The overlays of the view's row in views.c, in order. */
+enum { OV_TRACE_CHAIN_GROUP, OV_TRACE_EVENT, OV_TRACE_CALL };
+
+static bool has_compiler_ops(const nx_result *nx)
+{
+    for (uint32_t si = 0; nx && si < nx->n_segments; si++)
+        if (segment_shown(&nx->segments[si]) && nx->segments[si].n_ops)
+            return true;
+    return false;
+}
+
+static bool has_delegate_calls(const runtime_analysis *ra)
+{
+    return ra && ra->n_calls;
+}
+
+const char *vw_trace_unavailable(const mlia_run_record *s)
+{
+    if (has_compiler_ops(s->nx) || has_delegate_calls(s->runtime))
+        return NULL;
+    return "No compiler operations (VGF neural statistics) and no delegate runtime events in the ETDump.";
+}
+
+void vw_trace_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
     const nx_result *nx = s->nx;
     const runtime_analysis *ra = s->runtime;
     const mlia_result *r = s->result;
     const char *method = s->method_name ? s->method_name : "forward";
-    vw_view *v = &c->views[VW_TRACE];
-    bool has_ops = false;
-    if (nx)
-        for (uint32_t si = 0; si < nx->n_segments; si++)
-            if (segment_shown(&nx->segments[si]) && nx->segments[si].n_ops)
-                has_ops = true;
-    bool has_calls = ra && ra->n_calls;
-    if (!has_ops && !has_calls) {
-        v->reason = "No compiler operations (VGF neural statistics) and no delegate runtime events in the ETDump.";
-        return;
-    }
-    v->available = true;
-    vw_strs_add(&v->columns, c->a, "total_cycles");
-    vw_strs_add(&v->columns, c->a, "execution_time");
-    vw_strs_add(&v->columns, c->a, "unattributed_time");
-    if (has_ops) {
-        vw_nx_namespaces(c);
-        const char *metric = chain_metric(nx);
+    if (has_compiler_ops(nx)) {
+        const char *metric = vw_chain_metric(nx);
         uint32_t gi = vw_graph_add(c, v, "compiler_operations");
-        uint32_t ov = vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_group_%s", metric),
-                                     mlia_arena_printf(c->a, "Chain group %s P50", metric), "cycles",
-                                     "chain", mlia_arena_printf(c->a, "%s:p50", metric), true);
         uint8_t *group_done = mlia_arena_array(c->a, nx->n_chains ? nx->n_chains : 1, 1);
         for (uint32_t si = 0; si < nx->n_segments; si++) {
             const nx_segment *seg = &nx->segments[si];
@@ -635,7 +609,7 @@ void vw_build_trace(vw_ctx *c)
                     uint32_t hi = vw_summary_node(c, gr, c->chain_path[chi], ch->id,
                                                   mlia_arena_printf(c->a, "Chain %s", strip_prefix(ch->raw_id, "chain_")));
                     cycle_attrs(c, &gr->nodes[hi], he);
-                    overlay_metric(c, v, ov, gi, ch->id, he, metric, "p50");
+                    overlay_metric(c, v, OV_TRACE_CHAIN_GROUP, gi, ch->id, he, metric, "p50");
                 }
                 uint32_t ni = vw_node_add(c, gr, op->id, op->name, ns, op->id);
                 vw_node *n = &gr->nodes[ni];
@@ -669,13 +643,8 @@ void vw_build_trace(vw_ctx *c)
             }
         }
     }
-    if (has_calls) {
+    if (has_delegate_calls(ra)) {
         uint32_t gi = vw_graph_add(c, v, "runtime_events");
-        uint32_t ov_ev = vw_overlay_add(c, v, "runtime_event_execution_time_p50", "Runtime event execution time P50",
-                                        "ms", "runtime_event", "execution_time:p50", false);
-        uint32_t ov_call = vw_overlay_add(c, v, "delegate_call_execution_time_p50",
-                                          "Delegate call execution time P50", "ms", "delegate_call",
-                                          "execution_time:p50", false);
         for (uint32_t i = 0; i < ra->n_calls; i++) {
             const runtime_delegate_call *call = &ra->calls[i];
             vw_graph *gr = &v->graphs[gi];
@@ -687,7 +656,7 @@ void vw_build_trace(vw_ctx *c)
             vw_node_attrf(c, n, "instruction", "%lld", (long long)call->instruction);
             attr_metric(c, n, ce, "execution_time", "p50");
             attr_metric(c, n, ce, "unattributed_time", "p50");
-            overlay_metric(c, v, ov_call, gi, call->entity_id, ce, "execution_time", "p50");
+            overlay_metric(c, v, OV_TRACE_CALL, gi, call->entity_id, ce, "execution_time", "p50");
             for (uint32_t k = 0; k < call->n_events; k++) {
                 const runtime_event_node *ev = &call->events[k];
                 const mlia_entity *ee = mlia_result_find(r, ev->entity_id);
@@ -700,7 +669,7 @@ void vw_build_trace(vw_ctx *c)
                 attr_metric(c, n, ee, "unattributed_time", "p50");
                 attr_metric(c, n, ee, "execution_coverage", NULL);
                 vw_node_edge(c, n, ev->parent_id ? ev->parent_id : call->entity_id, "0");
-                overlay_metric(c, v, ov_ev, gi, ev->entity_id, ee, "execution_time", "p50");
+                overlay_metric(c, v, OV_TRACE_EVENT, gi, ev->entity_id, ee, "execution_time", "p50");
             }
         }
     }

@@ -222,7 +222,7 @@ uint32_t vw_summary_node(vw_ctx *c, vw_graph *g, const char *ns, const char *ent
 
 void vw_drop_empty_overlays(vw_ctx *c)
 {
-    for (int v = 0; v < VW_N_VIEWS; v++) {
+    for (uint32_t v = 0; v < c->n_views; v++) {
         vw_view *view = &c->views[v];
         uint32_t k = 0;
         for (uint32_t i = 0; i < view->n_overlays; i++)
@@ -320,7 +320,7 @@ void vw_colour_overlays(vw_ctx *c)
     vw_map_init(&keys, c->a, 32);
     uint32_t n_scales = 0, cap_scales = 0;
     double(*mm)[2] = NULL;
-    for (int v = 0; v < VW_N_VIEWS; v++)
+    for (uint32_t v = 0; v < c->n_views; v++)
         for (uint32_t i = 0; i < c->views[v].n_overlays; i++) {
             vw_overlay *o = &c->views[v].overlays[i];
             uint32_t k = vw_map_get(&keys, o->scale_key);
@@ -339,7 +339,7 @@ void vw_colour_overlays(vw_ctx *c)
             }
         }
     /* pass 2: explicit colours */
-    for (int v = 0; v < VW_N_VIEWS; v++)
+    for (uint32_t v = 0; v < c->n_views; v++)
         for (uint32_t i = 0; i < c->views[v].n_overlays; i++) {
             vw_overlay *o = &c->views[v].overlays[i];
             uint32_t k = vw_map_get(&keys, o->scale_key);

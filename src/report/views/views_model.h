@@ -119,15 +119,6 @@ typedef struct vw_overlay {
     double min, max;           /* the kind-wide scale */
 } vw_overlay;
 
-typedef enum vw_view_id {
-    VW_SOURCE = 0,
-    VW_CHAINS,
-    VW_MAPPING,
-    VW_TRACE,
-    VW_PTE,
-    VW_N_VIEWS
-} vw_view_id;
-
 typedef struct vw_view {
     const char *id, *label;
     bool available;
@@ -151,7 +142,8 @@ typedef struct vw_links {
 typedef struct vw_ctx {
     const mlia_run_record *s;
     mlia_arena *a;
-    vw_view views[VW_N_VIEWS];
+    uint32_t n_views;
+    vw_view *views;            /* one per row of the view table (views.c), in its order */
     vw_links links;
     /* NX chain namespaces, indexed like nx_result.chains (NULL without NX):
      * chain_parent = "segment_<L>/cascade_<x>" (or "segment_<L>"),
@@ -211,11 +203,45 @@ void vw_multi_add(mlia_arena *a, vw_links *l, const char *from, const char *to, 
 /* Fills chain_parent / chain_path / segment_ns (idempotent; no-op without NX). */
 void vw_nx_namespaces(vw_ctx *c);
 
-/* Builders (views_build.c, views_pte.c). */
-void vw_build_source(vw_ctx *c);
-void vw_build_chains(vw_ctx *c);
-void vw_build_mapping(vw_ctx *c);
-void vw_build_trace(vw_ctx *c);
-void vw_build_pte(vw_ctx *c);
+/* ---- the view table (views.c) ---- */
+
+/* An overlay a view declares up front. In id, label and metric "%s" stands
+ * for the chain metric of the NX views (vw_chain_metric). */
+typedef struct vw_overlay_def {
+    const char *id, *label, *unit, *entity_kind, *metric;
+    bool group_measurement;
+} vw_overlay_def;
+
+/* One row of the view table: everything views.c needs to know of a view.
+ * Before build() runs on an available view, views.c adds the row's columns
+ * and overlays, so overlays[i] of the row is v->overlays[i] (overlays
+ * without values are dropped later); build() may add more of both. */
+typedef struct vw_view_def {
+    const char *id;            /* models/<id>.json, manifest and page id */
+    const char *label;         /* Model Explorer collection label */
+    /* NULL when the session has what the view shows, else the reason
+     * shown in the manifest and the page */
+    const char *(*unavailable)(const mlia_run_record *s);
+    void (*build)(vw_ctx *c, vw_view *v);
+    const char *const *columns;          /* page table columns, NULL-terminated, or NULL */
+    const vw_overlay_def *const *overlays; /* NULL-terminated, or NULL */
+    bool preferred;            /* the initial view when available and has_content */
+} vw_view_def;
+
+/* The chain metric of the NX views: "total_cycles" when some chain has it
+ * (or without NX), else "op_cycles". */
+const char *vw_chain_metric(const struct nx_result *nx);
+
+/* The views, one file each (view_<name>.c): availability and builder. */
+const char *vw_source_unavailable(const mlia_run_record *s);
+void vw_source_build(vw_ctx *c, vw_view *v);
+const char *vw_chains_unavailable(const mlia_run_record *s);
+void vw_chains_build(vw_ctx *c, vw_view *v);
+const char *vw_mapping_unavailable(const mlia_run_record *s);
+void vw_mapping_build(vw_ctx *c, vw_view *v);
+const char *vw_trace_unavailable(const mlia_run_record *s);
+void vw_trace_build(vw_ctx *c, vw_view *v);
+const char *vw_pte_unavailable(const mlia_run_record *s);
+void vw_pte_build(vw_ctx *c, vw_view *v);
 
 #endif

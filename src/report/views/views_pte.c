@@ -89,27 +89,26 @@ static const char *const_text(vw_ctx *c, const vgf_operand *o)
     return r;
 }
 
-void vw_build_pte(vw_ctx *c)
+/* The overlays of the view's row in views.c, in order. */
+enum { OV_PTE_CHAIN_GROUP };
+
+const char *vw_pte_unavailable(const mlia_run_record *s)
+{
+    if (!s->has_companion || !s->companion)
+        return "No companion PTE was given.";
+    if (!s->vgf)
+        return "The companion PTE holds no decodable VGF delegate.";
+    return NULL;
+}
+
+void vw_pte_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
-    vw_view *v = &c->views[VW_PTE];
-    if (!s->has_companion || !s->companion) {
-        v->reason = "No companion PTE was given.";
-        return;
-    }
-    if (!s->vgf) {
-        v->reason = "The companion PTE holds no decodable VGF delegate.";
-        return;
-    }
     const pte_plan *plan = plan_of(s);
     const vgf_file *f = s->vgf;
     const nx_result *nx = s->nx;
     const mlia_result *r = s->result;
     const char *method = s->method_name ? s->method_name : "forward";
-    v->available = true;
-    vw_nx_namespaces(c);
-    vw_strs_add(&v->columns, c->a, "total_cycles");
-    vw_strs_add(&v->columns, c->a, "execution_time");
 
     /* ---- graph "plan" ---- */
     uint32_t gp = vw_graph_add(c, v, "plan");
@@ -208,25 +207,13 @@ void vw_build_pte(vw_ctx *c)
             }
         }
 
-    const char *metric = "total_cycles";
-    if (nx) {
-        bool any = false;
-        for (uint32_t i = 0; i < nx->n_chains; i++)
-            any |= nx->chains[i].m.total.available;
-        if (!any)
-            metric = "op_cycles";
-    }
-    uint32_t ov = VW_NONE;
+    const char *metric = vw_chain_metric(nx);
 
     /* ---- graph per GRAPH segment ---- */
     for (uint32_t i = 0; i < f->n_segments; i++) {
         const vgf_segment *seg = &f->segments[i];
         if (seg->type != VGF_MODULE_GRAPH || !seg->graph || !seg->n_operations)
             continue;
-        if (ov == VW_NONE)
-            ov = vw_overlay_add(c, v, mlia_arena_printf(c->a, "chain_group_%s", metric),
-                                mlia_arena_printf(c->a, "Chain group %s P50", metric), "cycles", "chain",
-                                mlia_arena_printf(c->a, "%s:p50", metric), true);
         uint32_t gi = vw_graph_add(c, v, mlia_arena_printf(c->a, "segment_%u", i));
         const char *segns = mlia_arena_printf(c->a, "segment_%u", i);
         const spv_graph *sg = seg->graph;
@@ -267,7 +254,7 @@ void vw_build_pte(vw_ctx *c)
                                   mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
                     vw_node_attr(c, &g->nodes[hi], mlia_arena_printf(c->a, "%s_p50", metric),
                                  mlia_arena_printf(c->a, "%s cycles", vw_num(c, x)));
-                    vw_overlay_value(c, &v->overlays[ov], gi, ch->id, x,
+                    vw_overlay_value(c, &v->overlays[OV_PTE_CHAIN_GROUP], gi, ch->id, x,
                                      mlia_arena_printf(c->a, "%s cycles", vw_num(c, x)));
                 }
             }
