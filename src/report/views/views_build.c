@@ -24,15 +24,15 @@
 #include "formats/exported_program.h"
 #include "report/views/views_model.h"
 
-static const char *strip_prefix(const char *s, const char *prefix)
+const char *vw_strip_prefix(const char *s, const char *prefix)
 {
     size_t n = strlen(prefix);
-    return strncmp(s, prefix, n) == 0 && s[n] ? s + n : s;
+    return s && strncmp(s, prefix, n) == 0 && s[n] ? s + n : s;
 }
 
 /* Adds overlay values "<value> <unit>" from an entity metric. */
-static void overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, const char *key,
-                           const mlia_entity *e, const char *metric, const char *stat)
+void vw_overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, const char *key,
+                       const mlia_entity *e, const char *metric, const char *stat)
 {
     double x;
     const mlia_metric *m;
@@ -45,7 +45,7 @@ static void overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, c
 }
 
 /* Node attribute "<metric>_<stat>" with the metric's value and unit. */
-static void attr_metric(vw_ctx *c, vw_node *n, const mlia_entity *e, const char *metric, const char *stat)
+void vw_attr_metric(vw_ctx *c, vw_node *n, const mlia_entity *e, const char *metric, const char *stat)
 {
     double x;
     const mlia_metric *m;
@@ -55,7 +55,7 @@ static void attr_metric(vw_ctx *c, vw_node *n, const mlia_entity *e, const char 
     vw_node_attr(c, n, key, mlia_arena_printf(c->a, "%s %s", vw_num(c, x), m->unit ? m->unit : ""));
 }
 
-static const char *list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t cap)
+const char *vw_list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t cap)
 {
     mlia_buf b;
     mlia_buf_init(&b);
@@ -220,25 +220,25 @@ void vw_source_build(vw_ctx *c, vw_view *v)
                 vw_node_attr(c, n, "attribution", at->s);
             at = mlia_entity_attr(ent, "shared_with");
             if (at && at->type == MLIA_ATTR_STRING_LIST && at->n)
-                vw_node_attr(c, n, "shared_with", list_text(c, at->list_s, at->n, 8));
+                vw_node_attr(c, n, "shared_with", vw_list_text(c, at->list_s, at->n, 8));
             at = mlia_entity_attr(ent, "delegate_call");
             if (at && at->type == MLIA_ATTR_STRING)
                 vw_node_attr(c, n, "delegate_call", at->s);
             static const char *const stats[3] = {"p50", "min", "max"};
             for (int q = 0; q < 3; q++)
-                attr_metric(c, n, ent, "execution_time", stats[q]);
-            attr_metric(c, n, ent, "kernel_time", "p50");
-            attr_metric(c, n, ent, "unattributed_time", "p50");
-            attr_metric(c, n, ent, "execution_coverage", NULL);
+                vw_attr_metric(c, n, ent, "execution_time", stats[q]);
+            vw_attr_metric(c, n, ent, "kernel_time", "p50");
+            vw_attr_metric(c, n, ent, "unattributed_time", "p50");
+            vw_attr_metric(c, n, ent, "execution_coverage", NULL);
             if (!mlia_entity_metric(ent, "execution_time", NULL))
                 vw_node_attr(c, n, "execution_time", "not measured");
         }
         if (nd->stack_trace)
             vw_node_attr(c, n, "stack_trace", nd->stack_trace);
-        overlay_metric(c, v, OV_SOURCE_P50, gi, id, ent, "execution_time", "p50");
-        overlay_metric(c, v, OV_SOURCE_MIN, gi, id, ent, "execution_time", "min");
-        overlay_metric(c, v, OV_SOURCE_MAX, gi, id, ent, "execution_time", "max");
-        overlay_metric(c, v, OV_SOURCE_KERNEL, gi, id, ent, "kernel_time", "p50");
+        vw_overlay_metric(c, v, OV_SOURCE_P50, gi, id, ent, "execution_time", "p50");
+        vw_overlay_metric(c, v, OV_SOURCE_MIN, gi, id, ent, "execution_time", "min");
+        vw_overlay_metric(c, v, OV_SOURCE_MAX, gi, id, ent, "execution_time", "max");
+        vw_overlay_metric(c, v, OV_SOURCE_KERNEL, gi, id, ent, "kernel_time", "p50");
         for (uint32_t j = 0; j < nd->n_outputs; j++) {
             if (!nd->outputs[j])
                 continue;
@@ -273,7 +273,7 @@ void vw_source_build(vw_ctx *c, vw_view *v)
 /* ------------------------------------------------------------------ */
 /* NX namespaces                                                        */
 
-static bool nx_measured(const nx_result *nx)
+bool vw_nx_measured(const nx_result *nx)
 {
     if (!nx)
         return false;
@@ -283,14 +283,14 @@ static bool nx_measured(const nx_result *nx)
     return false;
 }
 
-static const char *nx_reason(const nx_result *nx)
+const char *vw_nx_reason(const nx_result *nx)
 {
     if (!nx || !nx->any_record)
         return "No VGF neural statistics in the ETDump.";
     return "The VGF neural statistics in the ETDump hold no measured chain.";
 }
 
-static bool segment_shown(const nx_segment *seg)
+bool vw_segment_shown(const nx_segment *seg)
 {
     return seg->is_graph && seg->analysed;
 }
@@ -311,10 +311,10 @@ void vw_nx_namespaces(vw_ctx *c)
         const char *seg = ch->segment < nx->n_segments ? c->segment_ns[ch->segment] : "segment";
         if (ch->parent_cascade < nx->n_cascades)
             c->chain_parent[i] = mlia_arena_printf(c->a, "%s/cascade_%s", seg,
-                                                   strip_prefix(nx->cascades[ch->parent_cascade].raw_id, "cascade_"));
+                                                   vw_strip_prefix(nx->cascades[ch->parent_cascade].raw_id, "cascade_"));
         else
             c->chain_parent[i] = seg;
-        c->chain_path[i] = mlia_arena_printf(c->a, "%s/chain_%s", c->chain_parent[i], strip_prefix(ch->raw_id, "chain_"));
+        c->chain_path[i] = mlia_arena_printf(c->a, "%s/chain_%s", c->chain_parent[i], vw_strip_prefix(ch->raw_id, "chain_"));
     }
 }
 
@@ -326,16 +326,16 @@ const char *vw_chain_metric(const nx_result *nx)
     return nx ? "op_cycles" : "total_cycles";
 }
 
-static void cycle_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e)
+void vw_cycle_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e)
 {
     const nx_result *nx = c->s->nx;
     static const char *const stats[3] = {"p50", "min", "max"};
     for (int q = 0; q < 3; q++)
-        attr_metric(c, n, e, "total_cycles", stats[q]);
-    attr_metric(c, n, e, "op_cycles", "p50");
+        vw_attr_metric(c, n, e, "total_cycles", stats[q]);
+    vw_attr_metric(c, n, e, "op_cycles", "p50");
     for (uint32_t k = 0; k < nx->n_counters; k++)
-        attr_metric(c, n, e, mlia_arena_printf(c->a, "%s_cycles", nx->counter_labels[k]), "p50");
-    attr_metric(c, n, e, "execution_coverage", NULL);
+        vw_attr_metric(c, n, e, mlia_arena_printf(c->a, "%s_cycles", nx->counter_labels[k]), "p50");
+    vw_attr_metric(c, n, e, "execution_coverage", NULL);
 }
 
 static const char *safe_id(vw_ctx *c, const char *s)
@@ -358,7 +358,7 @@ enum { OV_CHAINS_CHAIN, OV_CHAINS_STRIPE, OV_CHAINS_CASCADE, OV_CHAINS_SEGMENT, 
 
 const char *vw_chains_unavailable(const mlia_run_record *s)
 {
-    return nx_measured(s->nx) ? NULL : nx_reason(s->nx);
+    return vw_nx_measured(s->nx) ? NULL : vw_nx_reason(s->nx);
 }
 
 void vw_chains_build(vw_ctx *c, vw_view *v)
@@ -382,7 +382,7 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
 
     for (uint32_t si = 0; si < nx->n_segments; si++) {
         const nx_segment *seg = &nx->segments[si];
-        if (!segment_shown(seg) || !seg->n_chains)
+        if (!vw_segment_shown(seg) || !seg->n_chains)
             continue;
         vw_graph *gr = &v->graphs[gi];
         const mlia_entity *se = mlia_result_find(r, seg->id);
@@ -395,11 +395,11 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
         /* the group measurement lives on the segment's summary node */
         uint32_t sni = vw_summary_node(c, gr, c->segment_ns[si], seg->id,
                                        mlia_arena_printf(c->a, "Segment %s", seg->token));
-        cycle_attrs(c, &gr->nodes[sni], se);
-        overlay_metric(c, v, OV_CHAINS_SEGMENT, gi, seg->id, se, metric, "p50");
+        vw_cycle_attrs(c, &gr->nodes[sni], se);
+        vw_overlay_metric(c, v, OV_CHAINS_SEGMENT, gi, seg->id, se, metric, "p50");
         for (uint32_t k = 0; k < seg->n_cascades; k++) {
             const nx_cascade *ca = &nx->cascades[seg->first_cascade + k];
-            const char *cx = strip_prefix(ca->raw_id, "cascade_");
+            const char *cx = vw_strip_prefix(ca->raw_id, "cascade_");
             const char *cns = mlia_arena_printf(c->a, "%s/cascade_%s", c->segment_ns[si], cx);
             const mlia_entity *ce = mlia_result_find(r, ca->id);
             vw_group_attr(c, gr, cns, "cascade", ca->id);
@@ -408,8 +408,8 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
                 vw_group_attr(c, gr, cns, mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
             gr = &v->graphs[gi];
             uint32_t cni = vw_summary_node(c, gr, cns, ca->id, mlia_arena_printf(c->a, "Cascade %s", cx));
-            cycle_attrs(c, &gr->nodes[cni], ce);
-            overlay_metric(c, v, OV_CHAINS_CASCADE, gi, ca->id, ce, metric, "p50");
+            vw_cycle_attrs(c, &gr->nodes[cni], ce);
+            vw_overlay_metric(c, v, OV_CHAINS_CASCADE, gi, ca->id, ce, metric, "p50");
         }
         const char *prev = NULL;
         for (uint32_t k = 0; k < seg->n_chains; k++) {
@@ -420,7 +420,7 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
              * its top, so the group never has a single child */
             bool own_group = ch->n_stripes > 0 && ch->n_stripes <= VW_MAX_STRIPE_NODES;
             uint32_t ni = vw_node_add(c, gr, ch->id,
-                                      mlia_arena_printf(c->a, "Chain %s", strip_prefix(ch->raw_id, "chain_")),
+                                      mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")),
                                       own_group ? c->chain_path[chi] : c->chain_parent[chi], ch->id);
             vw_node *n = &gr->nodes[ni];
             n->pin_top = own_group;
@@ -454,13 +454,13 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
                 mlia_buf_free(&vals);
             }
             vw_node_attrf(c, n, "compiler_operations", "%u", ch->n_ops);
-            cycle_attrs(c, n, he);
+            vw_cycle_attrs(c, n, he);
             if (prev)
                 vw_node_edge(c, n, prev, "0");
             prev = n->id;
-            overlay_metric(c, v, OV_CHAINS_CHAIN, gi, ch->id, he, metric, "p50");
+            vw_overlay_metric(c, v, OV_CHAINS_CHAIN, gi, ch->id, he, metric, "p50");
             for (uint32_t q = 0; q < nx->n_counters; q++)
-                overlay_metric(c, v, OV_CHAINS_COUNTER0 + q, gi, ch->id, he,
+                vw_overlay_metric(c, v, OV_CHAINS_COUNTER0 + q, gi, ch->id, he,
                                mlia_arena_printf(c->a, "%s_cycles", nx->counter_labels[q]), "p50");
             if (ch->n_stripes > VW_MAX_STRIPE_NODES)
                 continue;
@@ -473,11 +473,11 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
                 uint32_t ti = vw_node_add(c, gr, st->id, st->name, c->chain_path[chi], st->id);
                 n = &gr->nodes[ti];
                 vw_node_attrf(c, n, "stripe", "%u", st->stripe);
-                cycle_attrs(c, n, te);
+                vw_cycle_attrs(c, n, te);
                 if (sprev)
                     vw_node_edge(c, n, sprev, "0");
                 sprev = n->id;
-                overlay_metric(c, v, OV_CHAINS_STRIPE, gi, st->id, te, metric, "p50");
+                vw_overlay_metric(c, v, OV_CHAINS_STRIPE, gi, st->id, te, metric, "p50");
             }
         }
     }
@@ -506,17 +506,17 @@ void vw_mapping_build(vw_ctx *c, vw_view *v)
     vw_map_init(&pairs, c->a, 64);
     for (uint32_t si = 0; si < nx->n_segments; si++) {
         const nx_segment *seg = &nx->segments[si];
-        if (!segment_shown(seg))
+        if (!vw_segment_shown(seg))
             continue;
         for (uint32_t k = 0; k < seg->n_chains; k++) {
             uint32_t chi = seg->first_chain + k;
             const nx_chain *ch = &nx->chains[chi];
             vw_graph *gr = &v->graphs[gi];
             const mlia_entity *he = mlia_result_find(r, ch->id);
-            uint32_t ni = vw_node_add(c, gr, ch->id, mlia_arena_printf(c->a, "Chain %s", strip_prefix(ch->raw_id, "chain_")),
+            uint32_t ni = vw_node_add(c, gr, ch->id, mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")),
                                       c->segment_ns[si], ch->id);
-            cycle_attrs(c, &gr->nodes[ni], he);
-            overlay_metric(c, v, OV_MAPPING_CHAIN, gi, ch->id, he, metric, "p50");
+            vw_cycle_attrs(c, &gr->nodes[ni], he);
+            vw_overlay_metric(c, v, OV_MAPPING_CHAIN, gi, ch->id, he, metric, "p50");
             for (uint32_t q = 0; q < ch->n_ops; q++) {
                 const nx_compiler_op *op = &nx->ops[ch->ops[q]];
                 for (uint32_t z = 0; z < op->n_sources; z++) {
@@ -535,8 +535,8 @@ void vw_mapping_build(vw_ctx *c, vw_view *v)
                         const mlia_attr *at = mlia_entity_attr(src, "node_name");
                         if (at && at->type == MLIA_ATTR_STRING)
                             vw_node_attr(c, sn, "node_name", at->s);
-                        attr_metric(c, sn, src, "execution_time", "p50");
-                        overlay_metric(c, v, OV_MAPPING_SOURCE, gi, src->id, src, "execution_time", "p50");
+                        vw_attr_metric(c, sn, src, "execution_time", "p50");
+                        vw_overlay_metric(c, v, OV_MAPPING_SOURCE, gi, src->id, src, "execution_time", "p50");
                     }
                     vw_node_edge(c, sn, ch->id, "0");
                     v->has_content = true;
@@ -559,7 +559,7 @@ enum { OV_TRACE_CHAIN_GROUP, OV_TRACE_EVENT, OV_TRACE_CALL };
 static bool has_compiler_ops(const nx_result *nx)
 {
     for (uint32_t si = 0; nx && si < nx->n_segments; si++)
-        if (segment_shown(&nx->segments[si]) && nx->segments[si].n_ops)
+        if (vw_segment_shown(&nx->segments[si]) && nx->segments[si].n_ops)
             return true;
     return false;
 }
@@ -589,7 +589,7 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
         uint8_t *group_done = mlia_arena_array(c->a, nx->n_chains ? nx->n_chains : 1, 1);
         for (uint32_t si = 0; si < nx->n_segments; si++) {
             const nx_segment *seg = &nx->segments[si];
-            if (!segment_shown(seg))
+            if (!vw_segment_shown(seg))
                 continue;
             for (uint32_t k = 0; k < seg->n_ops; k++) {
                 const nx_compiler_op *op = &nx->ops[seg->first_op + k];
@@ -607,9 +607,9 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
                         vw_group_attr(c, gr, c->chain_path[chi],
                                       mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
                     uint32_t hi = vw_summary_node(c, gr, c->chain_path[chi], ch->id,
-                                                  mlia_arena_printf(c->a, "Chain %s", strip_prefix(ch->raw_id, "chain_")));
-                    cycle_attrs(c, &gr->nodes[hi], he);
-                    overlay_metric(c, v, OV_TRACE_CHAIN_GROUP, gi, ch->id, he, metric, "p50");
+                                                  mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")));
+                    vw_cycle_attrs(c, &gr->nodes[hi], he);
+                    vw_overlay_metric(c, v, OV_TRACE_CHAIN_GROUP, gi, ch->id, he, metric, "p50");
                 }
                 uint32_t ni = vw_node_add(c, gr, op->id, op->name, ns, op->id);
                 vw_node *n = &gr->nodes[ni];
@@ -618,22 +618,22 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
                     n->style_border = VW_STYLE_UNMATCHED_BORDER;
                 }
                 vw_node_attr(c, n, "tosa_id", op->tosa_id);
-                vw_node_attr(c, n, "operator_types", list_text(c, op->types, op->n_types, 16));
+                vw_node_attr(c, n, "operator_types", vw_list_text(c, op->types, op->n_types, 16));
                 if (op->has_spirv_id)
                     vw_node_attr(c, n, "spirv_id", op->spirv_id);
                 if (op->operator_name)
                     vw_node_attr(c, n, "operator_name", op->operator_name);
                 if (op->display_label && *op->display_label)
                     vw_node_attr(c, n, "display_label", op->display_label);
-                vw_node_attr(c, n, "api_labels", list_text(c, op->labels, op->n_labels, 8));
+                vw_node_attr(c, n, "api_labels", vw_list_text(c, op->labels, op->n_labels, 8));
                 const char **chains = mlia_arena_array(c->a, op->n_parents ? op->n_parents : 1, sizeof *chains);
                 for (uint32_t q = 0; q < op->n_parents; q++) {
                     chains[q] = nx->chains[op->parents[q]].id;
                     vw_link(c, op->id, chains[q]);
                 }
-                vw_node_attr(c, n, "chains", op->n_parents ? list_text(c, chains, op->n_parents, 16)
+                vw_node_attr(c, n, "chains", op->n_parents ? vw_list_text(c, chains, op->n_parents, 16)
                                                            : "no chain measured");
-                vw_node_attr(c, n, "source_operators", op->n_sources ? list_text(c, op->sources, op->n_sources, 16)
+                vw_node_attr(c, n, "source_operators", op->n_sources ? vw_list_text(c, op->sources, op->n_sources, 16)
                                                                      : "no association recorded");
                 for (uint32_t q = 0; q < op->n_sources; q++) {
                     const char *sid = mlia_arena_printf(c->a, "source_operator/%s/%s", method, op->sources[q]);
@@ -654,22 +654,22 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
             vw_node_attr(c, n, "backend", call->backend ? call->backend : "");
             vw_node_attrf(c, n, "chain", "%lld", (long long)call->chain);
             vw_node_attrf(c, n, "instruction", "%lld", (long long)call->instruction);
-            attr_metric(c, n, ce, "execution_time", "p50");
-            attr_metric(c, n, ce, "unattributed_time", "p50");
-            overlay_metric(c, v, OV_TRACE_CALL, gi, call->entity_id, ce, "execution_time", "p50");
+            vw_attr_metric(c, n, ce, "execution_time", "p50");
+            vw_attr_metric(c, n, ce, "unattributed_time", "p50");
+            vw_overlay_metric(c, v, OV_TRACE_CALL, gi, call->entity_id, ce, "execution_time", "p50");
             for (uint32_t k = 0; k < call->n_events; k++) {
                 const runtime_event_node *ev = &call->events[k];
                 const mlia_entity *ee = mlia_result_find(r, ev->entity_id);
                 uint32_t ei = vw_node_add(c, gr, ev->entity_id, ev->name, "", ev->entity_id);
                 n = &gr->nodes[ei];
                 vw_node_attr(c, n, "event", ev->name);
-                attr_metric(c, n, ee, "execution_time", "p50");
-                attr_metric(c, n, ee, "execution_time", "min");
-                attr_metric(c, n, ee, "execution_time", "max");
-                attr_metric(c, n, ee, "unattributed_time", "p50");
-                attr_metric(c, n, ee, "execution_coverage", NULL);
+                vw_attr_metric(c, n, ee, "execution_time", "p50");
+                vw_attr_metric(c, n, ee, "execution_time", "min");
+                vw_attr_metric(c, n, ee, "execution_time", "max");
+                vw_attr_metric(c, n, ee, "unattributed_time", "p50");
+                vw_attr_metric(c, n, ee, "execution_coverage", NULL);
                 vw_node_edge(c, n, ev->parent_id ? ev->parent_id : call->entity_id, "0");
-                overlay_metric(c, v, OV_TRACE_EVENT, gi, ev->entity_id, ee, "execution_time", "p50");
+                vw_overlay_metric(c, v, OV_TRACE_EVENT, gi, ev->entity_id, ee, "execution_time", "p50");
             }
         }
     }

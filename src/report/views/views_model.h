@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/nx_analysis.h"
 #include "analysis/run.h"
 #include "core/arena.h"
 
@@ -200,6 +201,25 @@ const char *vw_num(vw_ctx *c, double v);
 
 /* Multimap add (a -> b); dedupe checks b against a's list (linear). */
 void vw_multi_add(mlia_arena *a, vw_links *l, const char *from, const char *to, bool dedupe);
+/* ---- what the builders share (views_build.c) ---- */
+
+/* s without a leading prefix (unless nothing would remain). */
+const char *vw_strip_prefix(const char *s, const char *prefix);
+/* Overlay value "<value> <unit>[ (shared|exclusive)]" of an entity metric
+ * (nothing when ov is VW_NONE or the metric is absent). */
+void vw_overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, const char *key,
+                       const mlia_entity *e, const char *metric, const char *stat);
+/* Node attribute "<metric>_<stat>" with the metric's value and unit. */
+void vw_attr_metric(vw_ctx *c, vw_node *n, const mlia_entity *e, const char *metric, const char *stat);
+/* "a, b, c" of at most cap items, then ", ... (<n> more)". */
+const char *vw_list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t cap);
+/* Some graph segment has a measured chain; else vw_nx_reason() says why not. */
+bool vw_nx_measured(const nx_result *nx);
+const char *vw_nx_reason(const nx_result *nx);
+/* A segment the NX views show: a graph segment that was analysed. */
+bool vw_segment_shown(const nx_segment *seg);
+/* total/op cycle attributes (p50, min, max), per-counter cycles, coverage. */
+void vw_cycle_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e);
 /* Fills chain_parent / chain_path / segment_ns (idempotent; no-op without NX). */
 void vw_nx_namespaces(vw_ctx *c);
 
@@ -230,7 +250,7 @@ typedef struct vw_view_def {
 
 /* The chain metric of the NX views: "total_cycles" when some chain has it
  * (or without NX), else "op_cycles". */
-const char *vw_chain_metric(const struct nx_result *nx);
+const char *vw_chain_metric(const nx_result *nx);
 
 /* The views, one file each (view_<name>.c): availability and builder. */
 const char *vw_source_unavailable(const mlia_run_record *s);

@@ -244,9 +244,8 @@ void vw_pte_build(vw_ctx *c, vw_view *v)
                 const nx_chain *ch = &nx->chains[chi];
                 const mlia_entity *he = mlia_result_find(r, ch->id);
                 vw_group_attr(c, g, c->chain_path[chi], "chain", ch->id);
-                const char *raw = ch->raw_id && strncmp(ch->raw_id, "chain_", 6) == 0 && ch->raw_id[6] ? ch->raw_id + 6
-                                                                                                      : ch->raw_id;
-                uint32_t hi = vw_summary_node(c, g, c->chain_path[chi], ch->id, mlia_arena_printf(c->a, "Chain %s", raw));
+                uint32_t hi = vw_summary_node(c, g, c->chain_path[chi], ch->id,
+                                              mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")));
                 double x;
                 const mlia_metric *m;
                 if (vw_metric(he, metric, "p50", &x, &m)) {
