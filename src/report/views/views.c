@@ -3,10 +3,10 @@
  * (product.md sections 7-9; design in docs/views.md).
  *
  * Order of work:
- *   1. build the five views into the graph model (views_build.c,
- *      views_pte.c); unavailable views keep their reason; a measured group
- *      gets a summary op node that carries its measurement (Model Explorer
- *      colours op nodes only);
+ *   1. build every view of the table VIEWS below into the graph model
+ *      (one file per view, view_<name>.c); an unavailable view keeps its
+ *      reason; a measured group gets a summary op node that carries its
+ *      measurement (Model Explorer colours op nodes only);
  *   2. drop overlays without values, name the others, add the graph-level
  *      summaries, colour every overlay value from one scale per entity
  *      kind + metric across all views (views_model.c);

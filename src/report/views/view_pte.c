@@ -1,5 +1,5 @@
 /*
- * views_pte.c - the "PTE - VGF Backend Hierarchy" view (product.md 8).
+ * view_pte.c - the "PTE - VGF Backend Hierarchy" view (docs/views.md).
  *
  * Only with a companion PTE whose VgfBackend delegate decoded as a VGF.
  * Graph "plan": the selected method's execution plan (one node per
