@@ -103,24 +103,31 @@ MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
 MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char **error);
 
 /* `mlia compare BASELINE NEW` (docs/compare.md). Each side is an mlia-output
- * folder, a folder holding one, or an mlia-output.json file. */
+ * folder, a folder holding one, or an mlia-output.json file; a baseline may
+ * also be a folder of runs. Runs are matched by the program fingerprint
+ * `mlia check` records, not by file name. */
 typedef struct mlia_compare_options {
-    const char *baseline;        /* required */
+    const char *baseline;        /* required unless n_baselines > 0 */
     const char *new_run;         /* required */
-    const char *output_dir;      /* NULL: write no files; else DIR/compare.json (+ compare.html) */
+    const char *output_dir;      /* where the compare/ folder goes: NULL = none, unless output_beside_new */
     double threshold;            /* percent; negative = default 5 */
+    const char *const *baselines; /* more baselines, pooled with `baseline` by execution (may be NULL) */
+    int n_baselines;
+    int allow_different_programs; /* compare different programs by entity id instead of failing */
+    int output_beside_new;       /* with output_dir NULL: write into the new run's mlia-output folder */
 } mlia_compare_options;
 
 typedef struct mlia_compare_output {
     char *json;                  /* compare.json text (pretty, trailing newline) */
     char *console;               /* the console tables */
-    char *json_path;             /* DIR/compare.json or NULL */
-    char *page_path;             /* DIR/compare.html or NULL (written when both runs have views) */
+    char *json_path;             /* .../compare/compare.json or NULL */
+    char *page_path;             /* .../compare/compare.html or NULL (written when both runs have views) */
     unsigned regressions, improvements;
+    char *warnings;              /* one line per warning (escaped, '\n'-terminated), or NULL */
 } mlia_compare_output;
 
-/* Returns 0, or 1 with *error = "<file>: <what>" (different models, methods
- * or schema versions, unreadable or non-mlia inputs, write failures). */
+/* Returns 0, or 1 with *error = "<file>: <what>" (different programs or
+ * schema versions, unreadable or non-mlia inputs, write failures). */
 MLIA_API int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error);
 MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 

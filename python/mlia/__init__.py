@@ -129,13 +129,16 @@ def run_advisor(advice_category: str = "performance",
 
 def compare(baseline: Union[str, os.PathLike], new: Union[str, os.PathLike],
             threshold: float = 5.0,
-            output_dir: Optional[Union[str, os.PathLike]] = None) -> Dict[str, Any]:
+            output_dir: Optional[Union[str, os.PathLike]] = None,
+            allow_different_programs: bool = False) -> Dict[str, Any]:
     """Compare two `mlia check` outputs (`mlia compare`) and return compare.json as a dict.
 
     baseline/new: an mlia-output folder, a folder holding one, or an mlia-output.json.
     threshold: percent (default 5). output_dir: also write compare.json (and
-    compare.html when both runs have their page) there. Errors raise MliaError
-    (or MliaUsageError) carrying the CLI's message.
+    compare.html when both runs have their page) there. allow_different_programs:
+    compare runs of different programs by entity id (--allow-different-programs)
+    instead of raising. Errors raise MliaError (or MliaUsageError) carrying the
+    CLI's message.
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0 \
             or threshold != threshold or threshold == float("inf"):
@@ -144,6 +147,8 @@ def compare(baseline: Union[str, os.PathLike], new: Union[str, os.PathLike],
                                "threshold": float(threshold)}
     if output_dir is not None:
         request["output_dir"] = os.fspath(output_dir)
+    if allow_different_programs:
+        request["allow_different_programs"] = True
     lib = _load()
     result = ctypes.c_void_p()
     error = ctypes.c_void_p()

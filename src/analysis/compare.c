@@ -7,7 +7,9 @@
  */
 #include "analysis/compare.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,66 @@ const char *compare_verdict_name(compare_verdict v)
     default:
         return "unchanged";
     }
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Appends "<sep><fmt>" to what (bounded). */
+static void add_diff(char *what, size_t cap, const char *text)
+{
+    size_t n = strlen(what);
+    if (n + 1 >= cap)
+        return;
+    snprintf(what + n, cap - n, "%s%s", n ? ", " : "", text);
+}
+
+static void count_diff(char *what, size_t cap, const char *noun, const char *plural, int64_t nv, int64_t bv)
+{
+    if (nv < 0 || bv < 0 || nv == bv)
+        return;
+    char t[160];
+    snprintf(t, sizeof t, "%" PRId64 " %s instead of %" PRId64, nv, nv == 1 ? noun : plural, bv);
+    add_diff(what, cap, t);
+}
+
+compare_identity compare_programs(const result_doc *base, const result_doc *new_, char *what, size_t cap)
+{
+    if (cap)
+        what[0] = 0;
+    const rr_fingerprint *b = &base->fingerprint, *n = &new_->fingerprint;
+    /* with both fingerprints, their own method (the one they cover);
+     * otherwise the method the results report */
+    bool both = b->program && n->program;
+    const char *bm = both && b->method ? b->method : base->method;
+    const char *nm = both && n->method ? n->method : new_->method;
+    bool method_differs = !same_str(bm, nm);
+    if (method_differs && cap) {
+        char t[600];
+        snprintf(t, sizeof t, "method '%s' instead of '%s'", nm ? nm : "(none)", bm ? bm : "(none)");
+        add_diff(what, cap, t);
+    }
+    if (!both)
+        return method_differs ? COMPARE_DIFFERENT_PROGRAMS : COMPARE_UNVERIFIED;
+    if (strcmp(b->program, n->program) == 0)
+        return COMPARE_SAME_PROGRAM;
+    if (cap) {
+        count_diff(what, cap, "operator", "operators", n->operators, b->operators);
+        count_diff(what, cap, "debug handle", "debug handles", n->debug_handles, b->debug_handles);
+        count_diff(what, cap, "delegate segment", "delegate segments", n->delegate_segments, b->delegate_segments);
+        if (!what[0]) {
+            char t[300];
+            snprintf(t, sizeof t,
+                     "the same method and counts (%" PRId64 " operator%s, %" PRId64 " delegate segment%s) but a "
+                     "different graph: node names, targets, debug handles or delegated handles",
+                     n->operators, n->operators == 1 ? "" : "s", n->delegate_segments,
+                     n->delegate_segments == 1 ? "" : "s");
+            add_diff(what, cap, t);
+        }
+    }
+    return COMPARE_DIFFERENT_PROGRAMS;
 }
 
 static bool ends_with(const char *s, const char *suffix)

@@ -25,6 +25,7 @@
 #define MLIA_ANALYSIS_COMPARE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/arena.h"
@@ -70,6 +71,22 @@ typedef struct compare_result {
 } compare_result;
 
 const char *compare_verdict_name(compare_verdict v);
+
+/* Identity of two runs (docs/compare.md "Identity"): by the program
+ * fingerprint `mlia check` records, never by file name. */
+typedef enum compare_identity {
+    COMPARE_SAME_PROGRAM = 0,   /* equal program fingerprints */
+    COMPARE_UNVERIFIED,         /* a side has no fingerprint (older mlia); same method */
+    COMPARE_DIFFERENT_PROGRAMS  /* different fingerprints, or different methods */
+} compare_identity;
+
+/* Relation of `new_`'s program to `base`'s. For different programs, `what`
+ * (capacity cap) says what differs, e.g. "method 'decode' instead of
+ * 'forward', 13 operators instead of 12, 2 delegate segments instead of 1";
+ * when the counts agree it says so ("the same method and counts (12
+ * operators, 1 delegate segment) but a different graph: node names,
+ * targets, debug handles or delegated handles"). */
+compare_identity compare_programs(const result_doc *base, const result_doc *new_, char *what, size_t cap);
 
 /* Compare two documents (already checked for the same model, method and
  * schema by the caller). */

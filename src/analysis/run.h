@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/fingerprint.h"
 #include "analysis/result.h"
 
 struct ep_program;
@@ -43,6 +44,7 @@ typedef struct mlia_run_record {
 
     const char *method_name;                 /* selected ETRecord method */
     const struct ep_program *program;        /* its edge program, may be NULL */
+    const mlia_program_fingerprint *fingerprint; /* identity of the program (compare), never NULL */
     const struct pte_program *companion;     /* parsed companion PTE or NULL */
     const struct vgf_file *vgf;              /* companion VGF delegate or NULL */
     uint32_t vgf_delegate_index;

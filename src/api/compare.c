@@ -47,6 +47,7 @@ void mlia_compare_output_free(mlia_compare_output *out)
     free(out->console);
     free(out->json_path);
     free(out->page_path);
+    free(out->warnings);
     memset(out, 0, sizeof *out);
 }
 
@@ -80,6 +81,12 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
         if (t->type != MLIA_JSON_NUMBER || t->u.number.nonfinite || t->u.number.d < 0)
             return (*message = strdup("threshold must be a non-negative number of percent")), 2;
         o.threshold = t->u.number.d;
+    }
+    const mlia_json *allow = mlia_json_get(req, "allow_different_programs");
+    if (allow && allow->type != MLIA_JSON_NULL) {
+        if (allow->type != MLIA_JSON_BOOL)
+            return (*message = strdup("allow_different_programs must be true or false")), 2;
+        o.allow_different_programs = allow->u.boolean;
     }
     mlia_compare_output co;
     char *msg = NULL;

@@ -20,13 +20,15 @@
 #include "mlia/mlia.h"
 
 #define COMPARE_USAGE                                                                                              \
-    "usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--json] [--fail-on-regression]"
+    "usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--allow-different-programs] [--json] " \
+    "[--fail-on-regression]"
 
 const char *mlia_cli_compare_help(void)
 {
     return COMPARE_USAGE "\n"
            "\n"
-           "Compare two runs of `mlia check` on the same model and method: every metric of\n"
+           "Compare two runs of `mlia check` on the same program (recognised by the program\n"
+           "fingerprint mlia check records, whatever the files are called): every metric of\n"
            "every entity present in both, baseline P50 against new P50.\n"
            "\n"
            "positional arguments:\n"
@@ -38,6 +40,9 @@ const char *mlia_cli_compare_help(void)
            "                         have their page) are written (default: .)\n"
            "  --threshold PCT        smallest change, in percent, that can be a regression or\n"
            "                         an improvement (default: 5)\n"
+           "  --allow-different-programs\n"
+           "                         compare runs of different programs by entity id\n"
+           "                         (default: an error, see docs/compare.md \"Identity\")\n"
            "  --json                 print compare.json on standard output instead of tables\n"
            "  --fail-on-regression   exit with status 3 when there is a regression\n"
            "  -q, --quiet            print nothing on success\n"
@@ -64,7 +69,7 @@ int mlia_cli_compare(int argc, char **argv)
     const char *pos[2] = {NULL, NULL};
     int n_pos = 0;
     const char *output_dir = ".", *threshold_text = NULL;
-    bool json = false, fail = false, quiet = false, help = false, options_done = false;
+    bool json = false, fail = false, quiet = false, help = false, options_done = false, allow = false;
     char extra[1024] = "";
     /* argv[1] is "compare" */
     for (int i = 2; i < argc; i++) {
@@ -82,8 +87,9 @@ int mlia_cli_compare(int argc, char **argv)
         }
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const char *flags[] = {"--json", "--fail-on-regression", "-q", "--quiet", "-h", "--help"};
-        bool *flag_vars[] = {&json, &fail, &quiet, &quiet, &help, &help};
+        const char *flags[] = {"--json", "--fail-on-regression", "-q", "--quiet", "-h", "--help",
+                               "--allow-different-programs"};
+        bool *flag_vars[] = {&json, &fail, &quiet, &quiet, &help, &help, &allow};
         bool matched = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             if (strlen(flags[k]) == name_len && strncmp(arg, flags[k], name_len) == 0) {
@@ -126,7 +132,8 @@ int mlia_cli_compare(int argc, char **argv)
             return usage("argument --threshold: invalid value: '%s' (expected a non-negative number of percent)%s",
                          threshold_text, "");
     }
-    mlia_compare_options o = {pos[0], pos[1], output_dir, threshold};
+    mlia_compare_options o = {.baseline = pos[0], .new_run = pos[1], .output_dir = output_dir,
+                              .threshold = threshold, .allow_different_programs = allow};
     mlia_compare_output out;
     char *error = NULL;
     if (mlia_compare(&o, &out, &error)) {
@@ -134,6 +141,13 @@ int mlia_cli_compare(int argc, char **argv)
         mlia_free(error);
         return 1;
     }
+    /* warnings are in the tables; without them they go to stderr */
+    if ((json || quiet) && out.warnings)
+        for (const char *w = out.warnings; *w;) {
+            size_t n = strcspn(w, "\n");
+            fprintf(stderr, "mlia: warning: %.*s\n", (int)n, w);
+            w += n + (w[n] == '\n');
+        }
     if (json)
         fputs(out.json, stdout);
     else if (!quiet) {

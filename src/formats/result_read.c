@@ -108,6 +108,28 @@ static void add_metrics(rr_state *st, const char *entity, const mlia_json *list)
         add_metric(st, entity, list->u.array.items[i]);
 }
 
+static int64_t count_of(const mlia_json *obj, const char *key)
+{
+    const mlia_json *v = mlia_json_get(obj, key);
+    return v && v->type == MLIA_JSON_NUMBER && v->u.number.int_fits && v->u.number.i >= 0 ? v->u.number.i : -1;
+}
+
+static void read_fingerprint(const mlia_json *f, rr_fingerprint *out)
+{
+    out->operators = out->debug_handles = out->delegate_segments = -1;
+    if (!mlia_json_is(f, MLIA_JSON_OBJECT))
+        return;
+    out->program = mlia_json_get_str(f, "program");
+    out->method = mlia_json_get_str(f, "method");
+    out->operators = count_of(f, "operators");
+    out->debug_handles = count_of(f, "debug_handles");
+    out->delegate_segments = count_of(f, "delegate_segments");
+    const mlia_json *in = mlia_json_get(f, "inputs");
+    out->etrecord = mlia_json_get_str(in, "etrecord");
+    out->profiling_data = mlia_json_get_str(in, "profiling_data");
+    out->companion_model = mlia_json_get_str(in, "companion_model");
+}
+
 int result_doc_read(const char *text, size_t len, const char *file, mlia_arena *arena, result_doc *out,
                     mlia_error *err)
 {
@@ -138,6 +160,7 @@ int result_doc_read(const char *text, size_t len, const char *file, mlia_arena *
     out->method = mlia_json_get_str(rc, "etrecord_method");
     if (!out->method)
         out->method = mlia_json_get_str(rc, "method");
+    read_fingerprint(mlia_json_get(rc, "fingerprint"), &out->fingerprint);
 
     rr_state st = {arena, 0, 0, NULL};
     add_metrics(&st, RESULT_MODEL_ENTITY, mlia_json_get(res, "metrics"));

@@ -39,8 +39,18 @@ typedef struct rr_entity {
     const char *id, *kind, *name;
 } rr_entity;
 
+/* context.runtime_configuration.fingerprint (analysis/fingerprint.h);
+ * program == NULL for results written before it existed. */
+typedef struct rr_fingerprint {
+    const char *program;          /* SHA-256 hex of the program's canonical text, or NULL */
+    const char *method;
+    int64_t operators, debug_handles, delegate_segments; /* -1 when absent */
+    const char *etrecord, *profiling_data, *companion_model; /* inputs' SHA-256, or NULL */
+} rr_fingerprint;
+
 typedef struct result_doc {
     const char *schema_version, *model_name, *method, *run_id, *timestamp;
+    rr_fingerprint fingerprint;
     uint32_t n_entities;
     rr_entity *entities;       /* document order */
     uint32_t n_metrics;

@@ -518,6 +518,7 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     if (!s->program)
         mlia_result_warnf(&s->result, "The ETRecord holds no edge program for method '%s'; source operators "
                                       "cannot be listed.", sel.name);
+    mlia_program_fingerprint_compute(sel.name, s->program, s->method, &s->arena, &s->fingerprint);
     declare_kinds(&s->result);
 
     runtime_inputs rin;

@@ -98,22 +98,38 @@ static bool same(const char *a, const char *b)
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static int check_same_run_kind(const compare_input *b, const compare_input *n, mlia_error *err)
+static void warn(compare_session *cs, const char *fmt, const char *a, const char *b, const char *c)
+{
+    if (cs->n_warnings == COMPARE_MAX_WARNINGS)
+        return;
+    cs->warnings[cs->n_warnings++] = mlia_arena_printf(&cs->arena, fmt, a, b, c);
+}
+
+/* Identity (docs/compare.md "Identity"): the same schema, and the same
+ * program by fingerprint whatever the files are called. */
+static int check_identity(compare_session *cs, const compare_input *b, const compare_input *n, bool allow,
+                          mlia_error *err)
 {
     if (!same(b->doc.schema_version, n->doc.schema_version))
         return mlia_error_setf(err, n->json_path,
                                "schema version %s differs from the baseline's %s (%s); compare outputs of the "
                                "same schema",
                                n->doc.schema_version, b->doc.schema_version, b->json_path);
-    if (!same(b->doc.model_name, n->doc.model_name))
+    char what[1024];
+    compare_identity id = compare_programs(&b->doc, &n->doc, what, sizeof what);
+    if (id == COMPARE_DIFFERENT_PROGRAMS && !allow)
         return mlia_error_setf(err, n->json_path,
-                               "model '%s' differs from the baseline's '%s' (%s); compare runs of the same model",
-                               n->doc.model_name, b->doc.model_name, b->json_path);
-    if (!same(b->doc.method, n->doc.method))
-        return mlia_error_setf(err, n->json_path,
-                               "method '%s' differs from the baseline's '%s' (%s); compare runs of the same method",
-                               n->doc.method ? n->doc.method : "(none)", b->doc.method ? b->doc.method : "(none)",
-                               b->json_path);
+                               "a different program from the baseline's (%s): %s; compare runs of the same "
+                               "program, or add --allow-different-programs to compare them by entity id",
+                               b->json_path, what);
+    if (id == COMPARE_DIFFERENT_PROGRAMS)
+        warn(cs, "%s: a different program from the baseline's (%s): %s; compared by entity id "
+                 "(--allow-different-programs)", n->json_path, b->json_path, what);
+    else if (id == COMPARE_UNVERIFIED)
+        warn(cs, "%s: no program fingerprint (written by an older mlia); assumed to be the same program as %s "
+                 "because the method is the same%s",
+             !b->doc.fingerprint.program ? b->json_path : n->json_path,
+             !b->doc.fingerprint.program ? n->json_path : b->json_path, "");
     return 0;
 }
 
@@ -155,12 +171,12 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
     int rc = -1;
     double threshold = opts->threshold < 0 ? COMPARE_DEFAULT_THRESHOLD : opts->threshold;
     if (read_side(opts->baseline, b, arena, err) || read_side(opts->new_run, n, arena, err) ||
-        check_same_run_kind(b, n, err))
+        check_identity(cs, b, n, opts->allow_different_programs != 0, err))
         goto done;
 
     compare_result cr;
     compare_run(&b->doc, &n->doc, threshold, arena, &cr);
-    compare_inputs in = {b->json_path, n->json_path, &b->doc, &n->doc};
+    compare_inputs in = {b->json_path, n->json_path, &b->doc, &n->doc, cs->warnings, cs->n_warnings};
     mlia_buf json;
     mlia_buf_init(&json);
     mlia_jw w;
@@ -170,6 +186,18 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
     out->json = mlia_buf_take(&json);
     out->console = compare_console(&in, &cr);
     out->regressions = cr.counts[COMPARE_REGRESSION];
+    if (cs->n_warnings) {
+        mlia_buf wb;
+        mlia_buf_init(&wb);
+        for (uint32_t i = 0; i < cs->n_warnings; i++) {
+            const char *text = cs->warnings[i];
+            size_t wl = strlen(text), cap = wl * 6 + 1;
+            char *safe = mlia_arena_alloc(arena, cap);
+            mlia_escape_text(safe, cap, text, wl);
+            mlia_buf_printf(&wb, "%s\n", safe);
+        }
+        out->warnings = mlia_buf_take(&wb);
+    }
     out->improvements = cr.counts[COMPARE_IMPROVEMENT];
     if (opts->output_dir) {
         if (prepare_dir(opts->output_dir, err) ||

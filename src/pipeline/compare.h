@@ -5,6 +5,7 @@
 #define MLIA_PIPELINE_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/arena.h"
 #include "core/error.h"
@@ -26,9 +27,13 @@ typedef struct compare_input {
 
 /* What one comparison owns; released by compare_session_free, also after an
  * out-of-memory jump out of compare_session_run. */
+#define COMPARE_MAX_WARNINGS 64
+
 typedef struct compare_session {
     mlia_arena arena;
     compare_input baseline, new_run;
+    uint32_t n_warnings;
+    const char *warnings[COMPARE_MAX_WARNINGS]; /* arena strings, unescaped */
 } compare_session;
 
 void compare_session_init(compare_session *cs, size_t memory_limit);

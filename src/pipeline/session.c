@@ -39,6 +39,7 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->has_companion = s->has_companion;
     rec->method_name = s->method_name;
     rec->program = s->program;
+    rec->fingerprint = &s->fingerprint;
     rec->companion = s->companion;
     rec->vgf = s->vgf;
     rec->vgf_delegate_index = s->vgf_delegate_index;

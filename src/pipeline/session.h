@@ -54,6 +54,7 @@ typedef struct mlia_session {
     const struct etrecord_method *method;   /* selected method */
     const char *method_name;
     struct ep_program *program;             /* edge program of the method, may be NULL */
+    mlia_program_fingerprint fingerprint;   /* identity of the method's program (analysis/fingerprint.h) */
     struct etdump *dump;
     struct pte_program *companion;          /* parsed companion PTE or NULL */
     struct vgf_file *vgf;                   /* companion VGF delegate or NULL */

@@ -132,9 +132,55 @@ TEST(reader_errors)
     mlia_arena_free(&a);
 }
 
+static const char *fp_doc(char *buf, size_t n, const char *method, const char *fingerprint)
+{
+    snprintf(buf, n,
+             "{\"schema_version\":\"1.2.0\",\"model\":{\"name\":\"m.etrecord\"},"
+             "\"context\":{\"runtime_configuration\":{\"etrecord_method\":\"%s\"%s%s}},\"results\":[{}]}",
+             method, fingerprint ? ",\"fingerprint\":" : "", fingerprint ? fingerprint : "");
+    return buf;
+}
+
+TEST(identity)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    char tb[1024], tn[1024], what[512];
+    result_doc b, n;
+    const char *fa = "{\"program\":\"aa\",\"method\":\"forward\",\"operators\":12,\"debug_handles\":10,"
+                     "\"delegate_segments\":1}";
+    const char *fb = "{\"program\":\"bb\",\"method\":\"forward\",\"operators\":13,\"debug_handles\":10,"
+                     "\"delegate_segments\":2}";
+    const char *fc = "{\"program\":\"cc\",\"method\":\"forward\",\"operators\":12,\"debug_handles\":10,"
+                     "\"delegate_segments\":1}";
+    CHECK(!read_doc(&a, fp_doc(tb, sizeof tb, "forward", fa), &b));
+    CHECK(!read_doc(&a, fp_doc(tn, sizeof tn, "forward", fa), &n));
+    CHECK_STR(b.fingerprint.program, "aa");
+    CHECK_INT(b.fingerprint.operators, 12);
+    CHECK_INT(compare_programs(&b, &n, what, sizeof what), COMPARE_SAME_PROGRAM);
+    CHECK_STR(what, "");
+    CHECK(!read_doc(&a, fp_doc(tn, sizeof tn, "forward", fb), &n));
+    CHECK_INT(compare_programs(&b, &n, what, sizeof what), COMPARE_DIFFERENT_PROGRAMS);
+    CHECK_STR(what, "13 operators instead of 12, 2 delegate segments instead of 1");
+    CHECK(!read_doc(&a, fp_doc(tn, sizeof tn, "forward", fc), &n));
+    CHECK_INT(compare_programs(&b, &n, what, sizeof what), COMPARE_DIFFERENT_PROGRAMS);
+    CHECK_STR(what, "the same method and counts (12 operators, 1 delegate segment) but a different graph: node "
+                    "names, targets, debug handles or delegated handles");
+    /* results written before the fingerprint: the method decides */
+    CHECK(!read_doc(&a, fp_doc(tn, sizeof tn, "forward", NULL), &n));
+    CHECK(n.fingerprint.program == NULL);
+    CHECK_INT(n.fingerprint.operators, -1);
+    CHECK_INT(compare_programs(&b, &n, what, sizeof what), COMPARE_UNVERIFIED);
+    CHECK(!read_doc(&a, fp_doc(tn, sizeof tn, "decode", "{}"), &n));
+    CHECK_INT(compare_programs(&b, &n, what, sizeof what), COMPARE_DIFFERENT_PROGRAMS);
+    CHECK_STR(what, "method 'decode' instead of 'forward'");
+    mlia_arena_free(&a);
+}
+
 int main(void)
 {
     RUN(verdicts);
     RUN(reader_errors);
+    RUN(identity);
     return test_summary();
 }

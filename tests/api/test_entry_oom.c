@@ -197,7 +197,7 @@ static int call_advisor(int armed, char **error)
 
 static int call_compare(int armed, char **error)
 {
-    mlia_compare_options o = {out_a, out_b, cmp_dir, -1};
+    mlia_compare_options o = {.baseline = out_a, .new_run = out_b, .output_dir = cmp_dir, .threshold = -1};
     mlia_compare_output out;
     int rc = mlia_compare(&o, &out, error);
     if (!rc)

@@ -14,7 +14,8 @@ from helpers import ROOT, build_fixture, check_args, load_sample, need_binary, r
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import mlia  # noqa: E402
 
-CONSOLE_USAGE = "usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--json] [--fail-on-regression]"
+CONSOLE_USAGE = ("usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--allow-different-programs] "
+                 "[--json] [--fail-on-regression]")
 
 
 def plan_entry(desc, kernel):
@@ -22,8 +23,9 @@ def plan_entry(desc, kernel):
 
 
 def descriptions():
-    """Baseline and new: relu_default_2 20 % slower, chain 33 (stripe 6) 10 % fewer cycles,
-    permute_copy_default_1 within its baseline range (+1 %), and one operator only in new."""
+    """Baseline and new, the same program: relu_default_2 20 % slower, chain 33 (stripe 6) 10 %
+    fewer cycles, permute_copy_default_1 within its baseline range (+1 %). Grown: the new run
+    with one more operator (a different program)."""
     base = load_sample("demo.json")
     plan_entry(base, "aten_relu_default_2")["durations"] = [420, 430, 425]
     plan_entry(base, "aten_permute_copy_default_1")["durations"] = [2900, 3000, 2950]
@@ -32,11 +34,12 @@ def descriptions():
     plan_entry(new, "aten_permute_copy_default_1")["durations"] = [2960, 2940, 2990]
     seg = next(p for p in new["plan"] if "delegate" in p)["nx_segments"][0]
     seg["counters"]["6"] = {k: int(v * 0.9) for k, v in seg["counters"]["6"].items()}
-    new["nodes"].append({"name": "aten_relu_default_3", "op": "aten.relu.default",
-                         "args": {"self": "aten_addmm_default_1"}, "shape": [1, 10]})
-    new["outputs"] = ["aten_relu_default_3"]
-    new["plan"].append({"kernel": "aten_relu_default_3", "duration": 400})
-    return base, new
+    grown = copy.deepcopy(new)
+    grown["nodes"].append({"name": "aten_relu_default_3", "op": "aten.relu.default",
+                           "args": {"self": "aten_addmm_default_1"}, "shape": [1, 10]})
+    grown["outputs"] = ["aten_relu_default_3"]
+    grown["plan"].append({"kernel": "aten_relu_default_3", "duration": 400})
+    return base, new, grown
 
 
 class Compare(unittest.TestCase):
@@ -44,9 +47,10 @@ class Compare(unittest.TestCase):
     def setUpClass(cls):
         need_binary(cls)
         cls.tmp = tempfile.mkdtemp(prefix="mlia-compare-")
-        base, new = descriptions()
+        base, new, grown = descriptions()
         cls.base = cls.check(base, "base", "--model-explorer", "files")
         cls.new = cls.check(new, "new", "--model-explorer", "files")
+        cls.grown = cls.check(grown, "grown")
         two = copy.deepcopy(base)
         two["executions"]["count"] = 2
         plan_entry(two, "aten_relu_default_2")["durations"] = [840, 850]
@@ -92,11 +96,10 @@ class Compare(unittest.TestCase):
         perm = rows[("source_operator/forward/aten_permute_copy_default_1", "execution_time|attribution=shared")]
         self.assertEqual(perm["verdict"], "unchanged")
         self.assertGreater(perm["percent"], 0)
-        self.assertEqual([e["id"] for e in doc["only_in_new"]], ["source_operator/forward/aten_relu_default_3"])
-        self.assertEqual(doc["only_in_baseline"], [])
-        self.assertFalse([k for k in rows if k[0] == "source_operator/forward/aten_relu_default_3"])
+        self.assertEqual((doc["only_in_new"], doc["only_in_baseline"], doc["warnings"]), ([], [], []))
+        self.assertEqual(doc["baseline"]["program"], doc["new"]["program"])
         s = doc["summary"]
-        self.assertEqual((s["regressions"], s["inconclusive"], s["only_in_new"]), (2, 0, 1))
+        self.assertEqual((s["regressions"], s["inconclusive"], s["only_in_new"]), (2, 0, 0))
         self.assertEqual(s["metrics_compared"], len(doc["metrics"]))
         # stable ordering: sorted by entity id, then series
         keys = [(m["entity_id"], m["series"]) for m in doc["metrics"]]
@@ -122,7 +125,6 @@ class Compare(unittest.TestCase):
                                                      "+20.0%"])
         self.assertLessEqual(max(len(line) for line in lines if not line.startswith(("Baseline:", "New:", "Output:",
                                                                                      "Page:"))), 100)
-        self.assertIn("Only in the new run (1 of 1)\n  source_operator/forward/aten_relu_default_3", p.stdout)
         self.assertIn(f"Page: {os.path.join(out, 'compare.html')}", p.stdout)
 
     def test_inputs_as_json_file_and_parent_folder(self):
@@ -184,24 +186,23 @@ class Compare(unittest.TestCase):
         base_json = os.path.join(self.base, "mlia-output.json")
         with open(base_json, encoding="utf-8") as f:
             doc = json.load(f)
-        for field, value, what in (("model", "other.etrecord", "model 'other.etrecord' differs from the baseline's "
-                                    "'demo.etrecord'"),
-                                   ("method", "decode", "method 'decode' differs from the baseline's 'forward'"),
-                                   ("schema", "9.0.0", "schema version 9.0.0 differs from the baseline's 1.2.0")):
+        for field, value, what, tail in (
+                ("method", "decode", "a different program from the baseline's ({b}): method 'decode' instead of "
+                 "'forward'", "compare runs of the same program, or add --allow-different-programs to compare "
+                 "them by entity id"),
+                ("schema", "9.0.0", "schema version 9.0.0 differs from the baseline's 1.2.0 ({b})",
+                 "compare outputs of the same schema")):
             changed = copy.deepcopy(doc)
-            if field == "model":
-                changed["model"]["name"] = value
-            elif field == "method":
-                changed["context"]["runtime_configuration"]["etrecord_method"] = value
+            if field == "method":
+                changed["context"]["runtime_configuration"]["fingerprint"]["method"] = value
+                changed["context"]["runtime_configuration"]["fingerprint"]["program"] = "0" * 64
             else:
                 changed["schema_version"] = value
             path = os.path.join(d, f"{field}.json")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(changed, f)
             p = self.compare(base_json, path, "--output-dir", d, expect=1)
-            tail = ("compare runs of the same model" if field == "model" else
-                    "compare runs of the same method" if field == "method" else "compare outputs of the same schema")
-            self.assertEqual(p.stderr, f"mlia: error: {path}: {what} ({base_json}); {tail}\n")
+            self.assertEqual(p.stderr, f"mlia: error: {path}: {what.format(b=base_json)}; {tail}\n")
 
     def test_bad_page_of_a_run(self):
         d = os.path.join(self.tmp, "badpage")
@@ -240,6 +241,103 @@ class Compare(unittest.TestCase):
         p = self.compare("--help")
         self.assertIn("--fail-on-regression", p.stdout)
         self.assertIn("3 regression found with --fail-on-regression", p.stdout)
+
+    def test_renamed_files_are_the_same_program(self):
+        """The issue's first step: `cp demo.etrecord after.etrecord`, `mlia check` each, compare."""
+        d = os.path.join(self.tmp, "renamed")
+        base, new, _ = descriptions()
+        paths = build_fixture(new, os.path.join(d, "src"))
+        after = os.path.join(d, "after.etrecord")
+        shutil.copyfile(paths["etrecord"], after)
+        p = run_mlia(*check_args(after, paths["etdump"], "--output-dir", os.path.join(d, "after"), "-q"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = self.compare(self.base, os.path.join(d, "after"), "--json", "--output-dir", os.path.join(d, "cmp"))
+        self.assertEqual(p.stderr, "")
+        doc = json.loads(p.stdout)
+        self.assertEqual((doc["baseline"]["model"], doc["new"]["model"]), ("demo.etrecord", "after.etrecord"))
+        self.assertEqual(doc["baseline"]["program"], doc["new"]["program"])
+        self.assertEqual(len(doc["baseline"]["program"]), 64)
+        self.assertEqual((doc["summary"]["regressions"], doc["summary"]["improvements"], doc["warnings"]), (2, 15, []))
+
+    def test_fingerprint_recorded_by_check(self):
+        with open(os.path.join(self.base, "mlia-output.json"), encoding="utf-8") as f:
+            base = json.load(f)
+        with open(os.path.join(self.grown, "mlia-output.json"), encoding="utf-8") as f:
+            grown = json.load(f)
+        fb = base["context"]["runtime_configuration"]["fingerprint"]
+        fg = grown["context"]["runtime_configuration"]["fingerprint"]
+        self.assertEqual({k: fb[k] for k in ("format", "method", "operators", "debug_handles", "delegate_segments",
+                                             "delegate_backends")},
+                         {"format": "mlia.fingerprint/1", "method": "forward", "operators": 12, "debug_handles": 10,
+                          "delegate_segments": 1, "delegate_backends": ["VgfBackend"]})
+        self.assertEqual(fb["inputs"]["etrecord"], base["model"]["hash"])
+        self.assertEqual(fb["inputs"]["profiling_data"],
+                         base["context"]["runtime_configuration"]["profiling_data"]["sha256"])
+        self.assertEqual(fg["operators"], 13)
+        self.assertNotEqual(fb["program"], fg["program"])
+        # the same program from another capture (new): the same fingerprint, other inputs
+        with open(os.path.join(self.new, "mlia-output.json"), encoding="utf-8") as f:
+            fn = json.load(f)["context"]["runtime_configuration"]["fingerprint"]
+        self.assertEqual(fn["program"], fb["program"])
+        self.assertNotEqual(fn["inputs"]["profiling_data"], fb["inputs"]["profiling_data"])
+
+    def test_different_programs(self):
+        d = os.path.join(self.tmp, "different")
+        base_json = os.path.join(self.base, "mlia-output.json")
+        grown_json = os.path.join(self.grown, "mlia-output.json")
+        p = self.compare(self.base, self.grown, "--output-dir", d, expect=1)
+        what = (f"a different program from the baseline's ({base_json}): 13 operators instead of 12, "
+                "11 debug handles instead of 10")
+        self.assertEqual(p.stderr, f"mlia: error: {grown_json}: {what}; compare runs of the same program, or add "
+                                   "--allow-different-programs to compare them by entity id\n")
+        p = self.compare(self.base, self.grown, "--output-dir", d, "--allow-different-programs")
+        self.assertEqual(p.stderr, "")
+        self.assertIn(f"\nWarnings (1)\n  - {grown_json}: {what}; compared by entity id "
+                      "(--allow-different-programs)\n", p.stdout)
+        self.assertIn("Only in the new run (1 of 1)\n  source_operator/forward/aten_relu_default_3", p.stdout)
+        p = self.compare(self.base, self.grown, "--output-dir", d, "--allow-different-programs", "--json")
+        self.assertEqual(p.stderr, f"mlia: warning: {grown_json}: {what}; compared by entity id "
+                                   "(--allow-different-programs)\n")
+        doc = json.loads(p.stdout)
+        self.assertEqual([e["id"] for e in doc["only_in_new"]], ["source_operator/forward/aten_relu_default_3"])
+        self.assertEqual(doc["only_in_baseline"], [])
+        self.assertFalse([m for m in doc["metrics"] if m["entity_id"].endswith("aten_relu_default_3")])
+        self.assertEqual(doc["summary"]["regressions"], 2)
+        self.assertEqual(len(doc["warnings"]), 1)
+        with self.assertRaises(mlia.MliaError) as ctx:
+            mlia.compare(self.base, self.grown, output_dir=d)
+        self.assertTrue(str(ctx.exception).startswith(f"{grown_json}: a different program"))
+        got = mlia.compare(self.base, self.grown, output_dir=d, allow_different_programs=True)
+        self.assertEqual(got["only_in_new"], doc["only_in_new"])
+
+    def test_results_without_fingerprint_compare_with_a_warning(self):
+        d = os.path.join(self.tmp, "legacy")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(self.base, "mlia-output.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        del doc["context"]["runtime_configuration"]["fingerprint"]
+        old = os.path.join(d, "old.json")
+        with open(old, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        new_json = os.path.join(self.new, "mlia-output.json")
+        p = self.compare(old, self.new, "--output-dir", d, "-q")
+        warning = (f"{old}: no program fingerprint (written by an older mlia); assumed to be the same program as "
+                   f"{new_json} because the method is the same")
+        self.assertEqual(p.stderr, f"mlia: warning: {warning}\n")
+        p = self.compare(old, self.new, "--output-dir", d)
+        self.assertIn(f"\nWarnings (1)\n  - {warning}\n", p.stdout)
+        out = json.loads(self.compare(old, self.new, "--output-dir", d, "--json").stdout)
+        self.assertEqual(out["warnings"], [warning])
+        self.assertIsNone(out["baseline"]["program"])
+        self.assertEqual(out["summary"]["regressions"], 2)
+        # without fingerprints the method must still agree
+        doc["context"]["runtime_configuration"]["etrecord_method"] = "decode"
+        with open(old, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        p = self.compare(old, self.new, "--output-dir", d, expect=1)
+        self.assertEqual(p.stderr, f"mlia: error: {new_json}: a different program from the baseline's ({old}): "
+                                   "method 'forward' instead of 'decode'; compare runs of the same program, or add "
+                                   "--allow-different-programs to compare them by entity id\n")
 
     def test_python_api_returns_the_same_dict(self):
         d = os.path.join(self.tmp, "py")

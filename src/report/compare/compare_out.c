@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
+#include "core/oom.h"
 #include "mlia/mlia.h"
 #include "report/views/page_asset.h"
 
@@ -37,6 +39,7 @@ static void write_run(mlia_jw *w, const char *key, const char *path, const resul
     mlia_jw_kstr(w, "method", d->method);
     mlia_jw_kstr(w, "run_id", d->run_id);
     mlia_jw_kstr(w, "timestamp", d->timestamp);
+    mlia_jw_kstr(w, "program", d->fingerprint.program);
     mlia_jw_obj_end(w);
 }
 
@@ -104,6 +107,11 @@ void compare_write_json(const compare_inputs *in, const compare_result *r, mlia_
     mlia_jw_kuint(w, "min_samples", COMPARE_MIN_SAMPLES);
     write_run(w, "baseline", in->base_path, in->base);
     write_run(w, "new", in->new_path, in->new_);
+    mlia_jw_key(w, "warnings");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < in->n_warnings; i++)
+        mlia_jw_str(w, in->warnings[i]);
+    mlia_jw_arr_end(w);
     write_summary(w, r);
     mlia_jw_key(w, "metrics");
     mlia_jw_arr_begin(w);
@@ -218,6 +226,19 @@ char *compare_console(const compare_inputs *in, const compare_result *r)
                     r->counts[COMPARE_INCONCLUSIVE]);
     mlia_buf_printf(&b, "Entities only in the baseline: %u; only in the new run: %u\n", r->n_only_base,
                     r->n_only_new);
+    if (in->n_warnings) {
+        mlia_buf_printf(&b, "\nWarnings (%u)\n", in->n_warnings);
+        for (uint32_t i = 0; i < in->n_warnings; i++) {
+            const char *w = in->warnings[i];
+            size_t wl = strlen(w), cap = wl * 6 + 1;
+            char *safe = malloc(cap);
+            if (!safe)
+                mlia_oom(cap);
+            mlia_escape_text(safe, cap, w, wl);
+            mlia_buf_printf(&b, "  - %s\n", safe);
+            free(safe);
+        }
+    }
     const compare_row **rows = malloc((r->n_rows ? r->n_rows : 1) * sizeof *rows);
     if (rows) {
         uint32_t n = rows_of(r, COMPARE_REGRESSION, rows);

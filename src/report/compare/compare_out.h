@@ -18,6 +18,8 @@
 typedef struct compare_inputs {
     const char *base_path, *new_path;      /* the mlia-output.json files */
     const result_doc *base, *new_;
+    const char *const *warnings;           /* unescaped; writers escape for the terminal */
+    uint32_t n_warnings;
 } compare_inputs;
 
 /* How many rows the console and the page list per table. */

@@ -93,6 +93,38 @@ static void digest_obj(mlia_jw *w, const mlia_input_digest *d)
     mlia_jw_obj_end(w);
 }
 
+/* The identity `mlia compare` matches runs by (analysis/fingerprint.h,
+ * docs/compare.md "Identity"): the program's fingerprint and what it counts,
+ * and the SHA-256 of every input. runtime_configuration is free-form in the
+ * MLIA 1.2.0 schema, so the object conforms. */
+static void fingerprint_obj(mlia_jw *w, const mlia_run_record *s)
+{
+    const mlia_program_fingerprint *f = s->fingerprint;
+    mlia_jw_key(w, "fingerprint");
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "format", "mlia.fingerprint/1");
+    if (f && f->present) {
+        mlia_jw_kstr(w, "program", f->program);
+        mlia_jw_kstr(w, "method", f->method);
+        mlia_jw_kuint(w, "operators", f->operators);
+        mlia_jw_kuint(w, "debug_handles", f->debug_handles);
+        mlia_jw_kuint(w, "delegate_segments", f->delegate_segments);
+        mlia_jw_key(w, "delegate_backends");
+        mlia_jw_arr_begin(w);
+        for (uint32_t i = 0; i < f->n_backends; i++)
+            mlia_jw_str(w, f->backends[i]);
+        mlia_jw_arr_end(w);
+    }
+    mlia_jw_key(w, "inputs");
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "etrecord", s->etrecord_digest.sha256);
+    mlia_jw_kstr(w, "profiling_data", s->etdump_digest.sha256);
+    if (s->has_companion)
+        mlia_jw_kstr(w, "companion_model", s->companion_digest.sha256);
+    mlia_jw_obj_end(w);
+    mlia_jw_obj_end(w);
+}
+
 /* ---- entity_kinds: declarations of the backend-defined kinds ---------- */
 
 #define KIND_MAX 32
@@ -317,6 +349,7 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
         mlia_jw_key(w, "companion_model");
         digest_obj(w, &s->companion_digest);
     }
+    fingerprint_obj(w, s);
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
 
