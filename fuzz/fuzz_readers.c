@@ -14,6 +14,7 @@
 
 #include "core/arena.h"
 #include "core/json_read.h"
+#include "formats/debug_buffer.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
@@ -43,9 +44,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (etdump_read(data, size, "f", &a, &d, &err) == 0) {
             etdump_events ev;
             memset(&ev, 0, sizeof ev);
+            /* the input doubles as its own debug buffer: every tensor is
+             * checked against it, and the ones that pass are decoded */
+            debug_buffer db = {"b", size, data, NULL, NULL};
             for (uint32_t r = 0; r < d->n_runs; r++) {
                 if (etdump_read_run(d, r, &ev, &err) != 0)
                     __builtin_trap(); /* validated input must decode */
+                for (uint32_t k = 0; k < ev.n_debug; k++) {
+                    debug_tensor t;
+                    mlia_error_clear(&err);
+                    if (debug_buffer_check(&db, &ev.debug_values[k], NULL, &err) != 0 ||
+                        !debug_tensor_of(&ev.debug_values[k], &t) || !t.decodable || t.offset < 0)
+                        continue;
+                    double out[64];
+                    for (uint64_t i = 0; i < t.numel; i += 64) {
+                        size_t n = t.numel - i < 64 ? (size_t)(t.numel - i) : 64;
+                        if (debug_tensor_read(&db, &t, i, n, NULL, out, &err) != 0)
+                            __builtin_trap(); /* checked tensors must read */
+                    }
+                }
             }
             etdump_events_done(d, &ev);
         }

@@ -18,11 +18,12 @@ clang -std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-san
 tmp=$(mktemp -d)
 python3 tools/mkfixture.py samples/demo.json "$tmp/s" >/dev/null
 python3 tools/mkfixture.py samples/vww4.json "$tmp/s" >/dev/null
+python3 tools/mkfixture.py samples/accuracy.json "$tmp/s" >/dev/null
 seed() { # selector dir files...
   local sel=$1 dir=$2; shift 2; mkdir -p "$dir"
   for f in "$@"; do [ -f "$f" ] && { printf "\\x$(printf %02x "$sel")"; cat "$f"; } > "$dir/$(basename "$f")"; done
 }
-seed 0 "$tmp/c0" "$FIX/executorch/lenet.etdp" "$tmp/s/demo.etdump"
+seed 0 "$tmp/c0" "$FIX/executorch/lenet.etdp" "$tmp/s/demo.etdump" "$tmp/s/accuracy.etdump"
 seed 1 "$tmp/c1" "$FIX/executorch/add.pte" "$FIX/executorch/module-linear-no-constant-segment.pte"
 seed 2 "$tmp/c2" "$FIX/executorch/bundled-mul-add.bpte"
 seed 3 "$tmp/c3" "$FIX/executorch/legacy-mul.etrecord.bin" "$tmp/s/demo.etrecord"

@@ -4,7 +4,11 @@
 Usage:
   python3 tools/mkfixture.py DESC.json OUTDIR      -> OUTDIR/<name>.etrecord,
                                                       OUTDIR/<name>.etdump,
-                                                      OUTDIR/<name>.pte (if "pte")
+                                                      OUTDIR/<name>.pte (if "pte"),
+                                                      OUTDIR/<name>.debug.bin (if "debug"),
+                                                      OUTDIR/<name>.ref.etdump and
+                                                      <name>.ref.debug.bin (if
+                                                      "debug" has "reference")
   python3 tools/mkfixture.py --large N OUTDIR [--executions E]
                                                    -> OUTDIR/large.etdump,
                                                       OUTDIR/large.etrecord
@@ -46,9 +50,25 @@ def build_desc(desc, outdir, base_dir="."):
         None if legacy else fx.num_outs_map(), layout=layout)
     out["etrecord"] = path
     path = os.path.join(outdir, fx.name + ".etdump")
-    with open(path, "wb") as f:
-        f.write(fx.etdump_bytes())
-    out["etdump"] = path
+    if fx.debug_spec() is None:
+        with open(path, "wb") as f:
+            f.write(fx.etdump_bytes())
+        out["etdump"] = path
+    else:
+        # intermediate outputs: the ETDump, its debug buffer and optionally a
+        # reference capture of the same program (docs/fixture-builder.md)
+        for kind, ref, suffix in (("", False, ""), ("reference_", True, ".ref")):
+            if ref and fx.debug_spec(True) is None:
+                continue
+            dump, buf = fx.debug_buffer(ref)
+            path = os.path.join(outdir, fx.name + suffix + ".etdump")
+            with open(path, "wb") as f:
+                f.write(dump)
+            out[kind + "etdump"] = path
+            path = os.path.join(outdir, fx.name + suffix + ".debug.bin")
+            with open(path, "wb") as f:
+                f.write(buf)
+            out[kind + "debug_buffer"] = path
     if desc.get("pte"):
         data, _layout = fx.pte_bytes()
         path = os.path.join(outdir, fx.name + ".pte")

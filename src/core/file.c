@@ -270,6 +270,46 @@ int mlia_file_map(mlia_file *f, const char *path, mlia_error *err)
     return 0;
 }
 
+int mlia_file_open_unread(mlia_file *f, const char *path, mlia_error *err)
+{
+    size_t size;
+    int fd = file_start(f, path, &size, err);
+    if (fd == -2)
+        return 0;
+    if (fd < 0)
+        return -1;
+    f->size = size;
+    f->mapped = 3;
+    f->fd = fd;
+    return 0;
+}
+
+int mlia_file_pread(const mlia_file *f, uint64_t off, void *dst, size_t n, mlia_error *err)
+{
+    if (off > f->size || n > f->size - off)
+        return mlia_error_setf(err, f->path, "read of %zu bytes beyond the end of the file (%zu bytes) at byte "
+                               "offset %llu", n, f->size, (unsigned long long)off);
+    if (f->mapped != 3) {
+        if (n)
+            memcpy(dst, f->data + off, n);
+        return 0;
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(f->fd, (uint8_t *)dst + got, n - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return mlia_error_setf(err, f->path, "read error at byte offset %llu: %s",
+                                   (unsigned long long)(off + got), strerror(errno));
+        if (r == 0)
+            return mlia_error_setf(err, f->path, "file changed while being read (it ends before byte offset %llu)",
+                                   (unsigned long long)(off + n));
+        got += (size_t)r;
+    }
+    return 0;
+}
+
 void mlia_file_guard(const mlia_file *f)
 {
     if (f->mapped != 1 || n_guards == MAX_GUARDED)
@@ -336,7 +376,7 @@ void mlia_file_release(void *vf, uint64_t lo, uint64_t hi, uint32_t n_events)
 
 int mlia_file_sha256_hex(const mlia_file *f, char out[65], mlia_error *err)
 {
-    if (f->mapped != 1) {
+    if (f->mapped != 1 && f->mapped != 3) {
         mlia_sha256_hex(f->data, f->size, out);
         return 0;
     }
@@ -354,7 +394,7 @@ void mlia_file_close(mlia_file *f)
         munmap((void *)f->data, f->size);
         pthread_mutex_destroy(&f->release_mu);
     }
-    if (f->fd >= 0 && f->mapped == 1)
+    if (f->fd >= 0 && (f->mapped == 1 || f->mapped == 3))
         close(f->fd);
     memset(f, 0, sizeof *f);
     f->fd = -1;

@@ -29,8 +29,9 @@ typedef struct mlia_file {
     const char *path;      /* borrowed from the caller */
     const uint8_t *data;   /* the bytes (one spare byte after them when read), or NULL when size == 0 */
     size_t size;
-    int mapped;            /* 1 mmap'ed (mlia_file_map), 2 malloc'ed (mlia_file_open) */
-    int fd;                /* mapped files: kept open for mlia_file_sha256_hex; else -1 */
+    int mapped;            /* 1 mmap'ed (mlia_file_map), 2 malloc'ed (mlia_file_open),
+                              3 opened only (mlia_file_open_unread: data NULL, read with mlia_file_pread) */
+    int fd;                /* mapped and opened-only files: kept open; else -1 */
     /* mapped files: consumed spans not yet released (mlia_file_release),
      * under release_mu (two threads may decode the same mapping) */
     struct {
@@ -82,6 +83,17 @@ void mlia_file_unguard(const mlia_file *f);
 #define MLIA_FILE_RELEASE_EVENTS 32768u
 #define MLIA_FILE_PENDING_SPANS 4u
 void mlia_file_release(void *f, uint64_t lo, uint64_t hi, uint32_t n_events);
+/* Open `path` without reading or mapping it (same checks and messages as
+ * mlia_file_open): size is set, data stays NULL, and the bytes are read on
+ * demand with mlia_file_pread. For inputs that are consumed piece by piece
+ * and may be far larger than the memory they deserve (the ETDump debug
+ * buffer: formats/debug_buffer.h). */
+int mlia_file_open_unread(mlia_file *f, const char *path, mlia_error *err);
+/* Copy bytes [off, off + n) of the file to dst: from memory, or with pread
+ * for files opened with mlia_file_open_unread. The range must lie within
+ * f->size; a file that became shorter meanwhile fails with "<path>: file
+ * changed while being read (it ends before byte offset <N>)". */
+int mlia_file_pread(const mlia_file *f, uint64_t off, void *dst, size_t n, mlia_error *err);
 /* SHA-256 of the file's bytes: from memory, or with pread for mapped files.
  * Returns -1 with "<path>: file changed while being read ..." when the file
  * shrank. */

@@ -62,7 +62,13 @@ static int read_tensor(const fb_table *t, etdump_debug_value *v, bool first, mli
         v->scalar_type = (uint8_t)st;
         v->n_dims = sizes.n;
         v->sizes = sizes.n ? t->b->base + sizes.pos : NULL;
+        v->n_strides = strides.n;
+        v->strides = strides.n ? t->b->base + strides.pos : NULL;
         v->data_offset = offset;
+    }
+    if (offset < -1 && !v->has_bad_offset) {
+        v->has_bad_offset = true;
+        v->bad_offset = offset;
     }
     if (esize == 0)
         v->nbytes_known = false;
@@ -70,6 +76,14 @@ static int read_tensor(const fb_table *t, etdump_debug_value *v, bool first, mli
         if (v->nbytes > UINT64_MAX - nbytes)
             return fb_fail(t, NULL, -1, t->pos, err, "tensor byte size overflows");
         v->nbytes += nbytes;
+        /* a sum that wraps saturates: it lies beyond any buffer anyway */
+        uint64_t end = (uint64_t)offset + nbytes;
+        if (end < nbytes)
+            end = UINT64_MAX;
+        if (nbytes && end > v->data_end) {
+            v->data_end = end;
+            v->data_end_offset = offset;
+        }
     }
     return 0;
 }

@@ -71,9 +71,20 @@ typedef struct etdump_debug_value {
     uint8_t scalar_type;     /* executorch ScalarType of the first tensor */
     uint32_t n_dims;         /* of the first tensor */
     const uint8_t *sizes;    /* n_dims little-endian int64, in place */
+    uint32_t n_strides;      /* of the first tensor */
+    const uint8_t *strides;  /* n_strides little-endian int64, in place */
     int64_t data_offset;     /* offset in the debug buffer of the first tensor; -1 = no data */
     uint64_t nbytes;         /* sum over the tensors of Π sizes × element size */
     bool nbytes_known;       /* false when an element type has no known size */
+    /* Debug-buffer extent over every tensor of the value with data (offset
+     * >= 0 and a known, non-zero byte size): the highest offset + byte size
+     * and the offset of that tensor (formats/debug_buffer.h checks it
+     * against the buffer); data_end == 0 when no tensor has data. A tensor
+     * with an offset below -1 sets bad_offset (the first one met). */
+    uint64_t data_end;
+    int64_t data_end_offset;
+    bool has_bad_offset;
+    int64_t bad_offset;
 } etdump_debug_value;
 
 typedef struct etdump_event {

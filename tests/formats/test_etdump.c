@@ -407,6 +407,9 @@ TEST(synthetic_all_event_kinds)
     CHECK_INT(v->data_offset, 64);
     CHECK_UINT(v->nbytes, 2 * 3 * 4);
     CHECK(v->nbytes_known);
+    CHECK_UINT(v->data_end, 64 + 2 * 3 * 4);
+    CHECK_INT(v->data_end_offset, 64);
+    CHECK(!v->has_bad_offset);
     const etdump_debug_value *v2 = &evs.debug_values[e[3].debug_index];
     CHECK_INT(v2->value_type, ETDUMP_VALUE_INT);
     CHECK_INT(v2->int_val, -42);

@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import mkfixture  # noqa: E402
-from fixturelib import etdump, flatbuf, nx, vgf  # noqa: E402
+from fixturelib import debugbuf, etdump, flatbuf, nx, vgf  # noqa: E402
 from fixturelib.model import Fixture  # noqa: E402
 
 from helpers import fixture  # noqa: E402
@@ -739,6 +739,104 @@ class LargeCaptureTest(unittest.TestCase):
                 self.assertEqual(ev[-2]["profile_event"]["instruction_id"], 4998)
         finally:
             shutil.rmtree(out)
+
+
+class DebugBufferBuildTest(unittest.TestCase):
+    """Intermediate outputs: DebugEvents with Tensor values whose bytes are in
+    a debug buffer, written like ExecuTorch's buffer sink (64-byte aligned,
+    zero-padded, the whole buffer) or file sink (packed)."""
+
+    def setUp(self):
+        self.out = tempfile.mkdtemp(prefix="mkfixture-debug-")
+        with open(os.path.join(SAMPLES, "accuracy.json"), encoding="utf-8") as f:
+            self.desc = json.load(f)
+
+    def tearDown(self):
+        shutil.rmtree(self.out)
+
+    def debug_events(self, path):
+        j = flatc_json("etdump.fbs", path, size_prefixed=True)
+        return [[e["debug_event"] for e in r["events"] if "debug_event" in e] for r in j["run_data"]]
+
+    def test_encode_hand_computed_bytes(self):
+        self.assertEqual(debugbuf.encode("int8", [-128, 127, -1]), b"\x80\x7f\xff")
+        self.assertEqual(debugbuf.encode("float32", [1.0, "nan"])[:4], b"\x00\x00\x80\x3f")
+        self.assertEqual(debugbuf.encode("float32", ["nan"]), b"\x00\x00\xc0\x7f")
+        self.assertEqual(debugbuf.encode("float16", [1.0]), b"\x00\x3c")
+        self.assertEqual(debugbuf.encode("bfloat16", [1.5]), b"\xc0\x3f")
+        self.assertEqual(debugbuf.encode("int16", [-2]), b"\xfe\xff")
+        self.assertEqual(debugbuf.encode("bool", [0, 2]), b"\x00\x01")
+
+    def test_aligned_buffer_and_reference(self):
+        out = mkfixture.build_desc(self.desc, self.out, SAMPLES)
+        self.assertEqual(sorted(out), ["debug_buffer", "etdump", "etrecord", "reference_debug_buffer",
+                                       "reference_etdump"])
+        with open(out["debug_buffer"], "rb") as f:
+            buf = f.read()
+        self.assertEqual(len(buf), 1024)                    # the whole buffer, as example_runner writes it
+        if not have_schemas():
+            self.skipTest(NO_SCHEMA)
+        runs = self.debug_events(out["etdump"])
+        self.assertEqual([len(r) for r in runs], [0, 5, 5])  # 4 kernels + the program output, per execution
+        offsets = [d["debug_entry"]["tensor"]["offset"] for r in runs for d in r]
+        # one buffer for every execution, at growing 64-byte aligned offsets
+        self.assertEqual(offsets, [0, 64, 128, 192, 256, 320, 384, 448, 512, 576])
+        first = runs[1][0]
+        self.assertEqual(first["instruction_id"], 0)
+        self.assertEqual(first["debug_entry"]["tensor"]["sizes"], [1, 4])
+        self.assertEqual(first["debug_entry"]["tensor"]["strides"], [4, 1])
+        self.assertEqual(first["debug_entry"]["tensor"]["scalar_type"], "FLOAT")
+        self.assertEqual(struct.unpack("<4f", buf[0:16]), (1.0, 4.0, 9.0, 16.0))
+        self.assertEqual(buf[16:64], b"\0" * 48)            # zero padding
+        self.assertEqual(struct.unpack("<2f", buf[512:520]), (5.25, 10.75))
+        last = runs[2][-1]
+        self.assertEqual(last["chain_index"], 18446744073709551615)
+        self.assertTrue(last["debug_entry"]["output"]["bool_val"])
+        # the reference: packed, exactly the bytes used
+        ref = self.debug_events(out["reference_etdump"])
+        self.assertEqual([d["debug_entry"]["tensor"]["offset"] for r in ref for d in r],
+                         [0, 16, 32, 64, 72, 80, 96, 112, 144, 152])
+        with open(out["reference_debug_buffer"], "rb") as f:
+            self.assertEqual(len(f.read()), 160)
+
+    def test_misaligned_base_empty_tensor_and_forced_offset(self):
+        d = self.desc["debug"]
+        d["base"] = 16                      # an allocator that only aligns to 16
+        d["buffer_size"] = None
+        d["tensors"]["aten_relu_default"] = {"shape": [0, 4], "values": []}
+        d["tensors"]["aten_addmm_default"]["offset"] = 4096
+        del d["reference"]
+        out = mkfixture.build_desc(self.desc, self.out, SAMPLES)
+        self.assertNotIn("reference_etdump", out)
+        if not have_schemas():
+            self.skipTest(NO_SCHEMA)
+        runs = self.debug_events(out["etdump"])
+        offs = [t["debug_entry"]["tensor"]["offset"] for t in runs[1]]
+        self.assertEqual(offs, [48, -1, 112, 4096, 4096])   # the program output is the same tensor
+
+    def test_values_must_match_the_shape(self):
+        self.desc["debug"]["tensors"]["aten_mul_tensor"] = {"values": [1.0, 2.0]}
+        with self.assertRaisesRegex(ValueError, r"debug tensor 'aten_mul_tensor': 2 values for shape \[1, 4\]"):
+            mkfixture.build_desc(self.desc, self.out, SAMPLES)
+
+    def test_delegate_arguments_and_delegate_ids(self):
+        desc = {"name": "deleg", "inputs": [{"name": "x", "shape": [2]}],
+                "nodes": [{"name": "a", "op": "aten.relu.default", "args": {"self": "x"}, "shape": [2]},
+                          {"name": "b", "op": "aten.neg.default", "args": {"self": "a"}, "shape": [2]}],
+                "outputs": ["b"],
+                "plan": [{"delegate": ["a", "b"], "delegate_map": {"op_a": [1]}}],
+                "debug": {"layout": "packed",
+                          "tensors": {"x": {"values": [1, -1]}, "a": {"values": [1, 0]},
+                                      "b": {"values": [-1, 0]}},
+                          "delegate_ops": [{"tensor": "a", "id": "op_a"}]}}
+        out = mkfixture.build_desc(desc, self.out, SAMPLES)
+        if not have_schemas():
+            self.skipTest(NO_SCHEMA)
+        ev = self.debug_events(out["etdump"])[1]
+        # the backend's own output (by delegate debug id), then the call's arguments: input, output
+        self.assertEqual([e.get("delegate_debug_id_str") for e in ev], ["op_a", None, None])
+        self.assertEqual([e["debug_entry"]["tensor"]["offset"] for e in ev], [0, 8, 16])
+        self.assertEqual([e["instruction_id"] for e in ev], [0, 0, 0])
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ All randomness is replaced by fixed arithmetic so output is reproducible.
 import json
 import os
 
+from . import debugbuf
 from . import etdump as etdump_mod
 from . import exported_program as ep_mod
 from . import nx
@@ -26,6 +27,9 @@ from . import spirvwrite
 from . import vgf as vgf_mod
 from . import vgfwrite
 from .pte import write_pte
+
+# torch dtype name -> ExecuTorch ScalarType of a logged tensor
+DEBUG_SCALAR_TYPE = dict(ep_mod.FB_DTYPE, bits16=22, uint32=28, uint64=29)
 
 VGF_EVENTS = ["VGF_COPY_INPUTS", "VGF_QUEUE_SUBMIT_AND_WAIT_FENCE", "VGF_DISPATCH_AND_WAIT",
               "VGF_NEURAL_STATISTICS", "VGF_COPY_OUTPUTS", "VGF_EXECUTE"]
@@ -290,7 +294,84 @@ class Fixture:
                              "instruction_id": i, "metadata": m, "start": s, "end": e}}
                 for name, (s, e), m in evs]
 
-    def etdump_runs(self):
+    # -- 3b. intermediate outputs (debug events + debug buffer) -------------
+    def debug_spec(self, reference=False):
+        """The run's (or the reference's) debug description, or None."""
+        d = self.desc.get("debug")
+        if not d:
+            return None
+        if not reference:
+            return d
+        ref = d.get("reference")
+        if ref is None:
+            return None
+        merged = {k: v for k, v in d.items() if k != "reference"}
+        merged.update(ref)
+        return merged
+
+    def _debug_tensor(self, debug, buf, name, r):
+        """DebugEvent Tensor value of tensor `name` in execution r, its bytes
+        appended to buf; None when the description gives it no values."""
+        spec = debug.get("tensors", {}).get(name)
+        if spec is None:
+            return None
+        ts = self.tensors.get(name, {})
+        dtype = spec.get("dtype", ts.get("dtype", "float32"))
+        shape = spec.get("shape", ts.get("shape", []))
+        strides = spec.get("strides")
+        if strides is None:
+            strides, acc = [], 1
+            for dim in reversed(shape):
+                strides.insert(0, acc)
+                acc *= dim
+        values = spec.get("values", [])
+        if values and isinstance(values[0], list):
+            values = values[r % len(values)]
+        n = 1
+        for dim in shape:
+            n *= dim
+        if len(values) != n:
+            raise ValueError("debug tensor %r: %d values for shape %s" % (name, len(values), shape))
+        offset = buf.add(debugbuf.encode(dtype, values))
+        if "offset" in spec:
+            offset = spec["offset"]
+        return {"tensor": {"scalar_type": DEBUG_SCALAR_TYPE[dtype], "sizes": shape,
+                           "strides": strides, "offset": offset}}
+
+    def _debug_events(self, debug, buf, names, i, r, **ids):
+        out = []
+        for name in names:
+            v = self._debug_tensor(debug, buf, name, r)
+            if v is not None:
+                ev = {"chain_index": 0, "instruction_id": i, "value": v}
+                ev.update(ids)
+                out.append({"debug": ev})
+        return out
+
+    def _delegate_inputs(self, ins):
+        """Tensors a delegated region reads from outside it, in first-use order."""
+        inside = set()
+        for m in ins["nodes"]:
+            inside.update(self.node_by_name[m].get("outputs", [m]))
+        seen = []
+        for m in ins["nodes"]:
+            for _a, v in self.node_args(self.node_by_name[m]):
+                for t in ([v["tensor"]] if "tensor" in v else v.get("tensors", [])):
+                    if t not in inside and t not in seen:
+                        seen.append(t)
+        return seen
+
+    def debug_buffer(self, reference=False):
+        """(ETDump bytes, debug buffer bytes) of the run or the reference."""
+        debug = self.debug_spec(reference)
+        buf = debugbuf.DebugBuffer(debug.get("layout", "aligned"), debug.get("alignment", 64),
+                                   debug.get("base", 0))
+        runs = self.etdump_runs(debug, buf)
+        dump = etdump_mod.write_etdump(
+            runs, size_prefixed=self.desc.get("etdump", {}).get("size_prefixed", True))
+        return dump, buf.bytes(debug.get("buffer_size"))
+
+    def etdump_runs(self, debug=None, buf=None):
         ex = self.executions()
         count = ex.get("count", 1)
         t = ex.get("start", 398073)
@@ -325,6 +406,10 @@ class Fixture:
                     if kt is None:
                         kt = d - max(100, d // 100)
                     lead = (d - kt) // 2
+                    if debug:
+                        # the kernel wrapper logs its outputs inside native_call
+                        n = self.node_by_name[ins["node"]]
+                        events += self._debug_events(debug, buf, n.get("outputs", [n["name"]]), i, r)
                     events.append({"profile": {"name": ins["native"], "chain_index": 0,
                                                "instruction_id": i, "start": s + lead,
                                                "end": s + lead + kt}})
@@ -332,13 +417,30 @@ class Fixture:
                                                "instruction_id": i, "start": s, "end": e}})
                 else:
                     events += self._vgf_events(ins, i, r, s, e)
+                    if debug:
+                        # outputs the backend logs by delegate debug id, then
+                        # every argument of the call: inputs, then outputs
+                        for op in debug.get("delegate_ops", []):
+                            if op["tensor"] in [o for m in ins["nodes"] for o in
+                                                self.node_by_name[m].get("outputs", [m])]:
+                                ids = ({"delegate_debug_id_int": op["id"]} if isinstance(op["id"], int)
+                                       else {"delegate_debug_id_str": op["id"]})
+                                events += self._debug_events(debug, buf, [op["tensor"]], i, r, **ids)
+                        events += self._debug_events(debug, buf, self._delegate_inputs(ins) + ins["outputs"],
+                                                     i, r)
                     events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
                                                "instruction_id": i, "start": s, "end": e}})
                 t = e + gap
             t += 120
             events.append({"profile": {"name": "Method::execute", "chain_index": -1,
                                        "instruction_id": 0, "start": exec_start, "end": t}})
-            if self.desc.get("etdump", {}).get("debug_outputs"):
+            if debug and debug.get("program_outputs"):
+                for o in self.desc["outputs"]:
+                    v = self._debug_tensor(debug, buf, o, r)
+                    if v is not None:
+                        events.append({"debug": {"chain_index": -1, "instruction_id": 0,
+                                                 "output": True, "value": v}})
+            elif self.desc.get("etdump", {}).get("debug_outputs"):
                 for o in self.desc["outputs"]:
                     ts = self.tensors[o]
                     strides = []
