@@ -67,6 +67,8 @@ typedef struct mlia_check_options {
     void *progress_ctx;
     int skip_result_json_text;   /* 1 with output_dir: mlia-output.json is streamed to its file and
                                     result_json stays NULL (memory bounded); 0: result_json is set */
+    unsigned console_width;      /* columns of the console summary: 0 = 100 (not a terminal),
+                                    else clamped to 80..400 (the CLI passes the terminal's) */
 } mlia_check_options;
 
 /* Result of one run. */

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -190,6 +191,27 @@ static int check_input(const char *path)
     return 0;
 }
 
+/* Columns of the console summary: on a terminal, $COLUMNS when it is a
+ * number, else the terminal's width; 0 (the fixed 100 columns) when standard
+ * output is not a terminal, so that piped output does not depend on the
+ * window. The library clamps it to 80..400. */
+static unsigned summary_width(void)
+{
+    if (!isatty(STDOUT_FILENO))
+        return 0;
+    const char *env = getenv("COLUMNS");
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (!*end && v > 0 && v < 100000)
+            return (unsigned)v;
+    }
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    return 0;
+}
+
 /* Flushes stdout; a write error (disk full, closed pipe) is an error too. */
 static int finish_stdout(int rc)
 {
@@ -236,6 +258,7 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     opts.method = a->method;
     opts.cli_args = (const char *const *)(argv + 1);
     opts.n_cli_args = argc - 1;
+    opts.console_width = summary_width();
 
     progress prog;
     progress_start(&prog, !a->quiet && isatty(STDERR_FILENO), a->debug);

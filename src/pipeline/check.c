@@ -598,7 +598,7 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
     out->page_path = page;
     out->model_explorer_command = me_cmd;
     out->output_path = outp;
-    out->console = mlia_console_summary(&s->record);
+    out->console = mlia_console_summary(&s->record, s->opts->console_width);
     return 0;
 }
 

@@ -197,30 +197,36 @@ static void build_full(mlia_result *r)
 static const char *const expected_full =
     "Method:              forward\n"
     "Executions:          3\n"
-    "Status:              ok\n"
+    "Status:              ok (every measurement covers every execution)\n"
     "Inference time:      P50 1.500 ms, min 1.250 ms, max 2.000 ms (3 samples)\n"
-    "Inferences/second:   666.67\n"
-    "NX total cycles:     123456 (P50 of 3 executions)\n"
-    "NX compute cycles:   100000 (utilization 81 %)\n"
+    "Inferences/second:   666.7\n"
+    "NX total cycles:     123,456 (P50 of 3 executions)\n"
+    "NX compute cycles:   100,000 (utilization 81 %)\n"
     "NX coverage:         66.67 % to 100 % of executions (2 segments)\n"
     "\n"
-    "Top source operators by P50 execution time (10 of 13 measured)\n"
-    "  #  Operator                    Node                        P50 ms    Min ms    Max ms  Attribution\n"
-    "  1  aten.op_11.default          node_11                      1.100     0.550     2.200  shared\n"
-    "  2  aten.op_10.default          node_10                      1.000     0.500     2.000  exclusive\n"
-    "  3  aten.conv?[31m.with.a.v...  aten_convol..._long_name     0.950     0.500 1234567.0  exclusive\n"
-    "  4  aten.op_9.default           node_9                       0.900     0.450     1.800  shared\n"
-    "  5  aten.op_8.default           node_8                       0.800     0.400     1.600  exclusive\n"
-    "  6  aten.op_3.default           node_3                       0.700     0.350     1.400  shared\n"
-    "  7  aten.op_7.default           node_7                       0.700     0.350     1.400  shared\n"
-    "  8  aten.op_6.default           node_6                       0.600     0.300     1.200  exclusive\n"
-    "  9  aten.op_5.default           node_5                       0.500     0.250     1.000  shared\n"
-    " 10  aten.op_4.default           node_4                       0.400     0.200     0.800  exclusive\n"
+    "Top source operators by P50 execution time (10 of 13 rows; 13 operators measured)\n"
+    "  #  Operator                   Node                         P50 ms    Min ms    Max ms  Attribution\n"
+    "  1  aten.op_11.default         node_11                       1.100    0.5500     2.200  shared\n"
+    "  2  aten.op_10.default         node_10                       1.000    0.5000     2.000  exclusive\n"
+    "  3  aten.conv?[31m.with.a.     aten_convolution_default_    0.9500    0.5000 1,234,567  exclusive\n"
+    "     very.long.operator.name    with_a_very_long_name\n"
+    "  4  aten.op_9.default          node_9                       0.9000    0.4500     1.800  shared\n"
+    "  5  aten.op_8.default          node_8                       0.8000    0.4000     1.600  exclusive\n"
+    "  6  aten.op_3.default          node_3                       0.7000    0.3500     1.400  shared\n"
+    "  7  aten.op_7.default          node_7                       0.7000    0.3500     1.400  shared\n"
+    "  8  aten.op_6.default          node_6                       0.6000    0.3000     1.200  exclusive\n"
+    "  9  aten.op_5.default          node_5                       0.5000    0.2500     1.000  shared\n"
+    " 10  aten.op_4.default          node_4                       0.4000    0.2000    0.8000  exclusive\n"
+    "\n"
+    "Attribution: exclusive = the operator's own measured call; shared = one call measured for several\n"
+    "  operators.\n"
     "\n"
     "Top chains by P50 total cycles (2 of 2 measured)\n"
     "  #  Chain                                          P50 cycles    Min cycles    Max cycles  Coverage\n"
-    "  1  graph-two/Chain 31                                   9000          8000         10000   66.67 %\n"
+    "  1  graph-two/Chain 31                                  9,000         8,000        10,000   66.67 %\n"
     "  2  graph-one/Chain 30                                    110           100           120     100 %\n"
+    "\n"
+    "Coverage: the share of the executions in which the chain was recorded.\n"
     "\n"
     "Warnings (3)\n"
     "  - Statistics mode not recorded in the capture; assumed mode 1.\n"
@@ -250,7 +256,7 @@ TEST(session_wrapper_uses_method_and_executions)
     s.result = &result;
     s.method_name = "forward";
     s.n_executions = 3;
-    char *text = mlia_console_summary(&s);
+    char *text = mlia_console_summary(&s, 0);
     CHECK_STR(text, expected_full);
     free(text);
     mlia_arena_free(&arena);
@@ -274,9 +280,9 @@ TEST(unavailable_nx_and_no_entities)
     CHECK_STR(text,
               "Method:              (none)\n"
               "Executions:          1\n"
-              "Status:              partial\n"
-              "Inference time:      P50 0.250 ms (1 sample)\n"
-              "Inferences/second:   4000.00\n"
+              "Status:              partial (some results are incomplete; see Warnings)\n"
+              "Inference time:      P50 0.2500 ms (1 sample)\n"
+              "Inferences/second:   4,000\n"
               "NX cycles:           unavailable: NX statistics were recorded in different executions for different\n"
               "                     segments: segment/0.2.0 in executions 1, 2, 3; segment/0.5.0 in executions 1,\n"
               "                     2.\n"
@@ -343,6 +349,105 @@ TEST(single_execution_chain_and_long_word_wrap)
     mlia_arena_free(&arena);
 }
 
+static void set_attrs(mlia_entity *e, uint32_t n)
+{
+    e->attrs = mlia_arena_alloc(&arena, n * sizeof *e->attrs);
+    memset(e->attrs, 0, n * sizeof *e->attrs);
+    e->n_attrs = e->cap_attrs = n;
+}
+
+/* Issue 19, 2: six operators sharing one delegate call were six rows each
+ * repeating the call's time; now they are one group row ranked by that time,
+ * next to a pair sharing one OPERATOR_CALL and an exclusive operator. */
+TEST(shared_groups_rank_as_one_row)
+{
+    mlia_arena_init(&arena);
+    mlia_result r;
+    memset(&r, 0, sizeof r);
+    r.arena = &arena;
+    r.status = "ok";
+    static const char *ids[6] = {"source_operator/forward/conv", "source_operator/forward/conv_1",
+                                 "source_operator/forward/conv_2", "source_operator/forward/mean",
+                                 "source_operator/forward/conv_3", "source_operator/forward/view"};
+    for (int k = 0; k < 6; k++) {
+        mlia_entity *e = add_entity(&r, ids[k], "source_operator", k == 3 ? "aten.mean.dim" : "aten.convolution.default");
+        add_timing(e, "execution_time", 1.85, 1.85, 1.868513, "shared", 2);
+        set_attrs(e, 3);
+        e->attrs[0] = (mlia_attr){.key = "node_name", .type = MLIA_ATTR_STRING, .s = ids[k] + 24};
+        e->attrs[1] = (mlia_attr){.key = "delegate_call", .type = MLIA_ATTR_STRING, .s = "delegate_call/forward/0/0"};
+        e->attrs[2] = (mlia_attr){.key = "attribution", .type = MLIA_ATTR_STRING, .s = "shared"};
+    }
+    mlia_entity *call = add_entity(&r, "delegate_call/forward/0/0", "delegate_call", "VgfBackend");
+    add_timing(call, "execution_time", 1.85, 1.85, 1.868513, "exclusive", 2);
+    static const char *pair[2] = {"source_operator/forward/permute", "source_operator/forward/addmm"};
+    for (int k = 0; k < 2; k++) {
+        mlia_entity *e = add_entity(&r, pair[k], "source_operator", k ? "aten.addmm.default" : "aten.permute_copy.default");
+        add_timing(e, "execution_time", 0.099521, 0.09, 0.11, "shared", 2);
+        set_attrs(e, 2);
+        e->attrs[0] = (mlia_attr){.key = "node_name", .type = MLIA_ATTR_STRING, .s = pair[k] + 24};
+        e->attrs[1] = (mlia_attr){.key = "shared_with", .type = MLIA_ATTR_STRING_LIST, .n = 1, .list_s = &pair[1 - k]};
+    }
+    mlia_entity *relu = add_entity(&r, "source_operator/forward/relu", "source_operator", "aten.relu.default");
+    set_node(relu, "relu");
+    add_timing(relu, "execution_time", 0.5, 0.4, 0.6, "exclusive", 2);
+    char *text = mlia_console_summary_result(&r, "forward", 2);
+    CHECK_CONTAINS(text,
+                   "Top source operators by P50 execution time (3 of 3 rows; 9 operators measured)\n"
+                   "  #  Operator           Node                       P50 ms    Min ms    Max ms  Attribution\n"
+                   "  1  6 operators share DELEGATE_CALL VgfBackend     1.850     1.850     1.869  shared\n"
+                   "       members: conv, conv_1, conv_2, mean, conv_3, view\n"
+                   "  2  aten.relu.default  relu                       0.5000    0.4000    0.6000  exclusive\n"
+                   "  3  2 operators share one OPERATOR_CALL          0.09952   0.09000    0.1100  shared\n"
+                   "       members: permute, addmm\n");
+    CHECK_INT(first_long_line(text), -1);
+    free(text);
+    mlia_arena_free(&arena);
+}
+
+/* Issue 19, 3: names were cut in the middle ("aten_convol..._default_1") and
+ * the table was 100 columns whatever the width. Now the name columns take
+ * the width they are given and names wrap whole, at a separator. */
+TEST(width_follows_and_names_never_cut)
+{
+    mlia_arena_init(&arena);
+    mlia_result r;
+    memset(&r, 0, sizeof r);
+    r.arena = &arena;
+    static const char *nodes[2] = {"aten_max_pool2d_with_indices_default", "aten_max_pool2d_with_indices_default_1"};
+    for (int k = 0; k < 2; k++) {
+        mlia_entity *e = add_entity(&r, k ? "source_operator/forward/b" : "source_operator/forward/a",
+                                    "source_operator", "aten.max_pool2d_with_indices.default");
+        set_node(e, nodes[k]);
+        add_timing(e, "execution_time", 1.0 - k * 0.5, 0.2, 2.0, "exclusive", 3);
+    }
+    char *narrow = mlia_console_summary_width(&r, "forward", 3, 0);
+    CHECK_CONTAINS(narrow,
+                   "  #  Operator                   Node                         P50 ms    Min ms    Max ms  Attribution\n"
+                   "  1  aten.max_pool2d_with_      aten_max_pool2d_with_         1.000    0.2000     2.000  exclusive\n"
+                   "     indices.default            indices_default\n"
+                   "  2  aten.max_pool2d_with_      aten_max_pool2d_with_        0.5000    0.2000     2.000  exclusive\n"
+                   "     indices.default            indices_default_1\n");
+    CHECK(!strstr(narrow, "..."));
+    CHECK_INT(first_long_line(narrow), -1);
+    char *wide = mlia_console_summary_width(&r, "forward", 3, 200);
+    CHECK_CONTAINS(wide, "  1  aten.max_pool2d_with_indices.default  aten_max_pool2d_with_indices_default    "
+                         "   1.000    0.2000     2.000  exclusive\n");
+    CHECK_CONTAINS(wide, "  2  aten.max_pool2d_with_indices.default  aten_max_pool2d_with_indices_default_1  ");
+    /* below the floor: 80 columns */
+    char *tiny = mlia_console_summary_width(&r, "forward", 3, 20);
+    size_t longest = 0;
+    for (const char *p = tiny; *p;) {
+        size_t n = strcspn(p, "\n");
+        longest = n > longest ? n : longest;
+        p += n + (p[n] != 0);
+    }
+    CHECK(longest <= 80 && longest > 70);
+    free(narrow);
+    free(wide);
+    free(tiny);
+    mlia_arena_free(&arena);
+}
+
 int main(void)
 {
     RUN(full_summary_exact);
@@ -350,5 +455,7 @@ int main(void)
     RUN(unavailable_nx_and_no_entities);
     RUN(missing_model_metrics);
     RUN(single_execution_chain_and_long_word_wrap);
+    RUN(shared_groups_rank_as_one_row);
+    RUN(width_follows_and_names_never_cut);
     return test_summary();
 }

@@ -512,7 +512,7 @@ TEST(page_escapes_hostile_names_and_sync_references_nodes)
     const mlia_json *ov0 = at(mlia_json_get(at(views, 0), "overlays"), 0);
     const mlia_json *val = mlia_json_get(mlia_json_get(ov0, "values"), "forward/source_operator/forward/relu");
     CHECK(val);
-    CHECK(strcmp(mlia_json_get_str(val, "text"), "0.5 ms (exclusive)") == 0);
+    CHECK(strcmp(mlia_json_get_str(val, "text"), "0.5000 ms (exclusive)") == 0);
 
     /* view-links.json: graph-qualified, every reference resolves, other views only */
     mlia_json *links = read_json(&f, "view-links.json", NULL);

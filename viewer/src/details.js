@@ -17,9 +17,9 @@ function kvTable(rows, cls) {
     el('tbody', null, rows.map(([k, v]) => el('tr', null, el('th', { text: k }), el('td', { text: v })))));
 }
 
-function valueText(value) {
+function valueText(value, unit) {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'number') return formatNumber(value, unit);
   if (typeof value === 'string') return value;
   return JSON.stringify(value);
 }
@@ -29,7 +29,7 @@ function metricsTable(metrics) {
     const unavailable = m.availability === 'unavailable';
     return el('tr', { class: unavailable ? 'unavailable' : null },
       el('td', { class: 'metric-name', text: valueText(m.name) }),
-      el('td', { class: 'metric-value', text: unavailable ? 'unavailable' : valueText(m.value) }),
+      el('td', { class: 'metric-value', text: unavailable ? 'unavailable' : valueText(m.value, m.unit) }),
       el('td', { class: 'metric-unit', text: valueText(m.unit) }),
       el('td', { class: 'metric-stat', text: unavailable ? '' : [m.statistic, m.attribution].filter((x) => x).map(String).join(' / ') }),
       el('td', { class: 'metric-samples', text: unavailable ? valueText(m.reason) : (m.samples !== undefined ? `n=${valueText(m.samples)}` : '') }));
@@ -68,7 +68,7 @@ export function renderDetails(app, container, selection) {
   if (entity) {
     facts.push(['Entity', entityId]);
     if (entity.kind !== undefined) facts.push(['Kind', valueText(entity.kind)]);
-    facts.push(['Coverage', typeof entity.coverage === 'number' ? `${formatNumber(entity.coverage)} %` : 'not available']);
+    facts.push(['Coverage', typeof entity.coverage === 'number' ? `${formatNumber(entity.coverage, '%')} %` : 'not available']);
   }
   container.appendChild(kvTable(facts, 'facts'));
 

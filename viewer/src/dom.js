@@ -6,6 +6,7 @@
 // "</script><img src=x onerror=alert(1)>" stay inert characters. Styles are
 // only ever set through classes or SVG presentation attributes because the
 // page's Content-Security-Policy forbids inline style attributes.
+import { formatValue, formatInt, formatSig4 } from './format.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -52,15 +53,12 @@ export function clear(node) {
   return node;
 }
 
-// Formats a number for display: integers with thousands grouping, others
-// with up to four significant decimals. Deterministic (no locale).
-export function formatNumber(value) {
+// Formats a number for display by its unit's rule: the page's copy of the
+// one formatter (format.js, mirrored from src/report/format.c). Without a
+// unit, integers get thousands separators and other numbers 4 significant
+// digits. Deterministic (no locale).
+export function formatNumber(value, unit) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) {
-    const sign = value < 0 ? '-' : '';
-    return sign + String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  }
-  const abs = Math.abs(value);
-  const digits = abs >= 100 ? 2 : abs >= 1 ? 3 : 4;
-  return String(Number(value.toFixed(digits)));
+  if (unit) return formatValue(value, unit);
+  return Number.isInteger(value) ? formatInt(value) : formatSig4(value);
 }

@@ -544,7 +544,7 @@ export class Pane {
       part.g.classList.toggle('has-value', !!value);
       let text = part.fallback;
       if (value) {
-        const shown = value.text !== undefined && value.text !== null ? String(value.text) : formatNumber(value.value);
+        const shown = value.text !== undefined && value.text !== null ? String(value.text) : formatNumber(value.value, this.overlay()?.unit);
         text = item.kind === 'group' ? `group: ${shown}` : shown;
       }
       part.sub.textContent = fitText(text, part.maxChars);
@@ -582,11 +582,11 @@ export class Pane {
     this.legend.append(...[
       el('span', { class: 'legend-label', text: String(ov.label ?? ov.id) }),
       el('span', { class: 'legend-unit', text: unit ? `(${unit})` : '' }),
-      el('span', { class: 'legend-min', text: Number.isFinite(min) ? formatNumber(min) : '?' }),
+      el('span', { class: 'legend-min', text: Number.isFinite(min) ? formatNumber(min, unit) : '?' }),
       bar,
-      el('span', { class: 'legend-max', text: Number.isFinite(max) ? formatNumber(max) : '?' }),
+      el('span', { class: 'legend-max', text: Number.isFinite(max) ? formatNumber(max, unit) : '?' }),
       ov.group_measurement
-        ? el('span', { class: 'group-mark', text: 'group measurement: shown on groups, not copied to members' })
+        ? el('span', { class: 'group-mark', title: 'group measurement: shown on groups, not copied to members', text: 'group measurement: shown on groups, not copied to members' })
         : null,
       ov.entity_kind ? el('span', { class: 'legend-kind', text: `scale shared by every ${String(ov.entity_kind)}` }) : null,
     ].filter((x) => x));

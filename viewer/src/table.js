@@ -125,7 +125,7 @@ export class EntityTable {
         let text;
         if (c.text) text = v;
         else if (v === null) text = '\u2014';
-        else text = c.unit && c.unit(row.entity) ? `${formatNumber(v)} ${c.unit(row.entity)}` : formatNumber(v);
+        else text = c.unit && c.unit(row.entity) ? `${formatNumber(v, c.unit(row.entity))} ${c.unit(row.entity)}` : formatNumber(v);
         tr.appendChild(el('td', { class: c.text ? null : 'num', text }));
       }
       body.appendChild(tr);

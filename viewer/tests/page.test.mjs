@@ -211,9 +211,9 @@ test('details panel: metrics, coverage, related links, stack trace', async () =>
     'Namespaceclassifier', 'Entitysrc:fc1', 'Kindsource_operator', 'Coverage100 %']);
   const metrics = await page.locator('#details table.metrics tbody tr').evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent).join('|')));
   assert.deepEqual(metrics, [
-    'execution_time|0.245|ms|p50 / shared|n=10',
+    'execution_time|0.2450|ms|p50 / shared|n=10',
     'execution_time|0.2205|ms|min / shared|n=10',
-    'execution_time|0.294|ms|max / shared|n=10',
+    'execution_time|0.2940|ms|max / shared|n=10',
     'total_cycles|unavailable|cycles||cycles are measured per chain, not per source operator',
   ]);
   assert.equal(await page.textContent('#details p.overlay-value'), 'Overlay: Runtime P50 = 0.245 ms (shared)');
@@ -229,7 +229,7 @@ test('details panel: metrics, coverage, related links, stack trace', async () =>
 test('overlay selector, legend and group measurements', async () => {
   const page = await open();
   const legend = async (i) => page.locator(`${pane(i)} .legend span`).allTextContents();
-  assert.deepEqual(await legend(1), ['Runtime P50', '(ms)', '0.05', '0.31', 'scale shared by every source_operator']);
+  assert.deepEqual(await legend(1), ['Runtime P50', '(ms)', '0.05000', '0.3100', 'scale shared by every source_operator']);
   assert.equal(await page.getAttribute(`${nodeSel(1, 'src:fc1')} rect.box`, 'fill'), data.views[0].overlays[0].values['forward/src:fc1'].color);
   assert.equal(await page.textContent(`${nodeSel(1, 'src:fc1')} text.sub`), '0.245 ms (shared)');
   assert.ok(await page.locator(`${pane(1)} .legend stop`).count() >= 2);

@@ -1,20 +1,32 @@
 /*
  * console.c - the console summary (see console.h).
  *
- * Layout decisions:
+ * Layout decisions (docs/cli.md, "Console summary"):
  * - A header block of "Label:  value" lines with the value column at 21, so
  *   that wrapped values (long "unavailable" reasons) indent under the value.
- * - Two tables whose column widths add up to exactly MLIA_CONSOLE_WIDTH; a
- *   cell wider than its column is cut and ends with "..." (ASCII only: the
- *   column math counts bytes); node names are cut in the middle instead
- *   ("aten_max_p...ices_default_1") because they differ by their suffix.
- * - Rankings sort by P50 descending; ties keep the result's entity order,
- *   which is deterministic, so the summary is deterministic too.
- * - The summary reads metrics directly from the result structures (no
- *   helper of result.c is needed), matching by metric name and the
- *   qualifiers `statistic` and `attribution`.
- * Numbers: milliseconds with 3 decimals, cycles as integers, percentages
- * with up to 2 decimals.
+ *   The status says what it means ("partial" names why).
+ * - Tables fill the given width (the terminal's, at least
+ *   MLIA_CONSOLE_MIN_WIDTH; MLIA_CONSOLE_WIDTH when not a terminal). Name
+ *   columns take what the number columns leave; a name longer than its
+ *   column is never cut: it wraps onto continuation lines, breaking after a
+ *   '.', '_', '/', '-' or ' ' (hard only when a piece has none), so every
+ *   name stays whole and unique. Cells are ASCII only (the column math counts
+ *   bytes).
+ * - Source operators that share one measured call (a DELEGATE_CALL, or an
+ *   OPERATOR_CALL of several nodes: attribution "shared") are one row: "6
+ *   operators share DELEGATE_CALL VgfBackend" with the call's time, its
+ *   members listed under it. Rows (groups and exclusive operators) are
+ *   ranked by that time, which is theirs: a shared time is never repeated
+ *   per operator. Ties keep the result's entity order, which is
+ *   deterministic, so the summary is deterministic too.
+ * - Chain names drop a segment prefix common to every chain ("graph_0/Chain
+ *   30" -> "Chain 30"), so runs with and without the companion PTE read the
+ *   same.
+ * - The summary reads metrics directly from the result structures, matching
+ *   by metric name and the qualifiers `statistic` and `attribution`.
+ * Numbers: the shared formatter (report/format.h): ms with 4 significant
+ * digits, cycles with thousands separators, percentages with up to 2
+ * decimals.
  */
 #include "report/result/console.h"
 
@@ -25,12 +37,20 @@
 #include "core/error.h"
 #include "core/oom.h"
 #include "core/str.h"
+#include "report/format.h"
 
 #define VALUE_COL 21
+#define MEMBERS_LISTED 8
+#define MAX_WRAP_LINES 64
+
+typedef struct out {
+    mlia_buf *b;
+    size_t width;
+} out;
 
 static const char *qualifier(const mlia_metric *m, const char *key)
 {
-    for (uint8_t i = 0; i < m->n_qualifiers && i < MLIA_MAX_QUALIFIERS; i++)
+    for (uint8_t i = 0; m && i < m->n_qualifiers && i < MLIA_MAX_QUALIFIERS; i++)
         if (m->qualifiers[i].key && strcmp(m->qualifiers[i].key, key) == 0)
             return m->qualifiers[i].value;
     return NULL;
@@ -82,44 +102,20 @@ static double value_of(const mlia_metric *m)
     return m->type == MLIA_VALUE_UINT ? (double)m->u : m->d;
 }
 
-/* Milliseconds in at most 9 characters. */
-static void fmt_ms(char *out, size_t n, const mlia_metric *m)
-{
-    if (!numeric(m)) {
-        snprintf(out, n, "-");
-        return;
-    }
-    double v = value_of(m);
-    static const char *const fmts[] = {"%.3f", "%.1f", "%.0f", "%.3g"};
-    for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
-        snprintf(out, n, fmts[i], v);
-        if (strlen(out) <= 9)
-            return;
-    }
-}
-
-static void fmt_cycles(char *out, size_t n, const mlia_metric *m)
+static void fmt_ms(char *o, size_t n, const mlia_metric *m)
 {
     if (!numeric(m))
-        snprintf(out, n, "-");
-    else if (m->type == MLIA_VALUE_UINT)
-        snprintf(out, n, "%llu", (unsigned long long)m->u);
+        snprintf(o, n, "-");
     else
-        snprintf(out, n, "%.0f", m->d);
+        mlia_fmt_sig4(o, n, value_of(m));
 }
 
-/* Percentages: shortest of %.2f without trailing zeros ("100", "66.67"). */
-static void fmt_pct(char *out, size_t n, double v)
+static void fmt_cycles(char *o, size_t n, const mlia_metric *m)
 {
-    snprintf(out, n, "%.2f", v);
-    char *dot = strchr(out, '.');
-    if (dot) {
-        char *end = out + strlen(out);
-        while (end > dot + 1 && end[-1] == '0')
-            *--end = 0;
-        if (end == dot + 1)
-            *dot = 0;
-    }
+    if (!numeric(m))
+        snprintf(o, n, "-");
+    else
+        mlia_fmt_int(o, n, value_of(m));
 }
 
 /* Appends s with control bytes replaced; with ascii_only also non-ASCII. */
@@ -133,40 +129,20 @@ static void put_clean(mlia_buf *b, const char *s, size_t len, bool ascii_only)
     }
 }
 
-/* A table cell: text cut to width (ending "..."), padded to width, left or
- * right aligned. */
-static void put_cell(mlia_buf *b, const char *text, size_t width, bool right)
+static void spaces(mlia_buf *b, size_t n)
 {
-    if (!text)
-        text = "";
-    size_t len = strlen(text);
-    if (len > width) {
-        put_clean(b, text, width > 3 ? width - 3 : 0, true);
-        mlia_buf_puts(b, width > 3 ? "..." : "");
-        return;
-    }
-    if (right)
-        for (size_t i = len; i < width; i++)
-            mlia_buf_putc(b, ' ');
-    put_clean(b, text, len, true);
-    if (!right)
-        for (size_t i = len; i < width; i++)
-            mlia_buf_putc(b, ' ');
+    for (size_t i = 0; i < n; i++)
+        mlia_buf_putc(b, ' ');
 }
 
-/* Like put_cell (left aligned) but cuts the middle, keeping the end: node
- * names differ by their suffix ("..._1", "..._2"). */
-static void put_cell_mid(mlia_buf *b, const char *text, size_t width)
+/* A cell that fits its width: padded, left or right aligned. */
+static void put_cell(mlia_buf *b, const char *text, size_t len, size_t width, bool right)
 {
-    size_t len = text ? strlen(text) : 0;
-    if (len <= width || width < 8) {
-        put_cell(b, text, width, false);
-        return;
-    }
-    size_t tail = (width - 3) / 2, head = width - 3 - tail;
-    put_clean(b, text, head, true);
-    mlia_buf_puts(b, "...");
-    put_clean(b, text + len - tail, tail, true);
+    if (right && len < width)
+        spaces(b, width - len);
+    put_clean(b, text, len, true);
+    if (!right && len < width)
+        spaces(b, width - len);
 }
 
 static void trim_trailing_spaces(mlia_buf *b)
@@ -175,11 +151,62 @@ static void trim_trailing_spaces(mlia_buf *b)
         b->len--;
 }
 
-/* Writes text wrapped at MLIA_CONSOLE_WIDTH: the first line continues the
- * current line at column `first_col`, later lines start with `indent`
- * spaces. Breaks at spaces; a word longer than a line is cut hard. */
-static void put_wrapped(mlia_buf *b, const char *text, size_t first_col, size_t indent)
+/* A piece of a wrapped name: [start, start + len) of the text. */
+typedef struct piece {
+    size_t start, len;
+} piece;
+
+static bool break_after(char c)
 {
+    return c == '.' || c == '_' || c == '/' || c == '-' || c == ' ' || c == ',';
+}
+
+/* Splits text into pieces of at most width bytes, breaking at a space when
+ * there is one, else after a separator (see the file comment); at most MAX_WRAP_LINES pieces, the last
+ * one taking the rest (never cut: a longer last piece overflows). */
+static uint32_t wrap_pieces(const char *text, size_t width, piece *pieces)
+{
+    size_t len = text ? strlen(text) : 0, pos = 0;
+    uint32_t n = 0;
+    if (width < 1)
+        width = 1;
+    while (pos < len || n == 0) {
+        size_t rest = len - pos;
+        if (rest <= width || n + 1 == MAX_WRAP_LINES) {
+            pieces[n++] = (piece){pos, rest};
+            break;
+        }
+        /* a space first (lists), else any separator, else hard; a break
+         * that would leave a last piece of under 4 bytes ("_1") is taken
+         * earlier when it can be, so that a suffix stays with its name */
+        size_t cut = 0, top = width;
+        if (rest < width + 4 && rest > 8)
+            top = rest - 4;
+        for (size_t k = top; k > width / 3 && !cut; k--)
+            if (text[pos + k] == ' ' || text[pos + k - 1] == ' ')
+                cut = k;
+        for (size_t k = top; k > 1 && !cut; k--)
+            if (break_after(text[pos + k - 1]))
+                cut = k;
+        for (size_t k = width; k > 1 && !cut; k--)
+            if (break_after(text[pos + k - 1]))
+                cut = k;
+        if (!cut)
+            cut = width;
+        pieces[n++] = (piece){pos, cut};
+        pos += cut;
+        while (pos < len && text[pos] == ' ')
+            pos++;
+    }
+    return n;
+}
+
+/* Writes text wrapped at the width: the first line continues the current
+ * line at column `first_col`, later lines start with `indent` spaces.
+ * Breaks at spaces; a word longer than a line is cut hard. */
+static void put_wrapped(out *o, const char *text, size_t first_col, size_t indent)
+{
+    mlia_buf *b = o->b;
     size_t col = first_col;
     const char *p = text ? text : "";
     bool line_empty = true;
@@ -190,10 +217,9 @@ static void put_wrapped(mlia_buf *b, const char *text, size_t first_col, size_t 
             break;
         size_t wlen = strcspn(p, " ");
         size_t need = wlen + (line_empty ? 0 : 1);
-        if (!line_empty && col + need > MLIA_CONSOLE_WIDTH) {
+        if (!line_empty && col + need > o->width) {
             mlia_buf_putc(b, '\n');
-            for (size_t i = 0; i < indent; i++)
-                mlia_buf_putc(b, ' ');
+            spaces(b, indent);
             col = indent;
             line_empty = true;
             continue;
@@ -202,7 +228,7 @@ static void put_wrapped(mlia_buf *b, const char *text, size_t first_col, size_t 
             mlia_buf_putc(b, ' ');
             col++;
         }
-        size_t room = MLIA_CONSOLE_WIDTH > col ? MLIA_CONSOLE_WIDTH - col : 1;
+        size_t room = o->width > col ? o->width - col : 1;
         size_t take = wlen <= room ? wlen : room;
         put_clean(b, p, take, false);
         col += take;
@@ -211,8 +237,7 @@ static void put_wrapped(mlia_buf *b, const char *text, size_t first_col, size_t 
         if (take < wlen) {
             /* The rest of a long word goes on the next line. */
             mlia_buf_putc(b, '\n');
-            for (size_t i = 0; i < indent; i++)
-                mlia_buf_putc(b, ' ');
+            spaces(b, indent);
             col = indent;
             line_empty = true;
         }
@@ -224,14 +249,14 @@ static void put_label(mlia_buf *b, const char *label)
 {
     size_t n = strlen(label);
     mlia_buf_puts(b, label);
-    for (size_t i = n; i < VALUE_COL; i++)
-        mlia_buf_putc(b, ' ');
+    if (n < VALUE_COL)
+        spaces(b, VALUE_COL - n);
 }
 
-static void put_field(mlia_buf *b, const char *label, const char *value)
+static void put_field(out *o, const char *label, const char *value)
 {
-    put_label(b, label);
-    put_wrapped(b, value, VALUE_COL, VALUE_COL);
+    put_label(o->b, label);
+    put_wrapped(o, value, VALUE_COL, VALUE_COL);
 }
 
 /* Entity with the first execution_time statistics of a wrapper event named
@@ -247,8 +272,72 @@ static const mlia_entity *entity_named(const mlia_result *r, const char *name)
     return NULL;
 }
 
-static void put_inference(mlia_buf *b, const mlia_result *r)
+static const mlia_entity *entity_by_id(const mlia_result *r, const char *id)
 {
+    if (!id)
+        return NULL;
+    const mlia_entity *e = mlia_result_find(r, id);
+    for (uint32_t i = 0; !e && i < r->n_entities; i++)
+        if (r->entities[i] && streq(r->entities[i]->id, id))
+            e = r->entities[i];
+    return e;
+}
+
+static const char *attr_str(const mlia_entity *e, const char *key)
+{
+    for (uint32_t i = 0; i < e->n_attrs; i++)
+        if (e->attrs[i].type == MLIA_ATTR_STRING && streq(e->attrs[i].key, key))
+            return e->attrs[i].s;
+    return NULL;
+}
+
+static const mlia_attr *attr_list(const mlia_entity *e, const char *key)
+{
+    for (uint32_t i = 0; i < e->n_attrs; i++)
+        if (e->attrs[i].type == MLIA_ATTR_STRING_LIST && streq(e->attrs[i].key, key))
+            return &e->attrs[i];
+    return NULL;
+}
+
+static const mlia_metric *coverage_of(const mlia_entity *e)
+{
+    for (uint32_t k = 0; k < e->n_metrics; k++)
+        if (streq(e->metrics[k].name, "execution_coverage") && numeric(&e->metrics[k]))
+            return &e->metrics[k];
+    return NULL;
+}
+
+/* "partial" with what made it partial (docs/analysis.md: a breakdown with
+ * coverage below 100 %, or compiler operations without association). */
+static void put_status(out *o, const mlia_result *r)
+{
+    if (!r->status)
+        return;
+    char line[512];
+    if (streq(r->status, "ok")) {
+        snprintf(line, sizeof line, "ok (every measurement covers every execution)");
+    } else if (streq(r->status, "partial")) {
+        bool low_coverage = false, unassociated = false;
+        for (uint32_t i = 0; i < r->n_entities && !low_coverage; i++) {
+            const mlia_metric *c = r->entities[i] ? coverage_of(r->entities[i]) : NULL;
+            low_coverage = c && value_of(c) < 100.0;
+        }
+        for (uint32_t i = 0; i < r->n_warnings; i++)
+            unassociated |= strncmp(r->warnings[i], "Associations are incomplete", 27) == 0;
+        snprintf(line, sizeof line, "partial (%s%s%s; see Warnings)",
+                 low_coverage ? "some items were measured in fewer than all executions" : "",
+                 low_coverage && unassociated ? ", and " : "",
+                 unassociated ? "some compiler operations have no source operator"
+                              : (low_coverage ? "" : "some results are incomplete"));
+    } else {
+        snprintf(line, sizeof line, "%s", r->status);
+    }
+    put_field(o, "Status:", line);
+}
+
+static void put_inference(out *o, const mlia_result *r)
+{
+    mlia_buf *b = o->b;
     const mlia_metric *inf = model_metric(r, "inference_time");
     const mlia_entity *exec = entity_named(r, "Method::execute");
     const mlia_metric *p50 = NULL, *mn = NULL, *mx = NULL;
@@ -258,7 +347,7 @@ static void put_inference(mlia_buf *b, const mlia_result *r)
         mn = find_metric(exec->metrics, exec->n_metrics, "execution_time", "min", a);
         mx = find_metric(exec->metrics, exec->n_metrics, "execution_time", "max", a);
     }
-    char line[256], v[32], vmin[32], vmax[32];
+    char line[256], v[MLIA_FMT_CAP], vmin[MLIA_FMT_CAP], vmax[MLIA_FMT_CAP];
     if (numeric(inf)) {
         fmt_ms(v, sizeof v, inf);
         if (numeric(mn) && numeric(mx)) {
@@ -271,55 +360,51 @@ static void put_inference(mlia_buf *b, const mlia_result *r)
         if (inf->samples)
             snprintf(line + strlen(line), sizeof line - strlen(line), " (%u sample%s)",
                      inf->samples, inf->samples == 1 ? "" : "s");
-        put_field(b, "Inference time:", line);
+        put_field(o, "Inference time:", line);
     } else if (inf && inf->reason) {
-        mlia_buf_puts(b, "Inference time:");
-        for (size_t i = strlen("Inference time:"); i < VALUE_COL; i++)
-            mlia_buf_putc(b, ' ');
+        put_label(b, "Inference time:");
         mlia_buf_puts(b, "unavailable: ");
-        put_wrapped(b, inf->reason, VALUE_COL + strlen("unavailable: "), VALUE_COL);
+        put_wrapped(o, inf->reason, VALUE_COL + strlen("unavailable: "), VALUE_COL);
     } else {
-        put_field(b, "Inference time:", "unavailable");
+        put_field(o, "Inference time:", "unavailable");
     }
     const mlia_metric *ips = model_metric(r, "inferences_per_second");
     if (numeric(ips)) {
-        snprintf(v, sizeof v, "%.2f", value_of(ips));
-        put_field(b, "Inferences/second:", v);
+        mlia_fmt_sig4(v, sizeof v, value_of(ips));
+        put_field(o, "Inferences/second:", v);
     }
 }
 
-static void put_unavailable(mlia_buf *b, const char *label, const char *reason)
+static void put_unavailable(out *o, const char *label, const char *reason)
 {
-    put_label(b, label);
-    mlia_buf_puts(b, "unavailable: ");
-    put_wrapped(b, reason ? reason : "no reason given", VALUE_COL + strlen("unavailable: "),
-                VALUE_COL);
+    put_label(o->b, label);
+    mlia_buf_puts(o->b, "unavailable: ");
+    put_wrapped(o, reason ? reason : "no reason given", VALUE_COL + strlen("unavailable: "), VALUE_COL);
 }
 
-static void put_nx(mlia_buf *b, const mlia_result *r)
+static void put_nx(out *o, const mlia_result *r)
 {
     const mlia_metric *total = model_metric(r, "total_cycles");
     const mlia_metric *compute = model_metric(r, "compute_cycles");
     const mlia_metric *util = model_metric(r, "target_utilization");
-    char line[256], v[48], pct[32];
+    char line[256], v[MLIA_FMT_CAP], pct[MLIA_FMT_CAP];
     if (!numeric(total)) {
-        put_unavailable(b, "NX cycles:", total ? total->reason : "not analysed");
+        put_unavailable(o, "NX cycles:", total ? total->reason : "not analysed");
     } else {
         fmt_cycles(v, sizeof v, total);
         snprintf(line, sizeof line, "%s", v);
         if (total->samples > 1)
             snprintf(line + strlen(line), sizeof line - strlen(line), " (P50 of %u executions)",
                      total->samples);
-        put_field(b, "NX total cycles:", line);
+        put_field(o, "NX total cycles:", line);
         if (numeric(compute)) {
             fmt_cycles(v, sizeof v, compute);
             snprintf(line, sizeof line, "%s", v);
             if (numeric(util)) {
-                fmt_pct(pct, sizeof pct, value_of(util));
-                snprintf(line + strlen(line), sizeof line - strlen(line),
-                         " (utilization %s %%)", pct);
+                mlia_fmt_pct(pct, sizeof pct, value_of(util));
+                snprintf(line + strlen(line), sizeof line - strlen(line), " (utilization %s %%)", pct);
             }
-            put_field(b, "NX compute cycles:", line);
+            put_field(o, "NX compute cycles:", line);
         }
     }
     /* Coverage: the executions in which each segment was recorded. */
@@ -329,12 +414,7 @@ static void put_nx(mlia_buf *b, const mlia_result *r)
         const mlia_entity *e = r->entities[i];
         if (!e || !streq(e->kind, "segment"))
             continue;
-        const mlia_metric *cov = NULL;
-        for (uint32_t k = 0; k < e->n_metrics; k++)
-            if (streq(e->metrics[k].name, "execution_coverage") && numeric(&e->metrics[k])) {
-                cov = &e->metrics[k];
-                break;
-            }
+        const mlia_metric *cov = coverage_of(e);
         if (!cov)
             continue;
         double c = value_of(cov);
@@ -345,24 +425,29 @@ static void put_nx(mlia_buf *b, const mlia_result *r)
         n_segments++;
     }
     if (n_segments) {
-        char plo[32], phi[32];
-        fmt_pct(plo, sizeof plo, lo);
-        fmt_pct(phi, sizeof phi, hi);
+        char plo[MLIA_FMT_CAP], phi[MLIA_FMT_CAP];
+        mlia_fmt_pct(plo, sizeof plo, lo);
+        mlia_fmt_pct(phi, sizeof phi, hi);
         if (lo == hi)
             snprintf(line, sizeof line, "%s %% of executions (%u segment%s)", plo, n_segments,
                      n_segments == 1 ? "" : "s");
         else
-            snprintf(line, sizeof line, "%s %% to %s %% of executions (%u segments)", plo, phi,
-                     n_segments);
-        put_field(b, "NX coverage:", line);
+            snprintf(line, sizeof line, "%s %% to %s %% of executions (%u segments)", plo, phi, n_segments);
+        put_field(o, "NX coverage:", line);
     }
 }
+
+/* ------------------------------------------------------------------ */
+/* ranked rows                                                          */
 
 typedef struct ranked {
     const mlia_entity *e;
     const mlia_metric *p50, *min, *max, *coverage;
     double key;
     uint32_t order;
+    /* operators: the group this operator's shared time belongs to */
+    char *group_key;
+    uint32_t group;          /* index into the row list, UINT32_MAX: none */
 } ranked;
 
 static int cmp_ranked(const void *pa, const void *pb)
@@ -377,9 +462,8 @@ static int cmp_ranked(const void *pa, const void *pb)
 static ranked *collect(const mlia_result *r, const char *kind, const char *metric, uint32_t *n_out)
 {
     ranked *list = calloc(r->n_entities ? r->n_entities : 1, sizeof *list);
-    if (!list) {
+    if (!list)
         mlia_oom(0);
-    }
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->n_entities; i++) {
         const mlia_entity *e = r->entities[i];
@@ -394,17 +478,14 @@ static ranked *collect(const mlia_result *r, const char *kind, const char *metri
         x->p50 = p50;
         x->order = i;
         x->key = value_of(p50);
+        x->group = UINT32_MAX;
         if (qualifier(p50, "statistic")) {
             x->min = find_metric(e->metrics, e->n_metrics, metric, "min", a);
             x->max = find_metric(e->metrics, e->n_metrics, metric, "max", a);
         } else {
             x->min = x->max = p50; /* one execution: the value is its own min and max */
         }
-        for (uint32_t k = 0; k < e->n_metrics; k++)
-            if (streq(e->metrics[k].name, "execution_coverage") && numeric(&e->metrics[k])) {
-                x->coverage = &e->metrics[k];
-                break;
-            }
+        x->coverage = coverage_of(e);
     }
     qsort(list, n, sizeof *list, cmp_ranked);
     *n_out = n;
@@ -415,26 +496,210 @@ static ranked *collect(const mlia_result *r, const char *kind, const char *metri
  * after "source_operator/<method>/". */
 static const char *node_of(const mlia_entity *e)
 {
-    for (uint32_t i = 0; i < e->n_attrs; i++) {
-        const mlia_attr *a = &e->attrs[i];
-        if (a->type == MLIA_ATTR_STRING && a->s &&
-            (streq(a->key, "node_name") || streq(a->key, "node")))
-            return a->s;
-    }
+    const char *s = attr_str(e, "node_name");
+    if (!s)
+        s = attr_str(e, "node");
+    if (s)
+        return s;
     const char *id = e->id ? e->id : "";
     const char *s1 = strchr(id, '/');
     const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
     return s2 ? s2 + 1 : id;
 }
 
-static void put_title(mlia_buf *b, const char *title, uint32_t shown, uint32_t total)
+static int cmp_str(const void *a, const void *b)
 {
-    mlia_buf_printf(b, "\n%s (%u of %u measured)\n", title, shown, total);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Column widths sum to 100: 3+2+26+2+24+3*(1+9)+2+11. */
-static void put_operators(mlia_buf *b, const mlia_result *r)
+/* The key of the measured call a shared operator's time comes from: its
+ * delegate call, else the sorted set of the operators measured together
+ * (itself and shared_with) with the time (a node summed over several calls
+ * differs from its partners). NULL for an exclusive timing. Malloc'ed. */
+static char *group_key(const ranked *x)
 {
+    if (!streq(qualifier(x->p50, "attribution"), "shared"))
+        return NULL;
+    mlia_buf b;
+    mlia_buf_init(&b);
+    const char *call = attr_str(x->e, "delegate_call");
+    if (call) {
+        mlia_buf_printf(&b, "D %s", call);
+        return mlia_buf_take(&b);
+    }
+    const mlia_attr *with = attr_list(x->e, "shared_with");
+    uint32_t n = with ? with->n : 0;
+    const char **ids = malloc((n + 1) * sizeof *ids);
+    if (!ids)
+        mlia_oom((n + 1) * sizeof *ids);
+    ids[0] = x->e->id ? x->e->id : "";
+    for (uint32_t i = 0; i < n; i++)
+        ids[i + 1] = with->list_s[i] ? with->list_s[i] : "";
+    qsort(ids, n + 1, sizeof *ids, cmp_str);
+    mlia_buf_printf(&b, "S %.17g", x->key);
+    for (uint32_t i = 0; i <= n; i++)
+        mlia_buf_printf(&b, "|%s", ids[i]);
+    free(ids);
+    return mlia_buf_take(&b);
+}
+
+/* One printed row: an exclusive operator, or a group sharing one call. */
+typedef struct row {
+    const ranked *first;     /* the row's timing (the group's first member) */
+    uint32_t n_members;
+    const ranked **members;  /* operators of a group, in rank order */
+    char *label;             /* group label, NULL for an operator row */
+} row;
+
+static void free_rows(row *rows, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        free(rows[i].members);
+        free(rows[i].label);
+    }
+    free(rows);
+}
+
+/* Groups the ranked operators into rows (in rank order: a group ranks by its
+ * shared time, at its first member's place). */
+static row *operator_rows(const mlia_result *r, ranked *list, uint32_t n, uint32_t *n_rows)
+{
+    row *rows = calloc(n ? n : 1, sizeof *rows);
+    if (!rows)
+        mlia_oom(0);
+    uint32_t nr = 0;
+    for (uint32_t i = 0; i < n; i++)
+        list[i].group_key = group_key(&list[i]);
+    for (uint32_t i = 0; i < n; i++) {
+        ranked *x = &list[i];
+        if (x->group != UINT32_MAX)
+            continue;
+        row *w = &rows[nr];
+        w->first = x;
+        x->group = nr;
+        uint32_t count = 1;
+        if (x->group_key)
+            for (uint32_t j = i + 1; j < n; j++)
+                if (list[j].group == UINT32_MAX && list[j].group_key &&
+                    strcmp(list[j].group_key, x->group_key) == 0) {
+                    list[j].group = nr;
+                    count++;
+                }
+        if (count > 1) {
+            w->n_members = count;
+            w->members = malloc(count * sizeof *w->members);
+            if (!w->members)
+                mlia_oom(count * sizeof *w->members);
+            uint32_t k = 0;
+            for (uint32_t j = i; j < n; j++)
+                if (list[j].group == nr)
+                    w->members[k++] = &list[j];
+            mlia_buf b;
+            mlia_buf_init(&b);
+            const mlia_entity *call = entity_by_id(r, attr_str(x->e, "delegate_call"));
+            if (call)
+                mlia_buf_printf(&b, "%u operators share DELEGATE_CALL %s", count,
+                                call->name ? call->name : call->id);
+            else
+                mlia_buf_printf(&b, "%u operators share one OPERATOR_CALL", count);
+            w->label = mlia_buf_take(&b);
+        }
+        nr++;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        free(list[i].group_key);
+        list[i].group_key = NULL;
+    }
+    *n_rows = nr;
+    return rows;
+}
+
+/* Prints one table line set: `cells` texts in columns of `widths` (right
+ * aligned where `right`); name cells (wrap[c]) wrap onto continuation
+ * lines, the others show on the first line only. */
+static void put_row(mlia_buf *b, int n_cells, const char *const *cells, const size_t *widths,
+                    const bool *right, const bool *wrap, const size_t *gaps)
+{
+    piece pieces[8][MAX_WRAP_LINES];
+    uint32_t counts[8], lines = 1;
+    for (int c = 0; c < n_cells && c < 8; c++) {
+        const char *t = cells[c] ? cells[c] : "";
+        if (wrap[c]) {
+            counts[c] = wrap_pieces(t, widths[c], pieces[c]);
+        } else {
+            counts[c] = 1;
+            pieces[c][0] = (piece){0, strlen(t)};
+        }
+        if (counts[c] > lines)
+            lines = counts[c];
+    }
+    for (uint32_t l = 0; l < lines; l++) {
+        for (int c = 0; c < n_cells && c < 8; c++) {
+            spaces(b, gaps[c]);
+            const char *t = cells[c] ? cells[c] : "";
+            if (l < counts[c])
+                put_cell(b, t + pieces[c][l].start, pieces[c][l].len, widths[c], right[c]);
+            else
+                spaces(b, widths[c]);
+        }
+        trim_trailing_spaces(b);
+        mlia_buf_putc(b, '\n');
+    }
+}
+
+static size_t max_len(size_t a, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    return n > a ? n : a;
+}
+
+/* Splits `avail` columns between two name columns whose longest texts are
+ * want_a and want_b: each gets what it needs when both fit (the table is
+ * then narrower than the width), else the shorter need is met first up to
+ * half. */
+static void split_width(size_t avail, size_t want_a, size_t want_b, size_t min, size_t *wa, size_t *wb)
+{
+    if (want_a < min)
+        want_a = min;
+    if (want_b < min)
+        want_b = min;
+    if (want_a + want_b <= avail) {
+        *wa = want_a;
+        *wb = want_b;
+        return;
+    }
+    size_t half = avail / 2;
+    if (want_a <= half) {
+        *wa = want_a;
+        *wb = avail - want_a;
+    } else if (want_b <= avail - half) {
+        *wb = want_b;
+        *wa = avail - want_b;
+    } else {
+        *wa = half;
+        *wb = avail - half;
+    }
+}
+
+/* Members of a group, by node name: "a, b, c and 12 more". Malloc'ed. */
+static char *members_text(const row *w)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_buf_puts(&b, "members: ");
+    uint32_t shown = w->n_members <= MEMBERS_LISTED ? w->n_members : MEMBERS_LISTED - 1;
+    for (uint32_t k = 0; k < shown; k++)
+        mlia_buf_printf(&b, "%s%s", k ? ", " : "", node_of(w->members[k]->e));
+    if (shown < w->n_members)
+        mlia_buf_printf(&b, " and %u more", w->n_members - shown);
+    return mlia_buf_take(&b);
+}
+
+/* Columns: rank 3, name columns, 3 x (1 + 9) numbers, 2 + 11 attribution;
+ * the name columns take the rest of the width. */
+static void put_operators(out *o, const mlia_result *r)
+{
+    mlia_buf *b = o->b;
     uint32_t n;
     ranked *list = collect(r, "source_operator", "execution_time", &n);
     if (n == 0) {
@@ -442,40 +707,107 @@ static void put_operators(mlia_buf *b, const mlia_result *r)
         free(list);
         return;
     }
-    uint32_t shown = n < MLIA_CONSOLE_TOP ? n : MLIA_CONSOLE_TOP;
-    put_title(b, "Top source operators by P50 execution time", shown, n);
-    mlia_buf_puts(b, "  #  ");
-    put_cell(b, "Operator", 26, false);
-    mlia_buf_puts(b, "  ");
-    put_cell(b, "Node", 24, false);
-    mlia_buf_puts(b, "    P50 ms    Min ms    Max ms  Attribution\n");
+    uint32_t n_rows;
+    row *rows = operator_rows(r, list, n, &n_rows);
+    uint32_t shown = n_rows < MLIA_CONSOLE_TOP ? n_rows : MLIA_CONSOLE_TOP;
+    bool any_group = false;
+    size_t want_op = strlen("Operator"), want_node = strlen("Node"), want_label = 0;
     for (uint32_t i = 0; i < shown; i++) {
-        const ranked *x = &list[i];
-        char rank[8], v[32];
-        snprintf(rank, sizeof rank, "%u", i + 1);
-        put_cell(b, rank, 3, true);
-        mlia_buf_puts(b, "  ");
-        put_cell(b, x->e->name, 26, false);
-        mlia_buf_puts(b, "  ");
-        put_cell_mid(b, node_of(x->e), 24);
-        const mlia_metric *cols[3] = {x->p50, x->min, x->max};
-        for (int c = 0; c < 3; c++) {
-            fmt_ms(v, sizeof v, cols[c]);
-            mlia_buf_putc(b, ' ');
-            put_cell(b, v, 9, true);
+        if (rows[i].label) {
+            any_group = true;
+            want_label = max_len(want_label, rows[i].label);
+        } else {
+            want_op = max_len(want_op, rows[i].first->e->name);
+            want_node = max_len(want_node, node_of(rows[i].first->e));
         }
-        mlia_buf_puts(b, "  ");
-        const char *a = qualifier(x->p50, "attribution");
-        put_cell(b, a ? a : "-", 11, false);
-        trim_trailing_spaces(b);
-        mlia_buf_putc(b, '\n');
     }
+    size_t fixed = 3 + 2 + 2 + 3 * (1 + 9) + 2 + 11;
+    size_t avail = o->width > fixed + 20 ? o->width - fixed : 20;
+    size_t wop, wnode;
+    split_width(avail, want_op, want_node, 8, &wop, &wnode);
+    if (want_label > wop + 2 + wnode) /* a group label may use the slack */
+        wnode = want_label - wop - 2 < avail - wop ? want_label - wop - 2 : avail - wop;
+    char title[160];
+    snprintf(title, sizeof title, "Top source operators by P50 execution time (%u of %u row%s; %u operator%s measured)",
+             shown, n_rows, n_rows == 1 ? "" : "s", n, n == 1 ? "" : "s");
+    mlia_buf_putc(b, '\n');
+    put_wrapped(o, title, 0, 2);
+    {
+        const char *cells[7] = {"#", "Operator", "Node", "P50 ms", "Min ms", "Max ms", "Attribution"};
+        size_t widths[7] = {3, wop, wnode, 9, 9, 9, 11};
+        bool right[7] = {true, false, false, true, true, true, false};
+        bool wrap[7] = {false, false, false, false, false, false, false};
+        size_t gaps[7] = {0, 2, 2, 1, 1, 1, 2};
+        put_row(b, 7, cells, widths, right, wrap, gaps);
+    }
+    for (uint32_t i = 0; i < shown; i++) {
+        const row *w = &rows[i];
+        const ranked *x = w->first;
+        char rank[16], v[3][MLIA_FMT_CAP];
+        snprintf(rank, sizeof rank, "%u", i + 1);
+        fmt_ms(v[0], sizeof v[0], x->p50);
+        fmt_ms(v[1], sizeof v[1], x->min);
+        fmt_ms(v[2], sizeof v[2], x->max);
+        const char *a = qualifier(x->p50, "attribution");
+        bool right[7] = {true, false, false, true, true, true, false};
+        bool wrap[7] = {false, true, true, false, false, false, false};
+        if (w->label) {
+            /* the label spans both name columns */
+            const char *cells[6] = {rank, w->label, v[0], v[1], v[2], a ? a : "-"};
+            size_t widths[6] = {3, wop + 2 + wnode, 9, 9, 9, 11};
+            bool r6[6] = {true, false, true, true, true, false};
+            bool wr6[6] = {false, true, false, false, false, false};
+            size_t gaps[6] = {0, 2, 1, 1, 1, 2};
+            put_row(b, 6, cells, widths, r6, wr6, gaps);
+            char *members = members_text(w);
+            const char *mcells[2] = {"", members};
+            size_t mwidths[2] = {3 + 2 + 2, o->width - (3 + 2 + 2)};
+            bool mr[2] = {false, false}, mw[2] = {false, true};
+            size_t mgaps[2] = {0, 0};
+            put_row(b, 2, mcells, mwidths, mr, mw, mgaps);
+            free(members);
+        } else {
+            const char *cells[7] = {rank, x->e->name, node_of(x->e), v[0], v[1], v[2], a ? a : "-"};
+            size_t widths[7] = {3, wop, wnode, 9, 9, 9, 11};
+            size_t gaps[7] = {0, 2, 2, 1, 1, 1, 2};
+            put_row(b, 7, cells, widths, right, wrap, gaps);
+        }
+    }
+    if (any_group || shown) {
+        mlia_buf_putc(b, '\n');
+        put_wrapped(o,
+                    any_group ? "Attribution: exclusive = the operator's own measured call; shared = one call "
+                                "measured for the whole group, shown once (its time is not split between "
+                                "the operators)."
+                              : "Attribution: exclusive = the operator's own measured call; shared = one call "
+                                "measured for several operators.",
+                    0, 2);
+    }
+    free_rows(rows, n_rows);
     free(list);
 }
 
-/* Column widths sum to 100: 3+2+43+3*(1+13)+2+8. */
-static void put_chains(mlia_buf *b, const mlia_result *r)
+/* The common "<segment>/" prefix of every chain name, or 0. */
+static size_t common_chain_prefix(const ranked *list, uint32_t n)
 {
+    if (n == 0 || !list[0].e->name)
+        return 0;
+    const char *first = list[0].e->name, *slash = strrchr(first, '/');
+    if (!slash)
+        return 0;
+    size_t len = (size_t)(slash - first) + 1;
+    for (uint32_t i = 1; i < n; i++) {
+        const char *s = list[i].e->name;
+        if (!s || strncmp(s, first, len) != 0 || strchr(s + len, '/'))
+            return 0;
+    }
+    return len;
+}
+
+/* Columns: rank 3, name, 3 x (1 + 13) numbers, 2 + 8 coverage. */
+static void put_chains(out *o, const mlia_result *r)
+{
+    mlia_buf *b = o->b;
     uint32_t n;
     ranked *list = collect(r, "chain", "total_cycles", &n);
     if (n == 0) {
@@ -483,40 +815,45 @@ static void put_chains(mlia_buf *b, const mlia_result *r)
         free(list);
         return;
     }
+    size_t prefix = common_chain_prefix(list, n);
     uint32_t shown = n < MLIA_CONSOLE_TOP ? n : MLIA_CONSOLE_TOP;
-    put_title(b, "Top chains by P50 total cycles", shown, n);
-    mlia_buf_puts(b, "  #  ");
-    put_cell(b, "Chain", 43, false);
-    mlia_buf_puts(b, "    P50 cycles    Min cycles    Max cycles  Coverage\n");
+    mlia_buf_printf(b, "\nTop chains by P50 total cycles (%u of %u measured)\n", shown, n);
+    size_t fixed = 3 + 2 + 3 * (1 + 13) + 2 + 8;
+    size_t wname = o->width > fixed + 20 ? o->width - fixed : 20;
+    bool right[6] = {true, false, true, true, true, true};
+    size_t gaps[6] = {0, 2, 1, 1, 1, 2};
+    {
+        const char *cells[6] = {"#", "Chain", "P50 cycles", "Min cycles", "Max cycles", "Coverage"};
+        size_t widths[6] = {3, wname, 13, 13, 13, 8};
+        bool wrap[6] = {false, false, false, false, false, false};
+        put_row(b, 6, cells, widths, right, wrap, gaps);
+    }
     for (uint32_t i = 0; i < shown; i++) {
         const ranked *x = &list[i];
-        char rank[8], v[48];
+        char rank[16], v[3][MLIA_FMT_CAP], cov[MLIA_FMT_CAP + 4] = "-";
         snprintf(rank, sizeof rank, "%u", i + 1);
-        put_cell(b, rank, 3, true);
-        mlia_buf_puts(b, "  ");
-        put_cell(b, x->e->name ? x->e->name : x->e->id, 43, false);
-        const mlia_metric *cols[3] = {x->p50, x->min, x->max};
-        for (int c = 0; c < 3; c++) {
-            fmt_cycles(v, sizeof v, cols[c]);
-            mlia_buf_putc(b, ' ');
-            put_cell(b, v, 13, true);
-        }
-        mlia_buf_puts(b, "  ");
+        fmt_cycles(v[0], sizeof v[0], x->p50);
+        fmt_cycles(v[1], sizeof v[1], x->min);
+        fmt_cycles(v[2], sizeof v[2], x->max);
         if (x->coverage) {
-            char pct[32];
-            fmt_pct(pct, sizeof pct, value_of(x->coverage));
-            snprintf(v, sizeof v, "%s %%", pct);
-            put_cell(b, v, 8, true);
-        } else {
-            put_cell(b, "-", 8, true);
+            char pct[MLIA_FMT_CAP];
+            mlia_fmt_pct(pct, sizeof pct, value_of(x->coverage));
+            snprintf(cov, sizeof cov, "%s %%", pct);
         }
-        mlia_buf_putc(b, '\n');
+        const char *name = x->e->name ? x->e->name + prefix : x->e->id;
+        const char *cells[6] = {rank, name, v[0], v[1], v[2], cov};
+        size_t widths[6] = {3, wname, 13, 13, 13, 8};
+        bool wrap[6] = {false, true, false, false, false, false};
+        put_row(b, 6, cells, widths, right, wrap, gaps);
     }
+    mlia_buf_putc(b, '\n');
+    put_wrapped(o, "Coverage: the share of the executions in which the chain was recorded.", 0, 2);
     free(list);
 }
 
-static void put_warnings(mlia_buf *b, const mlia_result *r)
+static void put_warnings(out *o, const mlia_result *r)
 {
+    mlia_buf *b = o->b;
     if (r->n_warnings == 0) {
         mlia_buf_puts(b, "\nWarnings: none\n");
         return;
@@ -531,32 +868,39 @@ static void put_warnings(mlia_buf *b, const mlia_result *r)
         if (!safe)
             mlia_oom(cap);
         mlia_escape_text(safe, cap, w, wl);
-        put_wrapped(b, safe, 4, 4);
+        put_wrapped(o, safe, 4, 4);
         free(safe);
     }
 }
 
-char *mlia_console_summary_result(const mlia_result *r, const char *method, uint32_t n_executions)
+char *mlia_console_summary_width(const mlia_result *r, const char *method, uint32_t n_executions,
+                                 unsigned width)
 {
     mlia_buf b;
     mlia_buf_init(&b);
+    out o = {&b, width == 0 ? MLIA_CONSOLE_WIDTH : width < MLIA_CONSOLE_MIN_WIDTH ? MLIA_CONSOLE_MIN_WIDTH
+                                                   : width > MLIA_CONSOLE_MAX_WIDTH ? MLIA_CONSOLE_MAX_WIDTH
+                                                                                   : width};
     put_label(&b, "Method:");
-    put_wrapped(&b, method ? method : "(none)", VALUE_COL, VALUE_COL);
+    put_wrapped(&o, method ? method : "(none)", VALUE_COL, VALUE_COL);
     char v[32];
     snprintf(v, sizeof v, "%u", n_executions);
-    put_field(&b, "Executions:", v);
-    if (r->status) {
-        put_field(&b, "Status:", r->status);
-    }
-    put_inference(&b, r);
-    put_nx(&b, r);
-    put_operators(&b, r);
-    put_chains(&b, r);
-    put_warnings(&b, r);
+    put_field(&o, "Executions:", v);
+    put_status(&o, r);
+    put_inference(&o, r);
+    put_nx(&o, r);
+    put_operators(&o, r);
+    put_chains(&o, r);
+    put_warnings(&o, r);
     return mlia_buf_take(&b);
 }
 
-char *mlia_console_summary(const mlia_run_record *s)
+char *mlia_console_summary_result(const mlia_result *r, const char *method, uint32_t n_executions)
 {
-    return mlia_console_summary_result(s->result, s->method_name, s->n_executions);
+    return mlia_console_summary_width(r, method, n_executions, 0);
+}
+
+char *mlia_console_summary(const mlia_run_record *s, unsigned width)
+{
+    return mlia_console_summary_width(s->result, s->method_name, s->n_executions, width);
 }

@@ -60,7 +60,7 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
         double x;
         if (vw_metric(se, metric, "p50", &x, NULL))
             vw_group_attr(c, gr, c->segment_ns[si], mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric),
-                          vw_num(c, x));
+                          vw_num(c, x, "cycles"));
         /* the group measurement lives on the segment's summary node */
         uint32_t sni = vw_summary_node(c, gr, c->segment_ns[si], seg->id,
                                        mlia_arena_printf(c->a, "Segment %s", seg->token));
@@ -74,7 +74,7 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
             vw_group_attr(c, gr, cns, "cascade", ca->id);
             vw_group_attr(c, gr, cns, "name", ca->name);
             if (vw_metric(ce, metric, "p50", &x, NULL))
-                vw_group_attr(c, gr, cns, mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
+                vw_group_attr(c, gr, cns, mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x, "cycles"));
             gr = &v->graphs[gi];
             uint32_t cni = vw_summary_node(c, gr, cns, ca->id, mlia_arena_printf(c->a, "Cascade %s", cx));
             vw_cycle_attrs(c, &gr->nodes[cni], ce);
@@ -107,12 +107,12 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
                         continue;
                     if (ids.len) {
                         mlia_buf_puts(&ids, ", ");
-                        mlia_buf_puts(&vals, ", ");
+                        mlia_buf_puts(&vals, "; ");
                     }
                     mlia_buf_printf(&ids, "%u", st->stripe);
                     double sv;
                     if (vw_metric(mlia_result_find(r, st->id), metric, "p50", &sv, NULL))
-                        mlia_buf_puts(&vals, vw_num(c, sv));
+                        mlia_buf_puts(&vals, vw_num(c, sv, "cycles"));
                     else
                         mlia_buf_puts(&vals, "-");
                 }

@@ -250,11 +250,11 @@ void vw_pte_build(vw_ctx *c, vw_view *v)
                 const mlia_metric *m;
                 if (vw_metric(he, metric, "p50", &x, &m)) {
                     vw_group_attr(c, g, c->chain_path[chi],
-                                  mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
+                                  mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x, "cycles"));
                     vw_node_attr(c, &g->nodes[hi], mlia_arena_printf(c->a, "%s_p50", metric),
-                                 mlia_arena_printf(c->a, "%s cycles", vw_num(c, x)));
+                                 vw_qty(c, x, "cycles"));
                     vw_overlay_value(c, &v->overlays[OV_PTE_CHAIN_GROUP], gi, ch->id, x,
-                                     mlia_arena_printf(c->a, "%s cycles", vw_num(c, x)));
+                                     vw_qty(c, x, "cycles"));
                 }
             }
             uint32_t ni = vw_node_add(c, g, id, op->label ? op->label : op->op, ns, id);

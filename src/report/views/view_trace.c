@@ -62,7 +62,7 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
                     double x;
                     if (vw_metric(he, metric, "p50", &x, NULL))
                         vw_group_attr(c, gr, c->chain_path[chi],
-                                      mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x));
+                                      mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x, "cycles"));
                     uint32_t hi = vw_summary_node(c, gr, c->chain_path[chi], ch->id,
                                                   mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")));
                     vw_cycle_attrs(c, &gr->nodes[hi], he);

@@ -445,9 +445,7 @@ static void graph_summaries(vw_ctx *c)
                                   mlia_arena_printf(c->a, "unavailable: %s", m->reason ? m->reason : "not measured"));
                 else
                     vw_group_attr(c, gr, "", key,
-                                  mlia_arena_printf(c->a, "%s %s",
-                                                    vw_num(c, m->type == MLIA_VALUE_UINT ? (double)m->u : m->d),
-                                                    m->unit ? m->unit : ""));
+                                  vw_qty(c, m->type == MLIA_VALUE_UINT ? (double)m->u : m->d, m->unit));
             }
         }
     }

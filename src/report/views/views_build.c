@@ -27,7 +27,7 @@ void vw_overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, const
     if (ov == VW_NONE || !vw_metric(e, metric, stat, &x, &m))
         return;
     const char *attr = mlia_metric_qualifier(m, "attribution");
-    const char *text = mlia_arena_printf(c->a, "%s %s%s%s", vw_num(c, x), m->unit ? m->unit : "",
+    const char *text = mlia_arena_printf(c->a, "%s%s%s", vw_qty(c, x, m->unit),
                                          attr ? " " : "", attr ? (strcmp(attr, "shared") == 0 ? "(shared)" : "(exclusive)") : "");
     vw_overlay_value(c, &v->overlays[ov], graph, key, x, text);
 }
@@ -40,7 +40,7 @@ void vw_attr_metric(vw_ctx *c, vw_node *n, const mlia_entity *e, const char *met
     if (!vw_metric(e, metric, stat, &x, &m))
         return;
     const char *key = stat ? mlia_arena_printf(c->a, "%s_%s", metric, stat) : metric;
-    vw_node_attr(c, n, key, mlia_arena_printf(c->a, "%s %s", vw_num(c, x), m->unit ? m->unit : ""));
+    vw_node_attr(c, n, key, vw_qty(c, x, m->unit));
 }
 
 const char *vw_list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t cap)

@@ -17,6 +17,8 @@
 #include "core/json_write.h"
 #include "report/views/views_model.h"
 
+#include "report/format.h"
+
 /* ---- string map ---- */
 
 static uint64_t hash_str(const char *s)
@@ -378,12 +380,16 @@ bool vw_metric(const mlia_entity *e, const char *name, const char *stat, double 
     return true;
 }
 
-const char *vw_num(vw_ctx *c, double v)
+const char *vw_num(vw_ctx *c, double v, const char *unit)
 {
-    char buf[32];
-    mlia_format_double(buf, v);
-    size_t n = strlen(buf);
-    if (n > 2 && strcmp(buf + n - 2, ".0") == 0)
-        buf[n - 2] = 0;
+    char buf[MLIA_FMT_CAP];
+    mlia_fmt_value(buf, sizeof buf, v, unit);
+    return mlia_arena_strdup(c->a, buf);
+}
+
+const char *vw_qty(vw_ctx *c, double v, const char *unit)
+{
+    char buf[MLIA_FMT_CAP + 64];
+    mlia_fmt_quantity(buf, sizeof buf, v, unit);
     return mlia_arena_strdup(c->a, buf);
 }

@@ -196,8 +196,10 @@ extern const char *const vw_gradient_stops[3];
  * `stat`, falling back to a metric without a statistic qualifier (single
  * execution, aggregation sum). Returns false when absent or unavailable. */
 bool vw_metric(const mlia_entity *e, const char *name, const char *stat, double *out, const mlia_metric **m);
-/* Shortest text of a number. */
-const char *vw_num(vw_ctx *c, double v);
+/* A number by its unit's rule of the shared formatter (report/format.h), in the arena. */
+const char *vw_num(vw_ctx *c, double v, const char *unit);
+/* "<value> <unit>" by the shared formatter (report/format.h), in the arena. */
+const char *vw_qty(vw_ctx *c, double v, const char *unit);
 
 /* Multimap add (a -> b); dedupe checks b against a's list (linear). */
 void vw_multi_add(mlia_arena *a, vw_links *l, const char *from, const char *to, bool dedupe);
