@@ -121,11 +121,24 @@ setup:
 clean:
 	rm -rf build build-asan
 
+# Install paths may hold spaces or shell characters (DESTDIR="/tmp/a b"): every
+# path reaches the shell through $(call q,...), one single-quoted word, so it
+# can neither split into two paths nor run anything. Without it, DESTDIR with a
+# space made `install` write a stray b/usr/... into the current folder and
+# `uninstall` delete there, outside DESTDIR.
+q = '$(subst ','\'',$(1))'
+D_BIN := $(DESTDIR)$(BINDIR)
+D_LIB := $(DESTDIR)$(LIBDIR)
+D_INC := $(DESTDIR)$(INCLUDEDIR)/mlia
+D_PC  := $(DESTDIR)$(PKGCONFIGDIR)
+D_MAN := $(DESTDIR)$(MANDIR)/man1
+HEADERS := $(notdir $(wildcard include/mlia/*.h))
+
 # pkg-config file of the installed library: libzip and libcrypto are only
 # needed to link statically (Requires.private), like -lm and -pthread.
 $(BUILD)/mlia.pc:
 	@mkdir -p $(dir $@)
-	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	@printf '%s\n' $(call q,prefix=$(PREFIX)) $(call q,libdir=$(LIBDIR)) $(call q,includedir=$(INCLUDEDIR)) '' \
 	  'Name: mlia' \
 	  'Description: mlia check for ExecuTorch ETRecord profiling views (ETRecord, ETDump, VGF statistics)' \
 	  'Version: $(VERSION)' \
@@ -135,22 +148,21 @@ $(BUILD)/mlia.pc:
 	  'Cflags: -I$${includedir}' > $@
 
 install: all $(BUILD)/mlia.pc
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/mlia \
-	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
-	$(INSTALL) -m 755 $(BUILD)/mlia $(DESTDIR)$(BINDIR)/mlia
-	$(INSTALL) -m 755 $(BUILD)/libmlia.so $(DESTDIR)$(LIBDIR)/libmlia.so.$(VERSION)
-	ln -sf libmlia.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmlia.so
-	$(INSTALL) -m 644 $(BUILD)/libmlia.a $(DESTDIR)$(LIBDIR)/libmlia.a
-	$(INSTALL) -m 644 include/mlia/*.h $(DESTDIR)$(INCLUDEDIR)/mlia/
-	$(INSTALL) -m 644 $(BUILD)/mlia.pc $(DESTDIR)$(PKGCONFIGDIR)/mlia.pc
-	$(INSTALL) -m 644 docs/mlia.1 $(DESTDIR)$(MANDIR)/man1/mlia.1
+	$(INSTALL) -d $(call q,$(D_BIN)) $(call q,$(D_LIB)) $(call q,$(D_INC)) $(call q,$(D_PC)) $(call q,$(D_MAN))
+	$(INSTALL) -m 755 $(BUILD)/mlia $(call q,$(D_BIN)/mlia)
+	$(INSTALL) -m 755 $(BUILD)/libmlia.so $(call q,$(D_LIB)/libmlia.so.$(VERSION))
+	ln -sf libmlia.so.$(VERSION) $(call q,$(D_LIB)/$(SONAME))
+	ln -sf $(SONAME) $(call q,$(D_LIB)/libmlia.so)
+	$(INSTALL) -m 644 $(BUILD)/libmlia.a $(call q,$(D_LIB)/libmlia.a)
+	$(INSTALL) -m 644 include/mlia/*.h $(call q,$(D_INC))/
+	$(INSTALL) -m 644 $(BUILD)/mlia.pc $(call q,$(D_PC)/mlia.pc)
+	$(INSTALL) -m 644 docs/mlia.1 $(call q,$(D_MAN)/mlia.1)
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mlia $(DESTDIR)$(LIBDIR)/libmlia.so.$(VERSION) \
-	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libmlia.so $(DESTDIR)$(LIBDIR)/libmlia.a \
-	  $(DESTDIR)$(PKGCONFIGDIR)/mlia.pc $(DESTDIR)$(MANDIR)/man1/mlia.1 \
-	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/mlia/,$(notdir $(wildcard include/mlia/*.h)))
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/mlia 2>/dev/null
+	rm -f $(call q,$(D_BIN)/mlia) $(call q,$(D_LIB)/libmlia.so.$(VERSION)) \
+	  $(call q,$(D_LIB)/$(SONAME)) $(call q,$(D_LIB)/libmlia.so) $(call q,$(D_LIB)/libmlia.a) \
+	  $(call q,$(D_PC)/mlia.pc) $(call q,$(D_MAN)/mlia.1) \
+	  $(foreach h,$(HEADERS),$(call q,$(D_INC)/$(h)))
+	-rmdir $(call q,$(D_INC)) 2>/dev/null
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

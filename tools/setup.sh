@@ -4,7 +4,9 @@
 #   bash tools/setup.sh --page   everything `make check` needs besides: Chromium and the
 #                                viewer's npm packages (page tests), clang with its fuzzer
 #                                runtime (`make fuzz`), python3 venv/setuptools/wheel (the
-#                                pip-install test) and libbz2-dev (the static pkg-config link)
+#                                pip-install test), libbz2-dev (the static pkg-config link),
+#                                locales with de_DE.UTF-8 generated (the locale tests) and
+#                                lcov (`make coverage`)
 # As root, missing Debian packages are installed with apt-get; otherwise the
 # script lists the command to run and fails.
 set -euo pipefail
@@ -14,7 +16,8 @@ want_page=0
 
 pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler)
 [ "$want_page" = 1 ] && pkgs+=(chromium nodejs npm clang libclang-rt-14-dev
-                               python3-venv python3-setuptools python3-wheel libbz2-dev)
+                               python3-venv python3-setuptools python3-wheel libbz2-dev
+                               locales lcov)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -37,6 +40,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
     echo "setup: missing Debian packages: ${missing[*]}" >&2
     echo "setup: run: sudo apt-get install ${missing[*]}" >&2
     exit 1
+  fi
+fi
+# The locale tests (tests/core/test_locale.c, tests/py/test_locale.py) run the
+# library under de_DE.UTF-8 (decimal comma): generate it when it is missing.
+if [ "$want_page" = 1 ] && ! locale -a 2>/dev/null | grep -qix 'de_DE.utf8'; then
+  if [ "$(id -u)" = 0 ] && command -v localedef >/dev/null 2>&1; then
+    localedef -i de_DE -f UTF-8 de_DE.UTF-8 ||
+      echo "setup: could not generate de_DE.UTF-8; the locale tests will be skipped" >&2
+  else
+    echo "setup: de_DE.UTF-8 is not generated (as root: localedef -i de_DE -f UTF-8 de_DE.UTF-8);" \
+         "the locale tests will be skipped" >&2
   fi
 fi
 if [ "$want_page" = 1 ] && [ -f viewer/package-lock.json ]; then

@@ -9,6 +9,21 @@
  *
  * Ownership: strings returned through out-parameters are malloc'ed and must be
  * released with mlia_free(). Input strings are borrowed for the call only.
+ *
+ * Strings in: every const char * is a NUL-terminated C string, and the
+ * library uses its bytes up to the first NUL, nothing after it; paths are
+ * passed to the OS byte for byte (no encoding is assumed). A caller that
+ * holds counted strings (another language's) must refuse values with a NUL
+ * inside before calling, or the value is silently cut there: the Python
+ * package does (MliaUsageError naming the argument), and the JSON entry
+ * points below do for their request (a "\u0000" in any request string is a
+ * usage error, return 2, "request: \"<member>\" contains a NUL byte (at
+ * byte N)"). JSON requests are UTF-8, so a path that is not valid UTF-8 can
+ * only be given through mlia_check/mlia_compare's option structs.
+ *
+ * Numbers: the library writes and reads every number in the "C" locale
+ * ('.' decimal point) whatever the host's setlocale; each call switches
+ * only its own threads (uselocale) and restores them before returning.
  * The library keeps no global state (with the one exception below); calls
  * may run concurrently on different inputs.
  *

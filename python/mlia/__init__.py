@@ -75,6 +75,36 @@ def _take(lib: ctypes.CDLL, ptr: ctypes.c_void_p) -> Optional[str]:
     return text
 
 
+def _text(name: str, value: Any, path: bool = True) -> str:
+    """value as the text the library will get, all of it: a path (str, bytes
+    or os.PathLike) or a name. The request reaches the C library as UTF-8 JSON
+    and C strings end at the first NUL, so a NUL byte would cut the value
+    silently ('/tmp/x\\0/../evil' would become '/tmp/x'), and a path that is
+    not valid UTF-8 (bytes, or a str carrying surrogate escapes from
+    os.fsdecode) cannot be passed unchanged: both are MliaUsageError naming
+    the argument."""
+    if path:
+        try:
+            value = os.fspath(value)
+        except TypeError:
+            raise MliaUsageError(f"{name} must be a path (str, bytes or os.PathLike), "
+                                 f"not {type(value).__name__}") from None
+    if isinstance(value, bytes):
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise MliaUsageError(f"{name} is not valid UTF-8 (byte {exc.start}): {value!r}") from None
+    if not isinstance(value, str):
+        raise MliaUsageError(f"{name} must be a string, not {type(value).__name__}")
+    if "\0" in value:
+        raise MliaUsageError(f"{name} contains a NUL byte (at character {value.index(chr(0))})")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise MliaUsageError(f"{name} cannot be decoded as UTF-8 (character {exc.start}): {value!r}") from None
+    return value
+
+
 def run_advisor(advice_category: str = "performance",
                 target_profile: str = "neural-technology",
                 model: Optional[Union[str, os.PathLike]] = None,
@@ -94,23 +124,23 @@ def run_advisor(advice_category: str = "performance",
     if isinstance(profiling_data, (str, os.PathLike)):
         profiling_data = [profiling_data]
     request: Dict[str, Any] = {
-        "advice_category": advice_category,
-        "target_profile": target_profile,
-        "model": os.fspath(model),
-        "profiling_data": [os.fspath(p) for p in (profiling_data or [])],
+        "advice_category": _text("advice_category", advice_category, path=False),
+        "target_profile": _text("target_profile", target_profile, path=False),
+        "model": _text("model", model),
+        "profiling_data": [_text("profiling_data", p) for p in (profiling_data or [])],
     }
     if companion_model is not None:
-        request["companion_model"] = os.fspath(companion_model)
+        request["companion_model"] = _text("companion_model", companion_model)
     if output_dir is not None:
-        request["output_dir"] = os.fspath(output_dir)
+        request["output_dir"] = _text("output_dir", output_dir)
     if model_explorer is not None:
-        request["model_explorer"] = model_explorer
+        request["model_explorer"] = _text("model_explorer", model_explorer, path=False)
     opts = (backend_options or {}).get("neural-technology-profiling-data", {})
     for key in opts:
         if key != "etrecord_method":
             raise MliaUsageError(f"unknown backend option '{key}'")
     if opts.get("etrecord_method") is not None:
-        request["etrecord_method"] = str(opts["etrecord_method"])
+        request["etrecord_method"] = _text("etrecord_method", str(opts["etrecord_method"]), path=False)
     if not request["profiling_data"]:
         raise MliaUsageError("profiling_data is required")
     lib = _load()
@@ -143,10 +173,10 @@ def compare(baseline: Union[str, os.PathLike], new: Union[str, os.PathLike],
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0 \
             or threshold != threshold or threshold == float("inf"):
         raise MliaUsageError("threshold must be a non-negative number of percent")
-    request: Dict[str, Any] = {"baseline": os.fspath(baseline), "new": os.fspath(new),
+    request: Dict[str, Any] = {"baseline": _text("baseline", baseline), "new": _text("new", new),
                                "threshold": float(threshold)}
     if output_dir is not None:
-        request["output_dir"] = os.fspath(output_dir)
+        request["output_dir"] = _text("output_dir", output_dir)
     if allow_different_programs:
         request["allow_different_programs"] = True
     lib = _load()

@@ -44,6 +44,8 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
         rc = usage(error, "invalid request");
         goto out;
     }
+    if ((rc = mlia_guard_request_strings(req, error)) != 0)
+        goto out;
     const char *model = mlia_json_get_str(req, "model");
     const mlia_json *pd = mlia_json_get(req, "profiling_data");
     const char *etdump = NULL;

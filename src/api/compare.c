@@ -68,6 +68,8 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
         *message = strdup("invalid request");
         return 2;
     }
+    if (mlia_guard_request_strings(req, message))
+        return 2;
     mlia_compare_options o;
     memset(&o, 0, sizeof o);
     o.baseline = mlia_json_get_str(req, "baseline");

@@ -2,13 +2,16 @@
  * guard.c - the entry guard shared by every public function (guard.h),
  * mlia_free() and mlia_sigbus_guard().
  */
+#include "core/cnum.h"
 #include "api/guard.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/file.h"
+#include "core/json_read.h"
 #include "mlia/mlia.h"
 
 int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **error)
@@ -22,6 +25,9 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
         return mlia_guard_fail(error, 1, "out of memory");
     mlia_error_clear(err);
     char *volatile message = NULL;
+    /* the calling thread in the "C" locale for the call (core/cnum.h) */
+    mlia_c_locale_scope loc;
+    mlia_c_locale_enter(&loc);
     mlia_oom_point oom;
     mlia_oom_enter(&oom);
     volatile int rc;
@@ -37,6 +43,7 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
         mlia_oom_error(err, file, &oom, g->words ? g->words : &MLIA_OOM_ANALYSIS);
     }
     mlia_oom_leave(&oom);
+    mlia_c_locale_leave(&loc);
     if (rc && error) {
         *error = message ? message : strdup(err->set ? err->text : "unknown error");
         message = NULL;
@@ -44,6 +51,40 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
     free(message);
     free(err);
     return rc;
+}
+
+/* 0, or 2 with *message when the string `s` of member `key` has a NUL. */
+static int nul_check(const char *key, const mlia_json *s, char **message)
+{
+    if (s->type != MLIA_JSON_STRING)
+        return 0;
+    const char *nul = memchr(s->u.string.s, 0, s->u.string.len);
+    if (!nul)
+        return 0;
+    char raw[300], esc[1300];
+    snprintf(raw, sizeof raw, "%.200s", key);
+    mlia_escape_text(esc, sizeof esc, raw, strlen(raw));
+    char msg[1400];
+    snprintf(msg, sizeof msg, "request: \"%s\" contains a NUL byte (at byte %zu)", esc,
+             (size_t)(nul - s->u.string.s));
+    *message = strdup(msg);
+    return 2;
+}
+
+int mlia_guard_request_strings(const mlia_json *req, char **message)
+{
+    if (!req || req->type != MLIA_JSON_OBJECT)
+        return 0;
+    for (size_t i = 0; i < req->u.object.n; i++) {
+        const mlia_json_member *m = &req->u.object.members[i];
+        if (nul_check(m->key, m->value, message))
+            return 2;
+        if (m->value->type == MLIA_JSON_ARRAY)
+            for (size_t k = 0; k < m->value->u.array.n; k++)
+                if (nul_check(m->key, m->value->u.array.items[k], message))
+                    return 2;
+    }
+    return 0;
 }
 
 size_t mlia_guard_cap(const char *const *paths, int n)

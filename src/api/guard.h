@@ -46,6 +46,16 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
  * read with stat): MLIA_MEMORY_BASE + MLIA_MEMORY_RATIO x their total size. */
 size_t mlia_guard_cap(const char *const *paths, int n);
 
+/* The JSON requests (mlia_run_advisor_json, mlia_compare_json): every
+ * string of the request object (member values, and strings inside array
+ * members) must reach the library with all its bytes. C strings end at the
+ * first NUL, so a decoded "\u0000" would silently cut a path (/tmp/x\0/../y
+ * becomes /tmp/x): such a request is a usage error naming the member,
+ * "request: \"output_dir\" contains a NUL byte (at byte 6)". Returns 0, or 2
+ * with *message set. */
+struct mlia_json;
+int mlia_guard_request_strings(const struct mlia_json *req, char **message);
+
 /* *error = strdup(msg) (NULL when error is NULL or strdup fails); returns
  * `code`. For failures before any work, e.g. a calloc of the context. */
 int mlia_guard_fail(char **error, int code, const char *msg);

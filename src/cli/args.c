@@ -213,6 +213,19 @@ static bool has_suffix_ci(const char *s, const char *suffix)
     return n > m && strcasecmp(s + n - m, suffix) == 0;
 }
 
+bool mlia_cli_is_decimal(const char *text)
+{
+    size_t digits = 0, i = 0;
+    while (text[i] >= '0' && text[i] <= '9')
+        i++, digits++;
+    if (text[i] == '.') {
+        i++;
+        while (text[i] >= '0' && text[i] <= '9')
+            i++, digits++;
+    }
+    return digits > 0 && text[i] == 0;
+}
+
 bool mlia_cli_is_profiling_backend(const char *name)
 {
     const char *want = MLIA_CLI_PROFILING_BACKEND;

@@ -58,6 +58,12 @@ int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t msg_size);
  * "neuraltechnologyprofilingdata" match). */
 bool mlia_cli_is_profiling_backend(const char *name);
 
+/* Numeric option values are plain decimal: digits with an optional fraction
+ * ("5", "2.5", ".5", "5."), nothing else. strtod alone would also take hex
+ * ("0x10" = 16), exponents, "inf", "nan", signs and leading blanks, so a
+ * typo could silently mean something else (docs/cli.md). */
+bool mlia_cli_is_decimal(const char *text);
+
 /* One-line usage hint for the command ("usage: mlia check MODEL ..."), and
  * the full --help text. Static strings. */
 const char *mlia_cli_usage(mlia_cli_command command);

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
+#include "core/cnum.h"
 #include "mlia/mlia.h"
 
 #define COMPARE_USAGE                                                                                              \
@@ -127,8 +129,8 @@ int mlia_cli_compare(int argc, char **argv)
     if (threshold_text) {
         char *end = NULL;
         errno = 0;
-        threshold = strtod(threshold_text, &end);
-        if (errno || !end || *end || end == threshold_text || !isfinite(threshold) || threshold < 0)
+        threshold = mlia_strtod(threshold_text, &end);
+        if (!mlia_cli_is_decimal(threshold_text) || errno || !end || *end || end == threshold_text || !isfinite(threshold) || threshold < 0)
             return usage("argument --threshold: invalid value: '%s' (expected a non-negative number of percent)%s",
                          threshold_text, "");
     }

@@ -2,6 +2,7 @@
  * arena.c - chunked bump allocator (see arena.h).
  */
 #include "arena.h"
+#include "core/cnum.h"
 #include "oom.h"
 
 #include <stdarg.h>
@@ -130,13 +131,13 @@ char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = mlia_vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0)
         n = 0;
     char *p = mlia_arena_alloc(a, (size_t)n + 1);
     va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    mlia_vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return p;
 }

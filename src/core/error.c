@@ -2,11 +2,13 @@
  * error.c - formatting of error messages (see error.h).
  */
 #include "error.h"
+#include "core/cnum.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Length of the valid UTF-8 sequence at s[0, n) and its code point, or 0
@@ -44,37 +46,50 @@ static bool escaped_code_point(uint32_t cp)
     return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-size_t mlia_escape_text(char *dst, size_t cap, const char *src, size_t len)
+/* One unit of the escaped form of s[i, len): its text in tmp (at most 6
+ * bytes), its length returned, the source bytes it stands for in *adv. */
+static size_t escape_unit(const unsigned char *s, size_t len, size_t i, char tmp[8], size_t *adv)
 {
     static const char hex[] = "0123456789abcdef";
+    size_t tn = 0;
+    unsigned char c = s[i];
+    *adv = 1;
+    if (c >= 0x20 && c < 0x7F) {
+        tmp[tn++] = (char)c;
+    } else if (c == '\n' || c == '\r' || c == '\t') {
+        tmp[tn++] = '\\';
+        tmp[tn++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+    } else {
+        uint32_t cp = 0;
+        size_t sl = c >= 0x80 ? utf8_seq(s + i, len - i, &cp) : 0;
+        if (sl && escaped_code_point(cp)) {
+            tmp[tn++] = '\\';
+            tmp[tn++] = 'u';
+            for (int k = 3; k >= 0; k--)
+                tmp[tn++] = hex[(cp >> (4 * k)) & 15];
+            *adv = sl;
+        } else if (sl) {
+            memcpy(tmp, s + i, sl);
+            tn = sl;
+            *adv = sl;
+        } else {
+            tmp[tn++] = '\\';
+            tmp[tn++] = 'x';
+            tmp[tn++] = hex[c >> 4];
+            tmp[tn++] = hex[c & 15];
+        }
+    }
+    return tn;
+}
+
+size_t mlia_escape_text(char *dst, size_t cap, const char *src, size_t len)
+{
     const unsigned char *s = (const unsigned char *)src;
     size_t o = 0, i = 0;
     while (i < len) {
         char tmp[8];
-        size_t tn = 0, adv = 1;
-        unsigned char c = s[i];
-        if (c >= 0x20 && c < 0x7F) {
-            tmp[tn++] = (char)c;
-        } else if (c == '\n' || c == '\r' || c == '\t') {
-            tmp[tn++] = '\\';
-            tmp[tn++] = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
-        } else {
-            uint32_t cp = 0;
-            size_t sl = c >= 0x80 ? utf8_seq(s + i, len - i, &cp) : 0;
-            if (sl && escaped_code_point(cp)) {
-                tn = (size_t)snprintf(tmp, sizeof tmp, "\\u%04x", (unsigned)cp);
-                adv = sl;
-            } else if (sl) {
-                memcpy(tmp, s + i, sl);
-                tn = sl;
-                adv = sl;
-            } else {
-                tmp[tn++] = '\\';
-                tmp[tn++] = 'x';
-                tmp[tn++] = hex[c >> 4];
-                tmp[tn++] = hex[c & 15];
-            }
-        }
+        size_t adv;
+        size_t tn = escape_unit(s, len, i, tmp, &adv);
         if (o + tn >= cap)
             break;
         memcpy(dst + o, tmp, tn);
@@ -85,6 +100,56 @@ size_t mlia_escape_text(char *dst, size_t cap, const char *src, size_t len)
     return o;
 }
 
+/* Escapes src[0, len) into dst (capacity cap) like mlia_escape_text; when the
+ * escaped text does not fit, the middle is cut instead of the end, so that
+ * both the start (what the message is about) and the end (the reason, which
+ * comes last: "<path>: write failed: File name too long") survive:
+ * "<head>[... N bytes cut ...]<tail>", about a third head and two thirds
+ * tail, cut at whole characters and escapes. */
+static void escape_cut_middle(char *dst, size_t cap, const char *src, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    char tmp[8];
+    size_t adv, total = 0;
+    for (size_t i = 0; i < len; i += adv)
+        total += escape_unit(s, len, i, tmp, &adv);
+    if (total < cap) {
+        mlia_escape_text(dst, cap, src, len);
+        return;
+    }
+    char marker[64];
+    /* the marker's length with the largest count it can show */
+    int ml = snprintf(marker, sizeof marker, "[... %zu bytes cut ...]", len);
+    size_t budget = cap - 1 - (size_t)ml;
+    size_t head_budget = budget / 3, tail_budget = budget - head_budget;
+    size_t head_end = 0, tail_start = len, cum = 0;
+    for (size_t i = 0; i < len; i += adv) {
+        size_t tn = escape_unit(s, len, i, tmp, &adv);
+        if (cum + tn <= head_budget)
+            head_end = i + adv;
+        if (total - cum <= tail_budget && tail_start == len)
+            tail_start = i;
+        cum += tn;
+    }
+    if (tail_start < head_end)
+        tail_start = head_end;
+    size_t o = 0;
+    for (size_t i = 0; i < head_end; i += adv) {
+        size_t tn = escape_unit(s, len, i, tmp, &adv);
+        memcpy(dst + o, tmp, tn);
+        o += tn;
+    }
+    o += (size_t)snprintf(dst + o, cap - o, "[... %zu bytes cut ...]", tail_start - head_end);
+    for (size_t i = tail_start; i < len; i += adv) {
+        size_t tn = escape_unit(s, len, i, tmp, &adv);
+        if (o + tn >= cap)
+            break;
+        memcpy(dst + o, tmp, tn);
+        o += tn;
+    }
+    dst[o] = 0;
+}
+
 void mlia_error_clear(mlia_error *err)
 {
     if (!err)
@@ -93,30 +158,42 @@ void mlia_error_clear(mlia_error *err)
     err->text[0] = 0;
 }
 
-/* Escapes err->text in place (through a copy). */
-static void escape_in_place(mlia_error *err)
+/* Sets err->text from the raw text raw[0, len) (escaped, middle cut). */
+static void set_text(mlia_error *err, const char *raw, size_t len)
 {
-    char raw[MLIA_ERROR_MAX];
-    size_t n = strnlen(err->text, sizeof err->text - 1);
-    memcpy(raw, err->text, n);
-    mlia_escape_text(err->text, sizeof err->text, raw, n);
+    escape_cut_middle(err->text, sizeof err->text, raw, len);
+    err->set = 1;
 }
 
 int mlia_error_setf(mlia_error *err, const char *file, const char *fmt, ...)
 {
     if (!err || err->set)
         return -1;
-    size_t off = 0;
-    if (file) {
-        int n = snprintf(err->text, sizeof err->text, "%s: ", file);
-        off = n < 0 ? 0 : ((size_t)n >= sizeof err->text ? sizeof err->text - 1 : (size_t)n);
-    }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->text + off, sizeof err->text - off, fmt, ap);
+    int n = mlia_vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    escape_in_place(err);
-    err->set = 1;
+    size_t fl = file ? strlen(file) + 2 : 0;
+    size_t len = fl + (n > 0 ? (size_t)n : 0);
+    /* The whole text first (a path alone may be longer than the message's
+     * room), on the heap when it does not fit the stack buffer; without
+     * memory, the end is cut as before rather than failing. */
+    char small[MLIA_ERROR_MAX];
+    char *raw = len < sizeof small ? small : malloc(len + 1);
+    size_t cap = raw ? len + 1 : sizeof small;
+    if (!raw)
+        raw = small;
+    size_t off = 0;
+    if (file) {
+        int k = snprintf(raw, cap, "%s: ", file);
+        off = k < 0 ? 0 : ((size_t)k >= cap ? cap - 1 : (size_t)k);
+    }
+    va_start(ap, fmt);
+    mlia_vsnprintf(raw + off, cap - off, fmt, ap);
+    va_end(ap);
+    set_text(err, raw, strnlen(raw, cap - 1));
+    if (raw != small)
+        free(raw);
     return -1;
 }
 
@@ -127,20 +204,13 @@ int mlia_error_prefix(mlia_error *err, const char *fmt, ...)
     char prefix[MLIA_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    mlia_vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
-    char old[MLIA_ERROR_MAX];
-    memcpy(old, err->text, sizeof old);
     size_t pl = strnlen(prefix, sizeof prefix - 1);
-    size_t ol = strnlen(old, sizeof old - 1);
-    if (pl > sizeof err->text - 1)
-        pl = sizeof err->text - 1;
-    if (ol > sizeof err->text - 1 - pl)
-        ol = sizeof err->text - 1 - pl;
-    memcpy(err->text, prefix, pl);
-    memcpy(err->text + pl, old, ol);
-    err->text[pl + ol] = 0;
-    escape_in_place(err);
-    err->set = 1;
+    size_t ol = strnlen(err->text, sizeof err->text - 1);
+    char raw[2 * MLIA_ERROR_MAX];
+    memcpy(raw, prefix, pl);
+    memcpy(raw + pl, err->text, ol);
+    set_text(err, raw, pl + ol);
     return -1;
 }

@@ -23,6 +23,7 @@
  *   silently rounded.
  */
 #include "json_read.h"
+#include "core/cnum.h"
 #include "oom.h"
 
 #include <math.h>
@@ -395,10 +396,10 @@ static int parse_number(json_parser *ps, mlia_json **out)
             v->u.number.i = acc;
             v->u.number.d = (double)acc;
         } else {
-            v->u.number.d = strtod(text, NULL);
+            v->u.number.d = mlia_strtod(text, NULL);
         }
     } else {
-        v->u.number.d = strtod(text, NULL);
+        v->u.number.d = mlia_strtod(text, NULL);
     }
     ps->pos = i;
     *out = v;

@@ -2,6 +2,7 @@
  * json_write.c - streaming JSON writer (see json_write.h).
  */
 #include "json_write.h"
+#include "core/cnum.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -296,6 +297,9 @@ void mlia_format_double(char *buf, double v)
         strcpy(buf, signbit(v) ? "-0.0" : "0.0");
         return;
     }
+    /* '.' whatever the host's locale (core/cnum.h) */
+    mlia_c_locale_scope sc;
+    mlia_c_locale_enter(&sc);
     /* %g drops trailing zeros, so the first precision among 15, 16, 17 that
      * reads back exactly is the shortest text (any double has at most 17
      * significant digits, and every value with <= 15 digits prints exactly
@@ -317,6 +321,7 @@ void mlia_format_double(char *buf, double v)
         tmp[31] = 0;
         memcpy(buf, tmp, 32);
     }
+    mlia_c_locale_leave(&sc);
     char *e = strchr(buf, 'e');
     if (e) {
         /* 1e-05 like Python: keep sign and at least two exponent digits */

@@ -2,6 +2,7 @@
  * str.c - string helpers and growable buffer (see str.h).
  */
 #include "str.h"
+#include "core/cnum.h"
 #include "oom.h"
 
 #include <stdarg.h>
@@ -69,13 +70,13 @@ void mlia_buf_printf(mlia_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = mlia_vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n <= 0)
         return;
     mlia_buf_reserve(b, (size_t)n + 1);
     va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    mlia_vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
 }

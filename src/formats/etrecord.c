@@ -715,7 +715,14 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
     for (uint32_t i = 0; i < rec->n_entries; i++) {
         zip_stat_t st;
         zip_stat_init(&st);
-        if (zip_stat_index(z, i, 0, &st) < 0 || !(st.valid & ZIP_STAT_NAME)) {
+        /* ZIP_FL_ENC_RAW: the name's bytes as stored. By default libzip
+         * guesses: a name without the UTF-8 flag that is not plain ASCII
+         * (a control byte, say) is taken as CP437 and converted, so the
+         * program entry of method "f\x01" became "f\u263a" and no longer
+         * matched its map keys (one method became two). Python's zipfile,
+         * which writes ETRecords, stores names as UTF-8 bytes (with the flag
+         * when they are not ASCII): the raw bytes are the method's name. */
+        if (zip_stat_index(z, i, ZIP_FL_ENC_RAW, &st) < 0 || !(st.valid & ZIP_STAT_NAME)) {
             mlia_error_setf(err, file, "central directory entry %u: %s", i, zip_strerror(z));
             goto done;
         }

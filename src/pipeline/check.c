@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/cnum.h"
 #include "analysis/nx_analysis.h"
 #include "analysis/nx_entities.h"
 #include "analysis/runtime.h"
@@ -122,7 +123,7 @@ static void join_worker(mlia_session *s)
     }
 }
 
-static void *worker_thread(void *arg)
+static void *worker_body(void *arg)
 {
     worker_job *job = arg;
     mlia_session *s = job->s;
@@ -165,6 +166,17 @@ static void *worker_thread(void *arg)
         job->rc_digest = mlia_file_sha256_hex(fs[i], ds[i]->sha256, &job->err_digest);
     mlia_oom_leave(&oom);
     return NULL;
+}
+
+/* The worker thread: in the "C" locale like the calling thread
+ * (core/cnum.h; a new thread starts in the host's global locale). */
+static void *worker_thread(void *arg)
+{
+    mlia_c_locale_scope loc;
+    mlia_c_locale_enter(&loc);
+    void *r = worker_body(arg);
+    mlia_c_locale_leave(&loc);
+    return r;
 }
 
 /* run_id (UUID4) and timestamp; both fixed by SOURCE_DATE_EPOCH. */

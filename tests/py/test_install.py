@@ -176,6 +176,33 @@ class MakeInstall(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertEqual(files_under(stage), [])
 
+    def test_destdir_with_space_and_quote(self):
+        """Paths reach the shell quoted (issue 21): DESTDIR with a space and a
+        PREFIX with a quote install exactly there, nothing lands in the
+        current folder, and uninstall deletes nothing outside DESTDIR (the
+        file named by DESTDIR's first word survives)."""
+        parent = os.path.join(self.tmp, "spaced")
+        os.makedirs(parent)
+        decoy = os.path.join(parent, "a")          # "$(DESTDIR)" split at the space would name it
+        with open(decoy, "w", encoding="utf-8") as f:
+            f.write("keep\n")
+        stage = os.path.join(parent, "a b")
+        prefix = "/opt/it's mlia"
+        before = sorted(os.listdir(ROOT))
+        p = make("install", f"PREFIX={prefix}", f"DESTDIR={stage}")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        root = os.path.join(stage, "opt", "it's mlia")
+        self.assertIn("bin/mlia", files_under(root))
+        self.assertIn(f"lib/libmlia.so.{version()}", files_under(root))
+        pc = open(os.path.join(root, "lib/pkgconfig/mlia.pc"), encoding="utf-8").read()
+        self.assertIn("prefix=/opt/it's mlia\n", pc)
+        self.assertEqual(sorted(os.listdir(ROOT)), before)      # no stray b/opt/... here
+        p = make("uninstall", f"PREFIX={prefix}", f"DESTDIR={stage}")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(files_under(stage), [])
+        with open(decoy, encoding="utf-8") as f:
+            self.assertEqual(f.read(), "keep\n")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -2,6 +2,7 @@
  * trace.c - Chrome trace-event JSON and the page's compact timeline (see
  * trace.h for the contract and docs/trace.md for the format).
  */
+#include "core/cnum.h"
 #include "report/trace/trace.h"
 
 #include <errno.h>
@@ -612,6 +613,8 @@ static void *helper_thread(void *arg)
     const trace_source *src = h->x.src;
     if (src->thread_begin)
         src->thread_begin(src->ctx);
+    mlia_c_locale_scope loc; /* "C" like the calling thread (core/cnum.h) */
+    mlia_c_locale_enter(&loc);
     mlia_oom_point p;
     mlia_oom_enter(&p);
     if (setjmp(p.jump) == 0) {
@@ -621,6 +624,7 @@ static void *helper_thread(void *arg)
         h->fault_file = p.fault_file;
     }
     mlia_oom_leave(&p);
+    mlia_c_locale_leave(&loc);
     if (src->thread_end)
         src->thread_end(src->ctx);
     pthread_mutex_lock(&h->mu);
