@@ -195,7 +195,11 @@ TEST(check_and_compare_same_bytes_in_german_locale)
     mlia_check_output_free(&c);
     mlia_check_output_free(&d);
 
-    mlia_compare_options co = {out_c, out_de, NULL, 2.5};
+    mlia_compare_options co;
+    memset(&co, 0, sizeof co);
+    co.baseline = out_c;
+    co.new_run = out_de;
+    co.threshold = 2.5;
     mlia_compare_output x, y;
     setlocale(LC_ALL, "C");
     CHECK_INT(mlia_compare(&co, &x, &error), 0);
