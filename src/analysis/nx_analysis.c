@@ -1,5 +1,6 @@
 /*
- * nx_analysis.c - NX cycle analysis (see nx_analysis.h; nx-statistics.md §8-9).
+ * nx_analysis.c - NX cycle analysis (see nx_analysis.h;
+ * docs/formats/nx-statistics.md §8-9, which the § below cite).
  *
  * Design.
  * Pass 1 walks the profile events of the analysed executions in (run, event)
@@ -599,7 +600,7 @@ static int make_op(analysis *A, segstate *s, const nx_debugdb *db, const char *t
             GROW(A, op->vgf_ids, op->n_vgf_ids, cap_ids);
             op->vgf_ids[op->n_vgf_ids++] = vid;
         }
-        /* association with ETRecord source operators (product.md §5.2) */
+        /* association with ETRecord source operators (docs/analysis.md, "NX statistics") */
         const char *cand[2] = {li->node_name, li->raw};
         for (int c = 0; c < 2; c++) {
             if (!cand[c] || !is_source_node(A, cand[c]) || contains_str(op->sources, op->n_sources, cand[c]))

@@ -1,6 +1,7 @@
 /*
  * nx_analysis.h - NX cycle analysis of VGF neural statistics in an ETDump
- * (nx-statistics.md §8-9, product.md §5).
+ * (docs/formats/nx-statistics.md §8-9, whose sections the § below cite;
+ * docs/analysis.md).
  *
  * Input: the decoded ETDump, the run indexes of the analysed method's
  * executions, optionally the VGF segment names and SPIR-V name maps (from a
@@ -211,7 +212,7 @@ typedef struct nx_result {
 } nx_result;
 
 /* Run the analysis. On error returns -1 with err = "<etdump_path>: <what>"
- * where <what> carries the record context of product rule §0. */
+ * where <what> carries the record context of §0. */
 int nx_analyse(const nx_inputs *in, mlia_arena *arena, nx_result **out, mlia_error *err);
 
 /* P50 (nearest rank, lower median), min and max of n values (n >= 1). */

@@ -2,7 +2,8 @@
  * provenance.h - source provenance of graph nodes: Python stack traces and
  * nn.Module stacks turned into code_stack and nn_module entities.
  *
- * Identities follow product.md section 4 and nx-statistics.md section 8.3:
+ * Identities follow docs/result-format.md ("Entities") and
+ * docs/formats/nx-statistics.md §8.3:
  *   code_stack/<safe basename:line>-<first 12 hex of SHA-256 of the frame chain>
  * where the frame chain is one line "<file with \ as />:<line>:<function>" per
  * frame from the outermost frame to the chosen one, joined by LF.

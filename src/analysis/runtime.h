@@ -1,5 +1,5 @@
 /*
- * runtime.h - runtime timing analysis (product.md sections 3 and 4).
+ * runtime.h - runtime timing analysis (docs/analysis.md).
  *
  * Input: the ETDump's "Execute" blocks that belong to the selected method,
  * the method's ETRecord maps and its edge program. Output: entities and
@@ -33,7 +33,8 @@ struct etrecord_method;
 struct ep_program;
 struct pte_program;
 
-/* Method selection and execution attribution (product.md section 3). */
+/* Method selection and execution attribution (docs/analysis.md, "Method and
+ * executions"). */
 typedef struct method_selection {
     const struct etrecord_method *method;
     const char *name;

@@ -49,7 +49,7 @@ typedef struct mlia_cli_args {
  * mlia_cli_validate(). */
 int mlia_cli_parse(int argc, char **argv, mlia_cli_args *a, char *msg, size_t msg_size);
 
-/* Apply the usage rules of product.md §2 in the documented order. Returns 0,
+/* Apply the usage rules in the order docs/cli.md lists them. Returns 0,
  * or 2 with msg set. */
 int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t msg_size);
 

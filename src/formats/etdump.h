@@ -1,5 +1,5 @@
 /*
- * etdump.h - ExecuTorch ETDump reader (executorch-formats.md §3).
+ * etdump.h - ExecuTorch ETDump reader (docs/formats/etdump.md).
  *
  * An ETDump is a FlatBuffer (identifier "ED00"), normally size-prefixed as
  * written by the runtime, unprefixed when written by ExecuTorch's Python
@@ -19,7 +19,7 @@
  * file mapping whose pages the caller releases between runs
  * (etdump.release, see core/file.h).
  *
- * Validation beyond the FlatBuffers checks (§3.3): an Event must have
+ * Validation beyond the FlatBuffers checks (docs/formats/etdump.md §3): an Event must have
  * exactly one member; allocator ids are 1-based indexes into the run's
  * allocators; a Value tag must have its member table; debug tensor sizes
  * must be non-negative and their byte size must not overflow.
@@ -46,7 +46,7 @@ typedef enum {
     ETDUMP_EVENT_DEBUG = 2
 } etdump_event_kind;
 
-/* ETDump ValueType (§3.2). */
+/* ETDump ValueType (docs/formats/etdump.md §2). */
 typedef enum {
     ETDUMP_VALUE_NULL = 0,
     ETDUMP_VALUE_INT = 1,

@@ -1,6 +1,5 @@
 /*
- * etrecord.c - ETRecord reader (see etrecord.h; executorch-formats.md
- * section 5).
+ * etrecord.c - ETRecord reader (see etrecord.h; docs/formats/etrecord.md).
  *
  * Design:
  * - The archive is opened from memory with libzip (ZIP_RDONLY |

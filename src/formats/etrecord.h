@@ -1,11 +1,11 @@
 /*
- * etrecord.h - ETRecord reader (executorch-formats.md section 5).
+ * etrecord.h - ETRecord reader (docs/formats/etrecord.md).
  *
  * An ETRecord is a ZIP archive (Python zipfile) holding the recorded
  * ExportedPrograms as JSON, opaque torch.save blobs and three JSON maps that
  * link runtime instructions to edge-graph debug handles. etrecord_read()
  * opens the archive from memory with libzip, classifies every entry
- * (section 5.2, current and 2023 legacy layouts), and parses the maps into
+ * (docs/formats/etrecord.md §2, current and 2023 legacy layouts), and parses the maps into
  * per-method arrays indexed by instruction index. ExportedProgram entries
  * are NOT parsed by etrecord_read(): they can be megabytes of JSON and
  * `mlia check` only needs the selected method's edge program, so programs
@@ -16,7 +16,7 @@
  * then per-method edge programs not named by any map, in name order. A
  * single edge program is stored as `edge_dialect_exported_program/forward`
  * (legacy: bare `edge_dialect_exported_program`) whatever the method's real
- * name (section 7.3): when the maps name exactly one method and the only
+ * name (docs/formats/etrecord.md §4 rule 3): when the maps name exactly one method and the only
  * edge program is that `forward` entry, it is that method's program and no
  * separate `forward` method is listed.
  *

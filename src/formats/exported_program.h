@@ -1,6 +1,7 @@
 /*
- * exported_program.h - ExportedProgram JSON reader (executorch-formats.md
- * section 6), the graph format inside ETRecord program entries.
+ * exported_program.h - ExportedProgram JSON reader
+ * (docs/formats/exported-program.md), the graph format inside ETRecord
+ * program entries.
  *
  * Accepts both the current serde form (unions are one-key objects) and the
  * 2023 legacy form (unions list every member, all null but one; nodes have

@@ -3,7 +3,7 @@
  *
  * Everything here is either a bounds-checked walk step (open a table, locate
  * a string or vector) or error-path formatting. The order of the checks in
- * fb_table_at follows executorch-formats.md §1.5 items 4, 5 and 9 so the
+ * fb_table_at follows docs/formats/flatbuffers.md §5 items 4, 5 and 9 so the
  * first violated rule is the one reported.
  */
 #include "fb.h"

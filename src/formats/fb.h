@@ -25,14 +25,14 @@
  * buffer bytes, so large genuine files (a 64 MB ETDump holds ~2 million
  * tables) are accepted while the total work stays linear in the input size.
  *
- * Options (fb_buf.flags) serve the VGF sections (vgf.md §3.2):
+ * Options (fb_buf.flags) serve the VGF sections (docs/formats/vgf.md §3):
  *   FB_CHECK_ALIGN       tables 4-aligned, scalars aligned to their width,
  *                        vector/string length words 4-aligned and non-empty
  *                        8-byte-element vectors 8-aligned, all relative to
  *                        `base` (the section start);
  *   FB_LENIENT_VTABLE    a vtable whose size is < 4 makes every field absent
  *                        (counted in fb_buf.warnings) instead of an error.
- * Without flags the checks are those of executorch-formats.md §1.5.
+ * Without flags the checks are those of docs/formats/flatbuffers.md §5.
  *
  * Return conventions: accessors return 0 (scalars) or 1 = present / 0 =
  * absent (references) and -1 on error after filling `err` with
@@ -135,7 +135,8 @@ int fb_open(fb_buf *b, const uint8_t *base, uint64_t size, const char *file,
 
 /* Open the table referenced by the uoffset stored at position refpos
  * (refpos + 4 must already be known to lie inside the buffer). parent, name
- * and index only feed error paths. Checks §1.5 items 4-5 and 9. */
+ * and index only feed error paths. Checks docs/formats/flatbuffers.md §5
+ * items 4-5 and 9. */
 int fb_table_at(const fb_table *parent, uint64_t refpos, const char *name, int64_t index,
                 fb_table *out, mlia_error *err);
 

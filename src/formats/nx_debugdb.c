@@ -1,6 +1,6 @@
 /*
  * nx_debugdb.c - debug database text, derived maps, link synthesis and API
- * labels (see nx_debugdb.h).
+ * labels (see nx_debugdb.h; § = docs/formats/nx-statistics.md).
  *
  * Design: the text is split into lines and sections once; each of the seven
  * sections is read into per-column ordered maps keyed by the row id, so the

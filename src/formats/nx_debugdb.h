@@ -1,6 +1,6 @@
 /*
  * nx_debugdb.h - the VGF debug database and its API labels
- * (nx-statistics.md §7.1-7.8).
+ * (docs/formats/nx-statistics.md §7.1-7.8; every § below is a section of it).
  *
  * The debug database is a TAB-separated text of seven sections (TOSA ops,
  * label table, fused ops, NX chains, cascades, stripe ops, stripe indexes)
@@ -62,7 +62,7 @@ typedef struct nx_debugdb {
 void nx_debugdb_init(nx_debugdb *db, mlia_arena *arena);
 
 /* Parse a decoded debug_database payload (framing included). Errors are the
- * spec texts (§3.3, §7.1, §7.2.3) without a file prefix. */
+ * texts of §3.3, §7.1 and §7.2.3 without a file prefix. */
 int nx_debugdb_parse(const uint8_t *data, size_t len, mlia_arena *arena, nx_debugdb *db,
                      mlia_error *err);
 

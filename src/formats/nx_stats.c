@@ -1,9 +1,9 @@
 /*
  * nx_stats.c - VGF neural statistics payloads (see nx_stats.h).
  *
- * Design: every step of nx-statistics.md §1-6 is a small pure function that
- * either produces a typed value or fails with the spec's exact message, in the
- * spec's order of checks. Nothing here knows about ETDump runs or records;
+ * Design: every step of docs/formats/nx-statistics.md §1-6 is a small pure function that
+ * either produces a typed value or fails with that page's exact message, in its
+ * order of checks. Nothing here knows about ETDump runs or records;
  * analysis/nx_analysis.c adds the record context. Untrusted sizes are only
  * ever compared with the real byte counts; allocations are bounded by the
  * input length (base64 output, stripe ids) or by the block count derived from

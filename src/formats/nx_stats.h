@@ -3,7 +3,8 @@
  *
  * The ExecuTorch VGF backend writes one ProfileEvent "VGF_NEURAL_STATISTICS"
  * per delegate execution whose delegate_debug_metadata is a JSON wrapper
- * (schema v1 or v2, nx-statistics.md §2) holding three base64 blobs per VGF
+ * (schema v1 or v2, docs/formats/nx-statistics.md §2; every § below is a
+ * section of that page) holding three base64 blobs per VGF
  * segment: the debug database, the statistics info (stripe id list) and the
  * raw statistics memory (counter words). This reader is pure: bytes in, typed
  * read-only values out. It covers
@@ -16,7 +17,7 @@
  * The debug database lives in nx_debugdb.h; combining records, executions and
  * the hierarchy lives in analysis/nx_analysis.h.
  *
- * Errors: the messages are exactly the spec texts without a file prefix
+ * Errors: the messages are exactly the texts of that page without a file prefix
  * (functions call mlia_error_setf(err, NULL, ...)); the analysis adds the
  * "<etdump>: VGF neural statistics (run .., ...): " context.
  *

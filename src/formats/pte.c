@@ -350,7 +350,7 @@ static int read_tensor(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_
             return -1;
     }
 
-    /* constant data (§4.3) */
+    /* constant data (docs/formats/pte.md §4) */
     if (idx == 0 || x->has_allocation)
         return 0;
     x->is_constant = true;
@@ -695,7 +695,7 @@ static int read_plan(pte_ctx *c, const fb_table *t, pte_plan *plan)
 
 /* ---------------------------------------------------------------- header and entry points */
 
-/* Extended header (§4.1). Sets the header fields of p; returns -1 on error. */
+/* Extended header (docs/formats/pte.md §2). Sets the header fields of p; returns -1 on error. */
 static int read_extended_header(pte_ctx *c)
 {
     pte_program *p = c->p;

@@ -1,15 +1,16 @@
 /*
  * pte.h - ExecuTorch program (.pte) and BundledProgram (.bpte/.bp) readers
- * (executorch-formats.md §2, §4), plus file-kind detection (§0).
+ * (docs/formats/pte.md; § numbers below are its sections), plus file-kind
+ * detection (docs/formats/README.md).
  *
  * A PTE is a FlatBuffer (identifier "ET12") optionally carrying an extended
  * header ("eh00" at byte 8) that locates segment data appended after the
- * FlatBuffer. pte_read validates the header (§4.1), decodes every execution
+ * FlatBuffer. pte_read validates the header (§2), decodes every execution
  * plan (values with their kinds, tensors, chains and instructions, operator
  * and delegate tables), the program-level tables (segments, constant
  * segment, deprecated constant buffers, inline delegate data, mutable data
  * segments, named data), resolves each delegate's blob and each constant
- * tensor's bytes, and checks every cross-reference index of §4.3.
+ * tensor's bytes, and checks every cross-reference index of §4.
  *
  * A BundledProgram (identifier "BP08") embeds a complete PTE in its
  * `program` byte vector; that PTE is decoded with the same code, its offsets
@@ -31,14 +32,14 @@
 #include "core/error.h"
 #include "core/str.h"
 
-/* ---- ScalarType (§2; shared with ETDump and BundledProgram) ---- */
+/* ---- ScalarType (§1; shared with ETDump and BundledProgram) ---- */
 
 /* Name ("FLOAT") or NULL when the value is not a known ScalarType. */
 const char *et_scalar_type_name(int scalar_type);
 /* Element size in bytes, 0 when unknown. */
 unsigned et_scalar_type_size(int scalar_type);
 
-/* ---- file kinds (§0) ---- */
+/* ---- file kinds (docs/formats/README.md) ---- */
 
 /* "etdump", "pte", "bundled_program", "etrecord" (ZIP local header at 0),
  * "vgf" ("VGF1" or the deprecated magic C3 D2 E1 F0 at 0), or NULL. */
@@ -255,7 +256,7 @@ int pte_read_at(const uint8_t *data, size_t size, const char *file, uint64_t fil
 /* "<name>.<overload>" (no dot when the overload is empty), arena copy. */
 char *pte_operator_display(const pte_operator *op, mlia_arena *arena);
 
-/* ---- BundledProgram (§4.4) ---- */
+/* ---- BundledProgram (§5) ---- */
 
 typedef enum {
     BP_VALUE_NONE = 0,

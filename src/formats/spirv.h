@@ -1,5 +1,6 @@
 /*
- * spirv.h - SPIR-V module reader for VGF graph modules (vgf.md §9-14, §16).
+ * spirv.h - SPIR-V module reader for VGF graph modules
+ * (docs/formats/spirv-tosa.md §1-6, §8).
  *
  * The reader walks the instruction stream once, checking every word count
  * against the module length, every result id against the id bound and every
@@ -7,7 +8,7 @@
  * it. Names, decorations and entry points may refer forward; they are
  * recorded during the walk and resolved afterwards. A second walk splits the
  * module into graphs (OpGraphARM ... OpGraphEndARM) and classifies every
- * operand of every graph operation (§13): graph input, op result, graph
+ * operand of every graph operation (§5): graph input, op result, graph
  * constant, module constant or unresolved.
  *
  * Constants are decoded lazily (spv_const_decode): tensor constants are
@@ -166,7 +167,7 @@ typedef struct spv_module {
 /* Parse `n_words` little-endian words at `bytes` (any alignment). `file` and
  * `file_offset` (of word 0) only serve messages; `context` (e.g. "module 0")
  * is added to each message. The caller must have checked the magic and
- * n_words >= 5 (vgf.md §4 placeholder rule); spv_read checks again.
+ * n_words >= 5 (docs/formats/vgf.md §4 placeholder rule); spv_read checks again.
  * Errors: "<file>: SPIR-V <what> (<context>, byte <n>)". */
 int spv_read(const uint8_t *bytes, size_t n_words, uint64_t file_offset, const char *file,
              const char *context, mlia_arena *arena, spv_module **out, mlia_error *err);

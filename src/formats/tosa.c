@@ -2,8 +2,8 @@
  * tosa.c - static tables of the TOSA.001000.1 instruction set (see tosa.h).
  *
  * One operand list per opcode, in grammar order (attributes first, then
- * tensors), transcribed from vgf.md §15. The MLIR names follow the rule of
- * §15 (words capitalised, 2D/3D kept upper-case) with its five exceptions
+ * tensors), as listed in docs/formats/spirv-tosa.md §7. The MLIR names follow
+ * its rule (words capitalised, 2D/3D kept upper-case) with its five exceptions
  * written out literally.
  */
 #include "tosa.h"

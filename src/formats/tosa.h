@@ -3,7 +3,7 @@
  *
  * A TOSA operation in a SPIR-V graph is an OpExtInst whose operands are all
  * ids: first the attributes ("A" operands, constants), then the tensors ("T").
- * This table (vgf.md §15) gives, per opcode 0..65, the TOSA name, the MLIR op
+ * This table (docs/formats/spirv-tosa.md §7) gives, per opcode 0..65, the TOSA name, the MLIR op
  * name that Model Explorer shows, and per operand its name and how its
  * constant value is meant to be read (list, enum, bool, scalar, tensor).
  * Everything here is static read-only data; nothing is allocated.

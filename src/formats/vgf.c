@@ -1,12 +1,14 @@
 /*
- * vgf.c - VGF container reader (see vgf.h; rules from vgf.md).
+ * vgf.c - VGF container reader (see vgf.h; format and § numbers:
+ * docs/formats/vgf.md).
  *
  * Order of work: header (§2) -> the four sections, each decoded in
  * isolation with its own fb_buf rooted at the section start (§3-7) -> the
  * cross-reference rules (§8) -> SPIR-V of every module with real code
  * (spirv.c) -> per GRAPH segment, the TOSA operations with operands resolved
  * to graph inputs, producers, VGF constants/resources or decoded module
- * constants (§11-15) -> the §7.9 name map.
+ * constants (docs/formats/spirv-tosa.md §3-7) -> the name map of
+ * docs/formats/nx-statistics.md §7.9.
  *
  * FlatBuffers errors come back from fb.c without a file name; they are
  * wrapped as "<file>: <section> section invalid: <fb message>" so a user
@@ -126,7 +128,7 @@ static void *read_tables(vgf_reader *r, vgf_fb_section *sc, const fb_table *t, u
  * vgf_item_fn). */
 typedef int (*vgf_root_fn)(vgf_reader *r, vgf_fb_section *sc);
 
-/* A FlatBuffers section (vgf.md §3.2): opens it, reads the vector of tables
+/* A FlatBuffers section (§3): opens it, reads the vector of tables
  * in root slot 0 with read_tables(), then the other root fields with
  * root_fn (may be NULL), and warns about lenient vtable fixes. Returns the
  * item array, or NULL with r->err set as
@@ -657,7 +659,8 @@ static bool shape_matches(const vgf_resource *res, const spv_type *t)
     return true;
 }
 
-/* §11: MRT index of graph interface `iface` (inputs first) of a segment, or -1. */
+/* MRT index of graph interface `iface` (inputs first) of a segment, or -1
+ * (docs/formats/spirv-tosa.md §3). */
 static int64_t interface_resource(const vgf_file *f, const vgf_segment *s, const spv_module *m,
                                   const spv_graph *g, uint32_t iface)
 {

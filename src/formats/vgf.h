@@ -1,5 +1,6 @@
 /*
- * vgf.h - reader for Arm ML SDK "VGF" files (vgf.md §1-8, §11-17).
+ * vgf.h - reader for Arm ML SDK "VGF" files (docs/formats/vgf.md;
+ * the SPIR-V graphs: docs/formats/spirv-tosa.md).
  *
  * vgf_read() validates the 128-byte header, decodes the Module, Model
  * Sequence and Model Resource tables (FlatBuffers without identifier, each
@@ -186,7 +187,7 @@ const char *vgf_code_type_name(uint8_t code_type);        /* "SPIRV" */
 /* Bytes per element of a VkFormat, 0 when unknown. */
 uint32_t vgf_format_elem_bytes(uint32_t vk_format);
 
-/* SPIR-V name map of a graph segment (nx-statistics.md §7.9), computed by
+/* SPIR-V name map of a graph segment (docs/formats/nx-statistics.md §7.9), computed by
  * vgf_read: known ids = TOSA OpExtInst results in module order, then ids
  * named by debug operations (first seen, no repeats); names[i] = debug name
  * or NULL. The arrays live in the vgf_file's arena; a segment without SPIR-V

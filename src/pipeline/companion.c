@@ -1,5 +1,5 @@
 /*
- * companion.c - the companion PTE (product.md section 6).
+ * companion.c - the companion PTE (docs/analysis.md, "Companion PTE").
  *
  * A companion is accepted only as a PTE whose selected method calls a
  * `VgfBackend` delegate whose blob is a VGF file. Its checks show structural

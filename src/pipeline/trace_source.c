@@ -413,7 +413,7 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
     out->tool = "mlia " MLIA_VERSION;
     out->method = s->method_name;
     out->time_unit = s->time_unit ? s->time_unit : "ns";
-    out->us_decimals = 3; /* ticks are nanoseconds (product.md section 4) */
+    out->us_decimals = 3; /* ticks are nanoseconds (docs/analysis.md) */
     out->n_executions = s->dump ? s->n_executions : 0;
     out->execution_runs = s->execution_runs;
     out->events = ts_events;

@@ -8,7 +8,10 @@
 - no circle of files: the include graph of src/ has no cycle, and no function
   is defined in one .c file of a floor and called from another in a circle
   (the old check.c <-> companion.c <-> nx_glue.c loop);
-- the shared library exports only the public API (mlia_* of include/mlia).
+- the shared library exports only the public API (mlia_* of include/mlia);
+- the repository stands alone in its words: comments and docs cite files
+  inside the repository (docs/formats/*.md for format facts), never the
+  specification files kept outside it or ../shared.
 """
 import os
 import re
@@ -25,6 +28,12 @@ ALLOWED = {f: set(FLOORS[:i]) for i, f in enumerate(FLOORS)}
 REPORT_PRODUCTS = {"result": set(), "trace": set(), "inspect": set(), "views": {"result", "trace"},
                    "compare": {"views"}}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# A reference to a file outside the repository: the specification files kept
+# beside it (by name, or as a section citation of vgf.md / nx-statistics.md
+# that does not name the docs/ page) or the ../shared folder.
+OUTSIDE = re.compile(r"product\.md|executorch-formats\.md|\.\./shared|shared/spec"
+                     r"|(?<![\w/.-])`?(?:vgf|nx-statistics)\.md`?,?\s*(?:§|sections?\b)")
+GENERATED = {os.path.join("src", "report", "views", "page_asset.c")}
 
 
 def src_files():
@@ -71,6 +80,25 @@ def violations():
     return found
 
 
+def outside_references():
+    """Lines of src/ (.c/.h), docs/ (.md, .1), include/ and README.md that
+    cite something outside the repository, as "path:line: text"."""
+    files = [os.path.join(ROOT, "README.md")]
+    for top, exts in (("src", (".c", ".h")), ("docs", (".md", ".1")), ("include", (".h",))):
+        for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
+            files += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(exts)]
+    found = []
+    for path in files:
+        r = os.path.relpath(path, ROOT)
+        if r in GENERATED:
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                if OUTSIDE.search(line):
+                    found.append(f"{r}:{number}: {line.strip()}")
+    return found
+
+
 def include_cycles():
     graph = {}
     for path in src_files():
@@ -100,6 +128,18 @@ class Layering(unittest.TestCase):
 
     def test_no_include_cycle(self):
         self.assertEqual(include_cycles(), [])
+
+    def test_no_outside_paths(self):
+        # the pattern must be able to fail: it catches the citation forms
+        # that were once in the tree and lets in-repository paths through
+        for bad in ("(product.md §2)", "vgf.md §19", "(`nx-statistics.md` §9)",
+                    "nx-statistics.md section 8.3", "executorch-formats.md §1.5",
+                    "`../shared/spec/vgf.md`", "else ../shared/fixtures"):
+            self.assertRegex(bad, OUTSIDE)
+        for good in ("docs/formats/vgf.md §3", "`docs/formats/nx-statistics.md` §9",
+                     "VGF output in `docs/vgf.md`", "see `vgf.md` for the output shape"):
+            self.assertNotRegex(good, OUTSIDE)
+        self.assertEqual(outside_references(), [])
 
     def test_report_reads_the_run_record(self):
         with open(os.path.join(ROOT, "src", "report", "result", "result_json.h"), encoding="utf-8") as f:

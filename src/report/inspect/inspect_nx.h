@@ -6,7 +6,7 @@
  * selection): its position, the wrapper fields, per segment the blob sizes
  * and, when the record is interpretable on its own, the resolved mode, device
  * and layout and the stripe rows with their counters. A record that cannot
- * be decoded is shown with an "error" member holding the spec message, so the
+ * be decoded is shown with an "error" member holding the decoder's message, so the
  * whole capture can still be inspected.
  *
  * Shape (stable): [{"run", "event", "chain_index", "instruction_id",

@@ -6,7 +6,7 @@
  * deterministic. Constant values are written in full up to
  * INSPECT_MAX_VALUES, then flagged "truncated".
  *
- * Model Explorer numbering (vgf.md §19): mlir-translate materialises one
+ * Model Explorer numbering (docs/formats/spirv-tosa.md §9): mlir-translate materialises one
  * constant op per use of a module or graph constant, and the adapter numbers
  * every op of a graph body with one counter. Walking the operations in
  * order, each constant operand takes the next number (a hidden node), then
@@ -541,7 +541,7 @@ static void me_edge(mlia_jw *w, const char *source, uint32_t target)
     mlia_jw_obj_end(w);
 }
 
-/* Source node id of an operand (edge rules of §19). */
+/* Source node id of an operand (edge rules of docs/formats/spirv-tosa.md §9). */
 static void me_source(const vgf_segment *s, const me_numbers *n, spv_operand ref, int64_t hidden, char *buf,
                       size_t cap)
 {

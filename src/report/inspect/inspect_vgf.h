@@ -6,7 +6,7 @@
  * decoded TOSA operations, model IO, resources, constants and warnings.
  *
  * vgf_write_model_explorer_graph() reproduces the node list that Arm's
- * vgf-adapter-model-explorer builds (vgf.md §19), including its MLIR-derived
+ * vgf-adapter-model-explorer builds (docs/formats/spirv-tosa.md §9), including its MLIR-derived
  * node numbering, so the adapter's expected output is a test oracle. The
  * `loc` attribute of the adapter cannot be derived from the VGF and is not
  * written.

@@ -1,5 +1,5 @@
 /*
- * console.h - the console summary printed by `mlia check` (product.md §2).
+ * console.h - the console summary printed by `mlia check` (docs/cli.md).
  *
  * The summary is a text of at most `width` columns per line (the terminal's
  * width, at least MLIA_CONSOLE_MIN_WIDTH; MLIA_CONSOLE_WIDTH when the output

@@ -1,7 +1,7 @@
 /*
  * result_json.c - the standardized result document (see result_json.h).
  *
- * Layout (product.md section 7, Arm MLIA schema 1.2.0): schema_version,
+ * Layout (docs/result-format.md, Arm MLIA schema 1.2.0): schema_version,
  * run_id, timestamp, tool, target, model, context, backends, results[1].
  * Entities are written in the order the analysis created them, with their
  * relationships as parent_ids / child_ids; breakdowns list the entities that
@@ -335,7 +335,7 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
             mlia_jw_kstr(w, "device_name", nx->device_name);
     }
     mlia_jw_obj_end(w);
-    /* product.md 5.2: associations may be incomplete, so say how many there are */
+    /* associations may be incomplete, so say how many there are (docs/analysis.md) */
     if (nx && nx->n_ops) {
         mlia_jw_key(w, "associations");
         mlia_jw_obj_begin(w);

@@ -1,6 +1,6 @@
 /*
  * views.c - writes the Model Explorer artifacts and the standalone page
- * (product.md sections 7-9; design in docs/views.md).
+ * (design in docs/views.md and docs/page.md).
  *
  * Order of work:
  *   1. build every view of the table VIEWS below into the graph model

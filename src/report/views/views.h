@@ -1,6 +1,6 @@
 /*
  * views.h - the Model Explorer artifacts and the standalone page
- * (product.md sections 7-9).
+ * (docs/views.md, docs/page.md).
  *
  * views_write() turns one analysed session into the files under
  * mlia-output/model-explorer/:
