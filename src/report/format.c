@@ -54,7 +54,9 @@ static size_t put_digits(char *out, size_t cap, bool negative, uint64_t digits, 
     grouped[g] = 0;
     char fbuf[24] = "";
     if (decimals > 0) {
-        snprintf(fbuf, sizeof fbuf, "%0*llu", decimals, (unsigned long long)fp);
+        /* decimals indexes POW10 (at most 19 digits); the bound also tells
+         * the compiler fbuf is large enough (-Wformat-truncation at -O1) */
+        snprintf(fbuf, sizeof fbuf, "%0*llu", decimals > 19 ? 19 : decimals, (unsigned long long)fp);
         if (strip_zeros) {
             size_t fl = strlen(fbuf);
             while (fl && fbuf[fl - 1] == '0')
