@@ -71,7 +71,7 @@ typedef void (*mlia_progress_fn)(void *ctx, const char *stage);
 
 typedef struct mlia_check_options {
     const char *etrecord_path;   /* required */
-    const char *etdump_path;     /* required */
+    const char *etdump_path;     /* required unless etdump_paths is set */
     const char *companion_path;  /* optional companion PTE, NULL if none */
     const char *output_dir;      /* NULL: write no files (API use); CLI passes "." by default */
     const char *model_explorer;  /* NULL, "files" or "open" */
@@ -84,6 +84,12 @@ typedef struct mlia_check_options {
                                     result_json stays NULL (memory bounded); 0: result_json is set */
     unsigned console_width;      /* columns of the console summary: 0 = 100 (not a terminal),
                                     else clamped to 80..400 (the CLI passes the terminal's) */
+    /* Several ETDumps (--profiling-data given more than once): when
+     * n_etdump_paths > 0 these are the captures, in order, and etdump_path is
+     * not read. The executions of the selected method in every capture are
+     * pooled into one sample set (docs/captures.md). */
+    const char *const *etdump_paths;
+    int n_etdump_paths;
 } mlia_check_options;
 
 /* Result of one run. */

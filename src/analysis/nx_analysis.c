@@ -224,15 +224,23 @@ static const char *seg_token(const analysis *A, const segstate *s)
 static int ctx_error(analysis *A, const rec *r, const nx_wrapper_segment *ws, const mlia_error *inner)
 {
     const site *c = &A->sites[r->site];
+    /* a pooled run (several captures) is named in its own capture */
+    const char *file = A->in->etdump_path;
+    uint32_t run = r->run;
+    if (A->in->dump && r->run < A->in->dump->n_runs && A->in->dump->runs[r->run].src) {
+        const etdump *origin = etdump_run_origin(A->in->dump, r->run, &run);
+        if (origin->file)
+            file = origin->file;
+    }
     if (ws)
-        return mlia_error_setf(A->err, A->in->etdump_path,
+        return mlia_error_setf(A->err, file,
                                "VGF neural statistics (run %" PRIu32 ", plan chain %" PRId64 ", instruction %" PRId32
                                ", segment %" PRIu64 "): %s",
-                               r->run, c->chain, c->instr, ws->segment_id, inner->text);
-    return mlia_error_setf(A->err, A->in->etdump_path,
+                               run, c->chain, c->instr, ws->segment_id, inner->text);
+    return mlia_error_setf(A->err, file,
                            "VGF neural statistics (run %" PRIu32 ", plan chain %" PRId64 ", instruction %" PRId32
                            "): %s",
-                           r->run, c->chain, c->instr, inner->text);
+                           run, c->chain, c->instr, inner->text);
 }
 
 static uint32_t find_site(analysis *A, int64_t chain, int32_t instr)

@@ -34,13 +34,27 @@ typedef struct mlia_input_digest {
     char sha256[65];
 } mlia_input_digest;
 
+/* One ETDump of the analysis (--profiling-data may be given several times:
+ * the executions of every capture are pooled, docs/captures.md). */
+typedef struct mlia_capture_info {
+    mlia_input_digest digest;
+    uint32_t n_runs;                         /* event blocks in the capture */
+    uint32_t first_run;                      /* index of its first block among the pooled blocks */
+    uint32_t n_executions;                   /* analysed executions of the method (after warm-up) */
+    const uint32_t *execution_runs;          /* their block indexes in this capture, ascending */
+    uint32_t n_warmup;                       /* executions left out as warm-up */
+    const uint32_t *warmup_runs;             /* their block indexes in this capture */
+} mlia_capture_info;
+
 typedef struct mlia_run_record {
     const char *run_id;                      /* UUID4 */
     const char *timestamp;                   /* ISO-8601 UTC */
     const char *const *cli_args;             /* argv after the program name, may be NULL */
     int n_cli_args;
-    mlia_input_digest etrecord_digest, etdump_digest, companion_digest;
+    mlia_input_digest etrecord_digest, etdump_digest, companion_digest; /* etdump: the first capture */
     bool has_companion;
+    uint32_t n_captures;                     /* ETDumps (1 unless --profiling-data was repeated) */
+    const mlia_capture_info *captures;       /* [n_captures], in command-line order */
 
     const char *method_name;                 /* selected ETRecord method */
     const struct ep_program *program;        /* its edge program, may be NULL */
@@ -50,8 +64,12 @@ typedef struct mlia_run_record {
     uint32_t vgf_delegate_index;
 
     uint32_t n_executions;
-    const uint32_t *execution_runs;          /* run indexes of the method's executions */
+    const uint32_t *execution_runs;          /* run indexes of the method's executions (pooled
+                                                block indexes with several captures) */
     const char *time_unit;                   /* "ns" */
+    uint32_t warmup_executions;              /* first executions of each capture left out (0: none) */
+    uint32_t n_warmup;                       /* executions left out, all captures */
+    const uint32_t *warmup_runs;             /* their pooled block indexes */
 
     const struct runtime_analysis *runtime;  /* may be NULL */
     const struct nx_result *nx;              /* may be NULL */

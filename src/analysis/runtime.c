@@ -229,9 +229,71 @@ static void list_methods(mlia_buf *b, const etrecord *etr)
         mlia_buf_printf(b, " and %u more", etr->n_methods - MAX_LISTED_METHODS);
 }
 
+static const pte_plan *plan_of(const pte_program *companion, const char *name)
+{
+    const pte_plan *pl = NULL;
+    for (uint32_t j = 0; companion && j < companion->n_plans; j++)
+        if (mlia_str_eq(companion->plans[j].name, name))
+            pl = &companion->plans[j];
+    return pl;
+}
+
+int runtime_capture_methods(const etrecord *etr, const etdump *dump, const pte_program *companion,
+                            mlia_buf *names, mlia_error *err)
+{
+    bool *fits = calloc(etr->n_methods ? etr->n_methods : 1, sizeof *fits);
+    if (!fits)
+        mlia_oom(etr->n_methods);
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    for (uint32_t r = 0; r < dump->n_runs; r++) {
+        if (!str_is(dump->runs[r].name, "Execute"))
+            continue;
+        if (etdump_read_run(dump, r, &evs, err) < 0) {
+            etdump_events_done(dump, &evs);
+            free(fits);
+            return -1;
+        }
+        for (uint32_t i = 0; i < etr->n_methods; i++)
+            if (!fits[i] && run_fits(&evs, &etr->methods[i], plan_of(companion, etr->methods[i].name)))
+                fits[i] = true;
+    }
+    etdump_events_done(dump, &evs);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < etr->n_methods; i++) {
+        if (!fits[i])
+            continue;
+        if (n < MAX_LISTED_METHODS)
+            mlia_buf_printf(names, "%s%s", n ? ", " : "", etr->methods[i].name);
+        n++;
+    }
+    if (n > MAX_LISTED_METHODS)
+        mlia_buf_printf(names, " and %u more", n - MAX_LISTED_METHODS);
+    free(fits);
+    return (int)n;
+}
+
+static int select_method(const etrecord *etr, const char *etrecord_path, const char *requested, const etdump *dump,
+                         const pte_program *companion, mlia_arena *arena, mlia_result *result,
+                         method_selection *out, mlia_buf *misfit, mlia_error *err);
+
 int runtime_select_method(const etrecord *etr, const char *etrecord_path, const char *requested,
                           const etdump *dump, const pte_program *companion, mlia_arena *arena,
                           mlia_result *result, method_selection *out, mlia_error *err)
+{
+    return select_method(etr, etrecord_path, requested, dump, companion, arena, result, out, NULL, err);
+}
+
+int runtime_select_method_capture(const etrecord *etr, const char *etrecord_path, const char *requested,
+                                  const etdump *dump, const pte_program *companion, mlia_arena *arena,
+                                  mlia_result *result, method_selection *out, mlia_buf *misfit, mlia_error *err)
+{
+    return select_method(etr, etrecord_path, requested, dump, companion, arena, result, out, misfit, err);
+}
+
+static int select_method(const etrecord *etr, const char *etrecord_path, const char *requested, const etdump *dump,
+                         const pte_program *companion, mlia_arena *arena, mlia_result *result,
+                         method_selection *out, mlia_buf *misfit, mlia_error *err)
 {
     memset(out, 0, sizeof *out);
     if (etr->n_methods == 0)
@@ -339,6 +401,12 @@ int runtime_select_method(const etrecord *etr, const char *etrecord_path, const 
         }
         describe_misfit(&b, &evs, sel, etr->n_methods == 1 ? NULL : sel_plan);
         etdump_events_done(dump, &evs);
+        if (misfit) {
+            mlia_buf_printf(misfit, "run %u, %s", unmatched[0], b.data ? b.data : "");
+            mlia_buf_free(&b);
+            out->n_unmatched = n_unmatched;
+            return 0;
+        }
         mlia_error_setf(err, etrecord_path,
                         "the ETDump was not recorded from this program: no execution fits method '%s' "
                         "(run %u, %s)",

@@ -26,6 +26,7 @@
 #include "analysis/result.h"
 #include "core/arena.h"
 #include "core/error.h"
+#include "core/str.h"
 
 struct etdump;
 struct etrecord;
@@ -40,6 +41,7 @@ typedef struct method_selection {
     const char *name;
     uint32_t n_executions;
     uint32_t *execution_runs;   /* ascending run indexes */
+    uint32_t n_unmatched;       /* runtime_select_method_capture: executions of another program */
 } method_selection;
 
 /* Select the method (requested may be NULL) and the executions that belong
@@ -50,6 +52,22 @@ int runtime_select_method(const struct etrecord *etr, const char *etrecord_path,
                           const struct etdump *dump, const struct pte_program *companion,
                           mlia_arena *arena, mlia_result *result, method_selection *out,
                           mlia_error *err);
+
+/* The same for one capture of several (src/pipeline/captures.c): when no
+ * execution fits the method and some fit no recorded method (a capture of
+ * another program), returns 0 with out->n_executions == 0 and
+ * out->n_unmatched > 0, and appends "run R, event K: <why>" to *misfit,
+ * so that the caller can name the pair of captures. */
+int runtime_select_method_capture(const struct etrecord *etr, const char *etrecord_path, const char *requested,
+                                  const struct etdump *dump, const struct pte_program *companion,
+                                  mlia_arena *arena, mlia_result *result, method_selection *out,
+                                  mlia_buf *misfit, mlia_error *err);
+
+/* The recorded methods that at least one "Execute" block of `dump` fits
+ * (companion plans when given), appended to *names as "a, b" (at most ten,
+ * then "and N more"). Returns their number, or -1 with *err set. */
+int runtime_capture_methods(const struct etrecord *etr, const struct etdump *dump,
+                            const struct pte_program *companion, mlia_buf *names, mlia_error *err);
 
 /* One runtime event entity under a delegate call (for the views and trace). */
 typedef struct runtime_event_node {

@@ -49,17 +49,28 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     const char *model = mlia_json_get_str(req, "model");
     const mlia_json *pd = mlia_json_get(req, "profiling_data");
     const char *etdump = NULL;
+    const char **etdumps = NULL; /* several captures (docs/captures.md), in q->arena */
+    size_t n_etdumps = 0;
     if (pd && pd->type == MLIA_JSON_STRING)
         etdump = pd->u.string.s;
-    else if (pd && pd->type == MLIA_JSON_ARRAY) {
-        if (pd->u.array.n != 1) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "Exactly one ETDump is supported by --profiling-data; got %zu.", pd->u.array.n);
-            rc = usage(error, msg);
-            goto out;
+    else if (pd && pd->type == MLIA_JSON_ARRAY && pd->u.array.n) {
+        n_etdumps = pd->u.array.n;
+        etdumps = mlia_arena_array(&q->arena, n_etdumps, sizeof *etdumps);
+        for (size_t i = 0; i < n_etdumps; i++) {
+            if (pd->u.array.items[i]->type != MLIA_JSON_STRING) {
+                rc = usage(error, "profiling_data must be a list of paths");
+                goto out;
+            }
+            etdumps[i] = pd->u.array.items[i]->u.string.s;
+            for (size_t j = 0; j < i; j++)
+                if (strcmp(etdumps[j], etdumps[i]) == 0) {
+                    char msg[4200];
+                    snprintf(msg, sizeof msg, "--profiling-data: %s is given more than once.", etdumps[i]);
+                    rc = usage(error, msg);
+                    goto out;
+                }
         }
-        if (pd->u.array.items[0]->type == MLIA_JSON_STRING)
-            etdump = pd->u.array.items[0]->u.string.s;
+        etdump = etdumps[0];
     }
     const char *category = mlia_json_get_str(req, "advice_category");
     const char *profile = mlia_json_get_str(req, "target_profile");
@@ -90,6 +101,10 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     memset(&o, 0, sizeof o);
     o.etrecord_path = model;
     o.etdump_path = etdump;
+    if (n_etdumps > 1) {
+        o.etdump_paths = (const char *const *)etdumps;
+        o.n_etdump_paths = (int)n_etdumps;
+    }
     o.companion_path = mlia_json_get_str(req, "companion_model");
     o.output_dir = mlia_json_get_str(req, "output_dir");
     o.model_explorer = mlia_json_get_str(req, "model_explorer");

@@ -35,8 +35,18 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
     memset(out, 0, sizeof *out);
     if (error)
         *error = NULL;
-    const char *inputs[3] = {opts->etrecord_path, opts->etdump_path, opts->companion_path};
-    check_call c = {check_session_new(opts, mlia_guard_cap(inputs, 3)), out};
+    /* the memory cap counts every input, each ETDump included */
+    int n_dumps = opts->n_etdump_paths > 0 ? opts->n_etdump_paths : 1;
+    const char **inputs = malloc(((size_t)n_dumps + 2) * sizeof *inputs);
+    if (!inputs)
+        return mlia_guard_fail(error, 1, "out of memory");
+    inputs[0] = opts->etrecord_path;
+    for (int i = 0; i < n_dumps; i++)
+        inputs[1 + i] = opts->n_etdump_paths > 0 ? opts->etdump_paths[i] : opts->etdump_path;
+    inputs[1 + n_dumps] = opts->companion_path;
+    size_t cap = mlia_guard_cap(inputs, n_dumps + 2);
+    free(inputs);
+    check_call c = {check_session_new(opts, cap), out};
     if (!c.s)
         return mlia_guard_fail(error, 1, "out of memory");
     mlia_guard g = {opts->etrecord_path, &MLIA_OOM_ANALYSIS, check_file, check_on_oom};

@@ -72,12 +72,17 @@ static void display_name(const opt_def *o, char *out, size_t n)
         snprintf(out, n, "%s", o->long_name);
 }
 
-static void push(const char **list, uint32_t *count, const char *v)
+static void push_max(const char **list, uint32_t *count, const char *v, uint32_t max)
 {
-    if (*count < MLIA_CLI_MAX_VALUES)
+    if (*count < max)
         list[*count] = v;
     if (*count < UINT32_MAX)
         (*count)++;
+}
+
+static void push(const char **list, uint32_t *count, const char *v)
+{
+    push_max(list, count, v, MLIA_CLI_MAX_VALUES);
 }
 
 static const opt_def *find_long(const char *arg, size_t name_len)
@@ -102,7 +107,7 @@ static void apply(mlia_cli_args *a, const opt_def *o, const char *value)
     case OPT_TARGET: a->target_profile = value; break;
     case OPT_PERFORMANCE: a->performance = true; break;
     case OPT_COMPATIBILITY: a->compatibility = true; break;
-    case OPT_PROFILING: push(a->profiling_data, &a->n_profiling_data, value); break;
+    case OPT_PROFILING: push_max(a->profiling_data, &a->n_profiling_data, value, MLIA_CLI_MAX_PROFILING); break;
     case OPT_BACKEND: push(a->backends, &a->n_backends, value); break;
     case OPT_COMPANION: a->companion = value; break;
     case OPT_OUTPUT_DIR: a->output_dir = value; break;
@@ -305,10 +310,14 @@ int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t n)
         return usage_error(msg, n,
                            "Neural Technology profiling data currently supports performance "
                            "analysis only.");
-    /* 5. Exactly one ETDump. */
-    if (a->n_profiling_data > 1)
-        return usage_error(msg, n, "Exactly one ETDump is supported by --profiling-data; got %u.",
-                           a->n_profiling_data);
+    /* 5. ETDumps: several are pooled (docs/captures.md), each once. */
+    if (a->n_profiling_data > MLIA_CLI_MAX_PROFILING)
+        return usage_error(msg, n, "At most %u ETDumps are supported by --profiling-data; got %u.",
+                           MLIA_CLI_MAX_PROFILING, a->n_profiling_data);
+    for (uint32_t i = 1; i < a->n_profiling_data; i++)
+        for (uint32_t j = 0; j < i; j++)
+            if (strcmp(a->profiling_data[i], a->profiling_data[j]) == 0)
+                return usage_error(msg, n, "--profiling-data: %s is given more than once.", a->profiling_data[i]);
     /* 6. Backend selection. */
     if (a->n_backends > 1)
         return usage_error(msg, n, "--profiling-data requires exactly one --backend value.");
@@ -319,11 +328,13 @@ int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t n)
         return usage_error(msg, n,
                            "%s: unsupported model file; expected an ETRecord (.etrecord or .bin).",
                            a->model);
-    const char *dump = a->profiling_data[0];
-    if (!has_suffix_ci(dump, ".etdump") && !has_suffix_ci(dump, ".etdp"))
-        return usage_error(msg, n,
-                           "%s: unsupported profiling data file; expected an ETDump (.etdump or .etdp).",
-                           dump);
+    for (uint32_t i = 0; i < a->n_profiling_data; i++) {
+        const char *dump = a->profiling_data[i];
+        if (!has_suffix_ci(dump, ".etdump") && !has_suffix_ci(dump, ".etdp"))
+            return usage_error(msg, n,
+                               "%s: unsupported profiling data file; expected an ETDump (.etdump or .etdp).",
+                               dump);
+    }
     if (a->companion && !has_suffix_ci(a->companion, ".pte"))
         return usage_error(msg, n, "%s: unsupported companion model file; expected a PTE (.pte).",
                            a->companion);
@@ -362,7 +373,8 @@ const char *mlia_cli_help(mlia_cli_command command)
                "  -t, --target-profile PROFILE  target profile; only neural-technology\n"
                "  --performance                 performance analysis (required)\n"
                "  --compatibility               not supported with --profiling-data\n"
-               "  --profiling-data ETDUMP       the ETDump (.etdump or .etdp); exactly one\n"
+               "  --profiling-data ETDUMP       an ETDump (.etdump or .etdp); repeat it to pool\n"
+               "                                the executions of several captures\n"
                "  -b, --backend BACKEND         optional; only neural-technology-profiling-data\n"
                "  --companion-model PTE         the deployed .pte with a VGF delegate\n"
                "  --output-dir DIR              where mlia-output/ is written (default: .)\n"

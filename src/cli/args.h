@@ -24,6 +24,8 @@ typedef enum mlia_cli_command {
 /* Repeated values beyond this are counted but not kept (only counts and the
  * first values matter to the rules). */
 #define MLIA_CLI_MAX_VALUES 8
+/* --profiling-data may be given this many times (docs/captures.md). */
+#define MLIA_CLI_MAX_PROFILING 1024
 
 typedef struct mlia_cli_args {
     mlia_cli_command command;
@@ -35,7 +37,7 @@ typedef struct mlia_cli_args {
     const char *model_explorer;
     const char *method;           /* --neural-technology-profiling-data.etrecord-method */
     uint32_t n_profiling_data, n_backends, n_unrecognized;
-    const char *profiling_data[MLIA_CLI_MAX_VALUES];
+    const char *profiling_data[MLIA_CLI_MAX_PROFILING];
     const char *backends[MLIA_CLI_MAX_VALUES];
     const char *unrecognized[MLIA_CLI_MAX_VALUES];
 } mlia_cli_args;

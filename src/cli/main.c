@@ -239,8 +239,12 @@ static int run_inspect(const mlia_cli_args *a)
 static int run_check(const mlia_cli_args *a, int argc, char **argv)
 {
     /* Inputs exist, and the output folder is usable, before any work. */
-    if (check_input(a->model) != 0 || check_input(a->profiling_data[0]) != 0 ||
-        (a->companion && check_input(a->companion) != 0))
+    if (check_input(a->model) != 0)
+        return 1;
+    for (uint32_t i = 0; i < a->n_profiling_data; i++)
+        if (check_input(a->profiling_data[i]) != 0)
+            return 1;
+    if (a->companion && check_input(a->companion) != 0)
         return 1;
     const char *output_dir = a->output_dir ? a->output_dir : ".";
     mlia_error err;
@@ -252,6 +256,10 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     memset(&opts, 0, sizeof opts);
     opts.etrecord_path = a->model;
     opts.etdump_path = a->profiling_data[0];
+    if (a->n_profiling_data > 1) {
+        opts.etdump_paths = a->profiling_data;
+        opts.n_etdump_paths = (int)a->n_profiling_data;
+    }
     opts.companion_path = a->companion;
     opts.output_dir = output_dir;
     opts.model_explorer = a->model_explorer;

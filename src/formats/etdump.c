@@ -316,8 +316,48 @@ static inline void note_consumed(uint64_t *lo, uint64_t *hi, uint32_t *n, uint64
     (*n)++;
 }
 
+const etdump *etdump_run_origin(const etdump *d, uint32_t run, uint32_t *origin_run)
+{
+    const etdump_run *r = &d->runs[run];
+    if (r->src) {
+        *origin_run = r->src_run;
+        return r->src;
+    }
+    *origin_run = run;
+    return d;
+}
+
+void etdump_pool(const etdump *const *dumps, uint32_t n, mlia_arena *arena, etdump **out)
+{
+    etdump *p = mlia_arena_alloc(arena, sizeof *p);
+    memset(p, 0, sizeof *p);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += dumps[i]->n_runs;
+    p->runs = mlia_arena_array(arena, total ? total : 1, sizeof *p->runs);
+    for (uint32_t i = 0; i < n; i++) {
+        const etdump *d = dumps[i];
+        for (uint32_t r = 0; r < d->n_runs; r++) {
+            uint32_t o;
+            const etdump *src = etdump_run_origin(d, r, &o);
+            etdump_run *pr = &p->runs[p->n_runs++];
+            *pr = d->runs[r];
+            pr->index = p->n_runs - 1;
+            pr->src = src;
+            pr->src_run = o;
+        }
+        p->n_events += d->n_events;
+        if (d->max_run_events > p->max_run_events)
+            p->max_run_events = d->max_run_events;
+        p->size += d->size;
+    }
+    p->version = n ? dumps[0]->version : 0;
+    *out = p;
+}
+
 int etdump_run_begin(const etdump *d, uint32_t run, etdump_cursor *c, mlia_error *err)
 {
+    d = etdump_run_origin(d, run, &run);
     memset(c, 0, sizeof *c);
     c->dump = d;
     c->run = &d->runs[run];
@@ -374,12 +414,13 @@ int etdump_read_run(const etdump *d, uint32_t run, etdump_events *out, mlia_erro
         out->ev = ne;
         out->cap = r->n_events;
     }
-    if (out->held_n && d->release)
-        d->release(d->release_ctx, out->held_lo, out->held_hi, out->held_n);
+    if (out->held_n && out->held_dump && out->held_dump->release)
+        out->held_dump->release(out->held_dump->release_ctx, out->held_lo, out->held_hi, out->held_n);
     out->held_n = 0;
     etdump_cursor c;
     if (etdump_run_begin(d, run, &c, err) < 0)
         return -1;
+    out->held_dump = c.dump; /* the capture the bytes belong to */
     c.defer_release = true;
     etdump_debug_value dv;
     int rc;
@@ -407,8 +448,9 @@ int etdump_read_run(const etdump *d, uint32_t run, etdump_events *out, mlia_erro
 
 void etdump_events_done(const etdump *d, etdump_events *e)
 {
-    if (e->held_n && d->release)
-        d->release(d->release_ctx, e->held_lo, e->held_hi, e->held_n);
+    (void)d; /* the bytes are released to the dump they were decoded from */
+    if (e->held_n && e->held_dump && e->held_dump->release)
+        e->held_dump->release(e->held_dump->release_ctx, e->held_lo, e->held_hi, e->held_n);
     etdump_events_free(e);
 }
 

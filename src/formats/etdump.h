@@ -123,6 +123,10 @@ typedef struct etdump_run {
      * every dump read by etdump_read(). */
     const struct etdump_event *mem_events;
     const struct etdump_debug_value *mem_debug_values;
+    /* Pooled runs (etdump_pool): the dump and run index the events are
+     * decoded from. NULL / 0 for the runs of a dump read by etdump_read(). */
+    const struct etdump *src;
+    uint32_t src_run;
 } etdump_run;
 
 typedef struct etdump {
@@ -161,6 +165,18 @@ int etdump_read(const uint8_t *data, size_t size, const char *file, mlia_arena *
 int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
                           void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events),
                           void *release_ctx, mlia_arena *arena, etdump **out, mlia_error *err);
+
+/* Several captures as one: *out lists the runs of dumps[0], then those of
+ * dumps[1], ... (run k of dumps[i] becomes run first[i] + k, first[i] being
+ * the number of runs before it). Every reading function accepts the pooled
+ * dump and decodes a run from its own capture (bytes, file name in errors,
+ * release hook), so analyses written for one dump work on the pool
+ * unchanged. The pooled dump has no bytes of its own (data NULL). Memory:
+ * one run header per run, in `arena`; the dumps must outlive *out. */
+void etdump_pool(const etdump *const *dumps, uint32_t n, mlia_arena *arena, etdump **out);
+/* The capture a run of d comes from and its index there: (d, run) unless d
+ * is a pool. */
+const etdump *etdump_run_origin(const etdump *d, uint32_t run, uint32_t *origin_run);
 
 /* Cursor over the events of one run. Opaque: fields are private. It holds
  * the FlatBuffers table chain used for error paths, so it must not be copied
@@ -201,6 +217,7 @@ typedef struct etdump_events {
      * etdump_read_run returns, so the span is released on the next call */
     uint64_t held_lo, held_hi;
     uint32_t held_n;
+    const etdump *held_dump;       /* the dump those bytes belong to (a pool's capture) */
 } etdump_events;
 
 int etdump_read_run(const etdump *d, uint32_t run, etdump_events *out, mlia_error *err);

@@ -158,12 +158,14 @@ static void *worker_body(void *arg)
         }
     }
     phase1_finished(job);
-    mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
-    const mlia_file *fs[3] = {&s->etrecord_file, &s->etdump_file, &s->companion_file};
-    /* the mapped ETDump is hashed with pread: its pages never enter this
+    /* in the order of the command line: ETRecord, ETDumps, companion. The
+     * mapped ETDumps are hashed with pread: their pages never enter this
      * process, and a truncation is an error, not a SIGBUS on this thread */
-    for (int i = 0; i < (s->has_companion ? 3 : 2) && !job->rc_digest; i++)
-        job->rc_digest = mlia_file_sha256_hex(fs[i], ds[i]->sha256, &job->err_digest);
+    job->rc_digest = mlia_file_sha256_hex(&s->etrecord_file, s->etrecord_digest.sha256, &job->err_digest);
+    for (uint32_t i = 0; i < s->n_captures && !job->rc_digest; i++)
+        job->rc_digest = mlia_file_sha256_hex(&s->etdump_files[i], s->captures[i].digest.sha256, &job->err_digest);
+    if (s->has_companion && !job->rc_digest)
+        job->rc_digest = mlia_file_sha256_hex(&s->companion_file, s->companion_digest.sha256, &job->err_digest);
     mlia_oom_leave(&oom);
     return NULL;
 }
@@ -189,7 +191,7 @@ static void identify_run(mlia_session *s)
         t = (time_t)strtoll(sde, NULL, 10);
         uint8_t d[32];
         char seed[256];
-        snprintf(seed, sizeof seed, "%s:%s:%s", sde, s->etrecord_digest.sha256, s->etdump_digest.sha256);
+        snprintf(seed, sizeof seed, "%s:%s:%s", sde, s->etrecord_digest.sha256, s->captures[0].digest.sha256);
         mlia_sha256(seed, strlen(seed), d);
         memcpy(b, d, 16);
     } else {
@@ -427,9 +429,7 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     progress(s, "reading ETRecord");
     if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, false, err))
         return -1;
-    /* the ETDump is mapped and streamed (formats/etdump.h): memory follows
-     * the graph and the runs, not the events */
-    if (open_input(s, &s->etdump_file, &s->etdump_digest, o->etdump_path, true, err))
+    if (captures_open(s, err))
         return -1;
     if (o->companion_path) {
         if (open_input(s, &s->companion_file, &s->companion_digest, o->companion_path, false, err))
@@ -452,7 +452,6 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
         worker_thread(job);
 
     progress(s, "reading ETDump");
-    s->stage_file = o->etdump_path;
     double t1 = now_ms();
     mlia_error dump_err;
     mlia_error_clear(&dump_err);
@@ -460,16 +459,23 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
      * out-of-memory error unwinds the session. */
     mlia_oom_point dump_oom;
     mlia_oom_enter(&dump_oom);
-    volatile int rc_dump;
+    volatile int rc_dump = 0;
+    volatile uint32_t reading = 0;
     if (setjmp(dump_oom.jump) == 0) {
-        rc_dump = etdump_read_releasing(s->etdump_file.data, s->etdump_file.size, o->etdump_path,
-                                        mlia_file_release, &s->etdump_file, &s->arena, &s->dump, &dump_err);
+        for (uint32_t i = 0; i < s->n_captures && !rc_dump; i++) {
+            reading = i;
+            s->stage_file = s->etdump_paths[i];
+            mlia_file *f = &s->etdump_files[i];
+            rc_dump = etdump_read_releasing(f->data, f->size, s->etdump_paths[i], mlia_file_release, f, &s->arena,
+                                            &s->dumps[i], &dump_err);
+        }
     } else {
         rc_dump = -1;
         mlia_error_clear(&dump_err);
-        mlia_oom_error(&dump_err, o->etdump_path, &dump_oom, &MLIA_OOM_ANALYSIS);
+        mlia_oom_error(&dump_err, s->etdump_paths[reading], &dump_oom, &MLIA_OOM_ANALYSIS);
     }
     mlia_oom_leave(&dump_oom);
+    s->dump = s->dumps[0];
     s->stage_ms[1] = now_ms() - t1;
     s->stage_file = o->etrecord_path;
     wait_phase1(job);
@@ -485,7 +491,15 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
         *err = dump_err;
         return -1;
     }
-    mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
+    if (s->n_captures == 1) {
+        mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
+    } else {
+        uint64_t blocks = 0;
+        for (uint32_t i = 0; i < s->n_captures; i++)
+            blocks += s->dumps[i]->n_runs;
+        mlia_log_add(s, "stage read ETDump: %.3f ms (%u ETDumps, %llu event block(s))", s->stage_ms[1],
+                     s->n_captures, (unsigned long long)blocks);
+    }
     if (job->method && job->rc_program) {
         *err = job->err_program;
         return -1;
@@ -512,8 +526,7 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     double t0 = now_ms();
     mlia_result_init(&s->result, &s->arena);
     method_selection sel;
-    if (runtime_select_method(s->etrecord, o->etrecord_path, o->method, s->dump, s->companion, &s->arena,
-                              &s->result, &sel, err))
+    if (captures_select(s, &sel, err))
         return -1;
     s->method = sel.method;
     s->method_name = sel.name;
@@ -522,9 +535,15 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     s->time_unit = "ns";
     mlia_log_add(s, "method: %s (%s), %u execution(s)", sel.name, o->method ? "selected" : "only method",
                  sel.n_executions);
-    if (!sel.n_executions)
+    for (uint32_t i = 0; i < s->n_captures && (s->n_captures > 1 || s->n_warmup); i++)
+        mlia_log_add(s, "capture %s: %u execution(s) analysed, %u left out as warm-up", s->captures[i].digest.name,
+                     s->captures[i].n_executions, s->captures[i].n_warmup);
+    if (!sel.n_executions && s->n_captures == 1)
         mlia_result_warn(&s->result, "The ETDump holds no execution of the selected method (no \"Execute\" "
                                      "event block); no runtime timing is available.");
+    else if (!sel.n_executions)
+        mlia_result_warnf(&s->result, "None of the %u ETDumps holds an execution of the selected method (no "
+                                      "\"Execute\" event block); no runtime timing is available.", s->n_captures);
     if (s->method != preloaded && etrecord_load_method_program(s->etrecord, s->method, &s->arena, &s->program, err))
         return -1;
     if (!s->program)
@@ -554,7 +573,7 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     s->stage_file = o->companion_path;
     if (s->has_companion && companion_locate(s, err))
         return -1;
-    s->stage_file = o->etdump_path; /* the statistics records */
+    s->stage_file = s->etdump_paths[0]; /* the statistics records */
     if (nx_run(s, err))
         return -1;
     s->stage_file = o->etrecord_path; /* outputs: mostly the program's nodes */
@@ -581,10 +600,12 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
         return -1;
     }
     identify_run(s);
-    const mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
+    const mlia_input_digest *ds[3] = {&s->etrecord_digest, NULL, &s->companion_digest};
     for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
-        mlia_log_add(s, "input %s: %llu bytes, sha256 %s", ds[i]->path, (unsigned long long)ds[i]->size,
-                     ds[i]->sha256);
+        for (uint32_t k = 0; k < (i == 1 ? s->n_captures : 1); k++) {
+            const mlia_input_digest *d = i == 1 ? &s->captures[k].digest : ds[i];
+            mlia_log_add(s, "input %s: %llu bytes, sha256 %s", d->path, (unsigned long long)d->size, d->sha256);
+        }
 
     /* The result text is built only when the caller wants it; otherwise
      * the document is streamed into its file (bounded memory). */
@@ -657,7 +678,7 @@ void check_session_free(mlia_session *s)
         pthread_mutex_destroy(&s->job->mu);
     }
     mlia_file_close(&s->etrecord_file);
-    mlia_file_close(&s->etdump_file);
+    captures_free(s);
     mlia_file_close(&s->companion_file);
     if (s->worker_arena)
         mlia_arena_free(s->worker_arena);

@@ -159,16 +159,21 @@ int companion_check(mlia_session *s, mlia_error *err)
             bool any = op || del || mlia_str_has_prefix(e->name, "native_call_") || !e->name.ptr;
             if (!any)
                 continue;
+            /* the run in its own capture (several --profiling-data) */
+            uint32_t run;
+            uint32_t cap = mlia_session_capture_of(s, s->execution_runs[x], &run);
+            const char *dump_name = s->n_captures > 1 ? s->captures[cap].digest.name : NULL;
             if ((uint64_t)e->chain_index >= plan->n_chains)
-                return mismatch(err, path, "the ETDump (run %u) addresses chain %lld, but method '%s' has %u chain(s)",
-                                s->execution_runs[x], (long long)e->chain_index, s->method_name, plan->n_chains);
+                return mismatch(err, path, "the ETDump%s%s (run %u) addresses chain %lld, but method '%s' has %u chain(s)",
+                                dump_name ? " " : "", dump_name ? dump_name : "", run, (long long)e->chain_index,
+                                s->method_name, plan->n_chains);
             const pte_chain *ch = &plan->chains[e->chain_index];
             if (e->instruction_id < 0 || (uint32_t)e->instruction_id >= ch->n_instructions)
                 return mismatch(err, path,
-                                "the ETDump (run %u) addresses instruction %d of chain %lld, but method '%s' has %u "
+                                "the ETDump%s%s (run %u) addresses instruction %d of chain %lld, but method '%s' has %u "
                                 "instruction(s)",
-                                s->execution_runs[x], e->instruction_id, (long long)e->chain_index, s->method_name,
-                                ch->n_instructions);
+                                dump_name ? " " : "", dump_name ? dump_name : "", run, e->instruction_id,
+                                (long long)e->chain_index, s->method_name, ch->n_instructions);
             uint8_t kind = ch->instructions[e->instruction_id].kind;
             if ((op && kind != PTE_INSTR_KERNEL) || (del && kind != PTE_INSTR_DELEGATE))
                 return mismatch(err, path, "instruction %d of chain %lld is a %s in the PTE but the ETDump records a %s",

@@ -41,7 +41,7 @@ int nx_run(mlia_session *s, mlia_error *err)
 {
     nx_inputs in;
     memset(&in, 0, sizeof in);
-    in.etdump_path = s->opts->etdump_path;
+    in.etdump_path = s->etdump_paths[0]; /* a pool's errors name the run's own capture */
     in.dump = s->dump;
     in.execution_runs = s->execution_runs;
     in.n_executions = s->n_executions;

@@ -34,7 +34,12 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->cli_args = s->opts->cli_args;
     rec->n_cli_args = s->opts->n_cli_args;
     rec->etrecord_digest = s->etrecord_digest;
-    rec->etdump_digest = s->etdump_digest;
+    if (s->captures && s->n_captures)
+        rec->etdump_digest = s->captures[0].digest;
+    else
+        memset(&rec->etdump_digest, 0, sizeof rec->etdump_digest);
+    rec->n_captures = s->n_captures;
+    rec->captures = s->captures;
     rec->companion_digest = s->companion_digest;
     rec->has_companion = s->has_companion;
     rec->method_name = s->method_name;
@@ -46,6 +51,9 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->n_executions = s->n_executions;
     rec->execution_runs = s->execution_runs;
     rec->time_unit = s->time_unit;
+    rec->warmup_executions = s->warmup_executions;
+    rec->n_warmup = s->n_warmup;
+    rec->warmup_runs = s->warmup_runs;
     rec->runtime = s->runtime;
     rec->nx = s->nx;
     rec->result = &s->result;

@@ -46,23 +46,36 @@ typedef struct mlia_session {
     const char *stage_file;     /* input named by an out-of-memory error at this point */
     struct mlia_outdir *outdir; /* output tree being written (removed on out of memory) */
     const mlia_check_options *opts;
-    mlia_file etrecord_file, etdump_file, companion_file;
-    mlia_input_digest etrecord_digest, etdump_digest, companion_digest;
+    mlia_file etrecord_file, companion_file;
+    mlia_input_digest etrecord_digest, companion_digest;
     bool has_companion;
+    /* The ETDumps (captures.c): one unless --profiling-data was repeated.
+     * Arrays of n_captures, calloc'ed (files are closed, the arrays freed by
+     * check_session_free). */
+    uint32_t n_captures;
+    const char *const *etdump_paths;        /* the options' paths, borrowed */
+    mlia_file *etdump_files;
+    mlia_capture_info *captures;            /* digests, executions (what the writers read) */
+    struct etdump **dumps;                  /* each capture as read */
 
     struct etrecord *etrecord;
     const struct etrecord_method *method;   /* selected method */
     const char *method_name;
     struct ep_program *program;             /* edge program of the method, may be NULL */
     mlia_program_fingerprint fingerprint;   /* identity of the method's program (analysis/fingerprint.h) */
-    struct etdump *dump;
+    struct etdump *dump;                    /* dumps[0], or the pool of all captures (etdump_pool) */
     struct pte_program *companion;          /* parsed companion PTE or NULL */
     struct vgf_file *vgf;                   /* companion VGF delegate or NULL */
     uint32_t vgf_delegate_index;
 
     uint32_t n_executions;
-    uint32_t *execution_runs;               /* run indexes of the selected method's executions */
+    uint32_t *execution_runs;               /* run indexes of the selected method's executions in
+                                               `dump` (ascending; pooled indexes with several captures) */
+    uint32_t *execution_capture;            /* capture of each execution */
     const char *time_unit;                  /* "ns" */
+    uint32_t warmup_executions;             /* first executions of each capture left out */
+    uint32_t n_warmup;
+    uint32_t *warmup_runs;                  /* their run indexes in `dump` */
 
     struct runtime_analysis *runtime;
     struct nx_result *nx;
@@ -81,5 +94,9 @@ typedef struct mlia_session {
 const mlia_run_record *mlia_session_record(mlia_session *s);
 
 void mlia_log_add(mlia_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The capture that run `run` of s->dump belongs to, and the run's index in
+ * it (captures.c). */
+uint32_t mlia_session_capture_of(const mlia_session *s, uint32_t run, uint32_t *local_run);
 
 #endif

@@ -5,7 +5,17 @@
 #ifndef MLIA_PIPELINE_STAGES_H
 #define MLIA_PIPELINE_STAGES_H
 
+#include "analysis/runtime.h"
 #include "pipeline/session.h"
+
+/* The ETDumps (captures.c): open (map) every --profiling-data file; select
+ * the method's executions in each, leave out the warm-up ones and pool the
+ * captures into s->dump (sets s->execution_runs, s->captures, ...). */
+int captures_open(mlia_session *s, mlia_error *err);
+int captures_select(mlia_session *s, method_selection *out, mlia_error *err);
+/* Closes the files, frees the arrays. Safe on a session whose captures were
+ * never opened. */
+void captures_free(mlia_session *s);
 
 /* NX statistics (nx_stage.c): run nx_analyse on the session's executions and
  * add the hierarchy to the result (analysis/nx_entities.h). */

@@ -392,13 +392,15 @@ static bool ts_parallel(const void *vctx)
 static void ts_thread_begin(const void *vctx)
 {
     const ts_ctx *c = vctx;
-    mlia_file_guard(&c->s->etdump_file);
+    for (uint32_t i = 0; i < c->s->n_captures; i++)
+        mlia_file_guard(&c->s->etdump_files[i]);
 }
 
 static void ts_thread_end(const void *vctx)
 {
     const ts_ctx *c = vctx;
-    mlia_file_unguard(&c->s->etdump_file);
+    for (uint32_t i = 0; i < c->s->n_captures; i++)
+        mlia_file_unguard(&c->s->etdump_files[i]);
 }
 
 void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *out)
@@ -416,6 +418,16 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
     out->us_decimals = 3; /* ticks are nanoseconds (docs/analysis.md) */
     out->n_executions = s->dump ? s->n_executions : 0;
     out->execution_runs = s->execution_runs;
+    if (s->n_captures > 1 && out->n_executions) {
+        /* several captures: each execution named by its capture and its
+         * block there */
+        uint32_t *runs = mlia_arena_array(arena, out->n_executions, sizeof *runs);
+        const char **names = mlia_arena_array(arena, out->n_executions, sizeof *names);
+        for (uint32_t k = 0; k < out->n_executions; k++)
+            names[k] = s->captures[mlia_session_capture_of(s, s->execution_runs[k], &runs[k])].digest.name;
+        out->execution_runs = runs;
+        out->execution_captures = names;
+    }
     out->events = ts_events;
     out->ctx = c;
     out->parallel = ts_parallel;
@@ -444,11 +456,17 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
         out->counters = tcs;
     }
 
-    trace_input *ins = mlia_arena_array(arena, 3, sizeof *ins);
-    const mlia_input_digest *ds[3] = {&s->etrecord_digest, &s->etdump_digest, &s->companion_digest};
-    const char *roles[3] = {"etrecord", "etdump", "companion"};
-    for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
-        ins[i] = (trace_input){roles[i], ds[i]->name, ds[i]->sha256, ds[i]->size};
-    out->n_inputs = s->has_companion ? 3 : 2;
+    trace_input *ins = mlia_arena_array(arena, 2 + s->n_captures, sizeof *ins);
+    uint32_t n_in = 0;
+    ins[n_in++] = (trace_input){"etrecord", s->etrecord_digest.name, s->etrecord_digest.sha256,
+                                s->etrecord_digest.size};
+    for (uint32_t i = 0; i < s->n_captures; i++) {
+        const mlia_input_digest *d = &s->captures[i].digest;
+        ins[n_in++] = (trace_input){"etdump", d->name, d->sha256, d->size};
+    }
+    if (s->has_companion)
+        ins[n_in++] = (trace_input){"companion", s->companion_digest.name, s->companion_digest.sha256,
+                                    s->companion_digest.size};
+    out->n_inputs = n_in;
     out->inputs = ins;
 }

@@ -96,8 +96,10 @@ TEST(usage_messages)
          "Neural Technology profiling data currently supports performance analysis only."},
         {(const char *const[]){BASE, "--compatibility", NULL},
          "Backend does not support --compatibility with --profiling-data. Use --performance instead."},
-        {(const char *const[]){BASE, "--profiling-data", "e.etdump", NULL},
-         "Exactly one ETDump is supported by --profiling-data; got 2."},
+        {(const char *const[]){BASE, "--profiling-data", "d.etdump", NULL},
+         "--profiling-data: d.etdump is given more than once."},
+        {(const char *const[]){BASE, "--profiling-data", "e.bin", NULL},
+         "e.bin: unsupported profiling data file; expected an ETDump (.etdump or .etdp)."},
         {(const char *const[]){BASE, "-b", "a", "-b", "b", NULL},
          "--profiling-data requires exactly one --backend value."},
         {(const char *const[]){BASE, "-bethos-u", NULL},
@@ -135,15 +137,41 @@ TEST(usage_messages)
     }
 }
 
-TEST(many_repeats_are_counted)
+TEST(several_etdumps_are_kept_in_order)
 {
     CHECK_INT(PARSE(BASE, "--profiling-data", "2.etdump", "--profiling-data", "3.etdump", "--profiling-data",
                     "4.etdump", "--profiling-data", "5.etdump", "--profiling-data", "6.etdump",
                     "--profiling-data", "7.etdump", "--profiling-data", "8.etdump", "--profiling-data",
-                    "9.etdump", "--profiling-data", "10.etdump"),
-              2);
-    CHECK_STR(msg, "Exactly one ETDump is supported by --profiling-data; got 10.");
+                    "9.etdump", "--profiling-data=10.etdp"),
+              0);
     CHECK_INT(args.n_profiling_data, 10);
+    CHECK_STR(args.profiling_data[0], "d.etdump");
+    CHECK_STR(args.profiling_data[8], "9.etdump");
+    CHECK_STR(args.profiling_data[9], "10.etdp");
+}
+
+TEST(too_many_etdumps)
+{
+    /* 1025 --profiling-data values: counted, the rule names the limit */
+    static char names[MLIA_CLI_MAX_PROFILING + 1][16];
+    static char *argv[2 * (MLIA_CLI_MAX_PROFILING + 1) + 8];
+    int argc = 0;
+    const char *head[] = {"mlia", "check", "m.etrecord", "-t", "neural-technology", "--performance"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        argv[argc++] = (char *)head[i];
+    for (int i = 0; i <= MLIA_CLI_MAX_PROFILING; i++) {
+        snprintf(names[i], sizeof names[i], "%d.etdump", i);
+        argv[argc++] = "--profiling-data";
+        argv[argc++] = names[i];
+    }
+    mlia_cli_args a;
+    char m[256];
+    CHECK_INT(mlia_cli_parse(argc, argv, &a, m, sizeof m), 0);
+    CHECK_INT(a.n_profiling_data, MLIA_CLI_MAX_PROFILING + 1);
+    CHECK_INT(mlia_cli_validate(&a, m, sizeof m), 2);
+    CHECK_STR(m, "At most 1024 ETDumps are supported by --profiling-data; got 1025.");
+    CHECK_INT(mlia_cli_parse(argc - 2, argv, &a, m, sizeof m), 0);
+    CHECK_INT(mlia_cli_validate(&a, m, sizeof m), 0);
 }
 
 TEST(backend_names)
@@ -174,7 +202,8 @@ int main(void)
     RUN(global_flags_before_command);
     RUN(help_and_version);
     RUN(usage_messages);
-    RUN(many_repeats_are_counted);
+    RUN(several_etdumps_are_kept_in_order);
+    RUN(too_many_etdumps);
     RUN(backend_names);
     RUN(usage_lines);
     return test_summary();

@@ -427,6 +427,83 @@ TEST(synthetic_all_event_kinds)
     tb_free(&b);
 }
 
+/* Pool of two captures: runs are numbered one after the other, decoded from
+ * their own bytes, errors and released spans go to their own capture. */
+typedef struct release_count {
+    uint32_t calls, events;
+} release_count;
+
+static void count_release(void *ctx, uint64_t lo, uint64_t hi, uint32_t n)
+{
+    release_count *rc = ctx;
+    (void)lo;
+    (void)hi;
+    rc->calls++;
+    rc->events += n;
+}
+
+TEST(pool_of_two_captures)
+{
+    tb b1, b2;
+    tb_init(&b1);
+    tb_init(&b2);
+    ev_spec one[1] = {{.members = M_PROFILE, .metadata_len = 2}};
+    ev_spec three[3] = {{.members = M_PROFILE, .metadata_len = 0},
+                        {.members = M_ALLOC, .allocator_id = 1},
+                        {.members = M_PROFILE, .metadata_len = 3}};
+    build_etdump(&b1, 1, one, 1);
+    build_etdump(&b2, 1, three, 3);
+    mlia_arena a;
+    mlia_arena_init(&a);
+    etdump *d1, *d2, *pool;
+    mlia_error err;
+    mlia_error_clear(&err);
+    release_count r1 = {0, 0}, r2 = {0, 0};
+    CHECK_INT(etdump_read_releasing(b1.d, b1.n, "one.etdump", count_release, &r1, &a, &d1, &err), 0);
+    CHECK_INT(etdump_read_releasing(b2.d, b2.n, "two.etdump", count_release, &r2, &a, &d2, &err), 0);
+    r1 = (release_count){0, 0};
+    r2 = (release_count){0, 0};
+    const etdump *ds[2] = {d1, d2};
+    etdump_pool(ds, 2, &a, &pool);
+    CHECK_UINT(pool->n_runs, 2);
+    CHECK_UINT(pool->n_events, 4);
+    CHECK_UINT(pool->max_run_events, 3);
+    CHECK(pool->data == NULL);
+    uint32_t local = 99;
+    CHECK(etdump_run_origin(pool, 1, &local) == d2);
+    CHECK_UINT(local, 0);
+    CHECK(etdump_run_origin(d1, 0, &local) == d1);
+    CHECK_UINT(local, 0);
+    CHECK_UINT(pool->runs[1].n_events, 3);
+    CHECK_UINT(pool->runs[1].n_metadata_events, 1);
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    CHECK_INT(etdump_read_run(pool, 1, &evs, &err), 0);
+    CHECK_UINT(evs.n, 3);
+    CHECK_UINT(evs.ev[2].metadata_size, 3);
+    CHECK_INT(etdump_read_run(pool, 0, &evs, &err), 0); /* releases run 1's bytes to two.etdump */
+    CHECK_UINT(evs.n, 1);
+    CHECK(memcmp(evs.ev[0].metadata, "ab", 2) == 0);
+    CHECK_UINT(r2.events, 3);
+    CHECK_UINT(r1.events, 0);
+    etdump_events_done(pool, &evs); /* and run 0's to one.etdump */
+    CHECK_UINT(r1.events, 1);
+    /* a pool of pools resolves to the captures */
+    etdump *pp;
+    const etdump *ds2[2] = {pool, d1};
+    etdump_pool(ds2, 2, &a, &pp);
+    CHECK_UINT(pp->n_runs, 3);
+    CHECK(etdump_run_origin(pp, 2, &local) == d1);
+    CHECK(etdump_run_origin(pp, 1, &local) == d2);
+    /* a cursor reads the run's own capture (its bytes and file name) */
+    etdump_cursor cur;
+    CHECK_INT(etdump_run_begin(pp, 1, &cur, &err), 0);
+    CHECK(cur.dump == d2);
+    mlia_arena_free(&a);
+    tb_free(&b1);
+    tb_free(&b2);
+}
+
 TEST(synthetic_validation_errors)
 {
     tb b;
@@ -614,6 +691,7 @@ int main(void)
     RUN(empty_and_identifier_errors);
     RUN(bad_vtables_and_offsets);
     RUN(synthetic_all_event_kinds);
+    RUN(pool_of_two_captures);
     RUN(synthetic_validation_errors);
     RUN(every_truncation);
     RUN(every_byte_flip);

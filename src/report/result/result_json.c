@@ -83,13 +83,18 @@ void result_json_attrs(mlia_jw *w, const mlia_entity *e)
     mlia_jw_obj_end(w);
 }
 
-static void digest_obj(mlia_jw *w, const mlia_input_digest *d)
+static void digest_fields(mlia_jw *w, const mlia_input_digest *d)
 {
-    mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "path", d->path);
     mlia_jw_kstr(w, "name", d->name);
     mlia_jw_kuint(w, "size_bytes", d->size);
     mlia_jw_kstr(w, "sha256", d->sha256);
+}
+
+static void digest_obj(mlia_jw *w, const mlia_input_digest *d)
+{
+    mlia_jw_obj_begin(w);
+    digest_fields(w, d);
     mlia_jw_obj_end(w);
 }
 
@@ -118,11 +123,54 @@ static void fingerprint_obj(mlia_jw *w, const mlia_run_record *s)
     mlia_jw_key(w, "inputs");
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "etrecord", s->etrecord_digest.sha256);
-    mlia_jw_kstr(w, "profiling_data", s->etdump_digest.sha256);
+    if (s->n_captures > 1) { /* several ETDumps (docs/captures.md): each one's */
+        mlia_jw_key(w, "profiling_data");
+        mlia_jw_arr_begin(w);
+        for (uint32_t i = 0; i < s->n_captures; i++)
+            mlia_jw_str(w, s->captures[i].digest.sha256);
+        mlia_jw_arr_end(w);
+    } else {
+        mlia_jw_kstr(w, "profiling_data", s->etdump_digest.sha256);
+    }
     if (s->has_companion)
         mlia_jw_kstr(w, "companion_model", s->companion_digest.sha256);
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
+}
+
+static void uint_list(mlia_jw *w, const char *key, const uint32_t *v, uint32_t n)
+{
+    mlia_jw_key(w, key);
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++)
+        mlia_jw_uint(w, v[i]);
+    mlia_jw_arr_end(w);
+}
+
+/* context.runtime_configuration.profiling_data: the ETDump's identity; with
+ * several captures (docs/captures.md) one object per capture, which also
+ * says which of its blocks were analysed and where its blocks start among
+ * the pooled block indexes of execution_runs. */
+static void profiling_data(mlia_jw *w, const mlia_run_record *s)
+{
+    if (s->n_captures <= 1) {
+        digest_obj(w, &s->etdump_digest);
+        return;
+    }
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < s->n_captures; i++) {
+        const mlia_capture_info *c = &s->captures[i];
+        mlia_jw_obj_begin(w);
+        digest_fields(w, &c->digest);
+        mlia_jw_kuint(w, "event_blocks", c->n_runs);
+        mlia_jw_kuint(w, "first_event_block", c->first_run);
+        mlia_jw_kuint(w, "executions", c->n_executions);
+        uint_list(w, "execution_runs", c->execution_runs, c->n_executions);
+        if (s->warmup_executions)
+            uint_list(w, "warmup_runs", c->warmup_runs, c->n_warmup);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
 }
 
 /* ---- entity_kinds: declarations of the backend-defined kinds ---------- */
@@ -314,14 +362,14 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
     mlia_jw_key(w, "runtime_configuration");
     mlia_jw_obj_begin(w);
     mlia_jw_key(w, "profiling_data");
-    digest_obj(w, &s->etdump_digest);
+    profiling_data(w, s);
     mlia_jw_kstr(w, "etrecord_method", s->method_name);
     mlia_jw_kuint(w, "executions", s->n_executions);
-    mlia_jw_key(w, "execution_runs");
-    mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < s->n_executions; i++)
-        mlia_jw_uint(w, s->execution_runs[i]);
-    mlia_jw_arr_end(w);
+    uint_list(w, "execution_runs", s->execution_runs, s->n_executions);
+    if (s->warmup_executions) {
+        mlia_jw_kuint(w, "warmup_executions", s->warmup_executions);
+        uint_list(w, "warmup_runs", s->warmup_runs, s->n_warmup);
+    }
     mlia_jw_kstr(w, "time_unit", s->time_unit);
     /* unknown values are left out rather than written as null */
     mlia_jw_key(w, "statistics");

@@ -798,8 +798,12 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
                src->method ? src->method : "executions", 0);
     meta_event(&w, "process_sort_index", PID_EXECUTIONS, 0, "sort_index", NULL, 0);
     for (uint32_t k = 0; k < nx; k++) {
-        char label[96];
-        snprintf(label, sizeof label, "execution %u (event block %u)", k + 1, src->execution_runs[k]);
+        char label[320];
+        if (src->execution_captures)
+            snprintf(label, sizeof label, "execution %u (%.256s, event block %u)", k + 1, src->execution_captures[k],
+                     src->execution_runs[k]);
+        else
+            snprintf(label, sizeof label, "execution %u (event block %u)", k + 1, src->execution_runs[k]);
         meta_event(&w, "thread_name", PID_EXECUTIONS, (int64_t)k + 1, "name", label, 0);
         meta_event(&w, "thread_sort_index", PID_EXECUTIONS, (int64_t)k + 1, "sort_index", NULL, (int64_t)k);
     }
@@ -859,6 +863,13 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     for (uint32_t k = 0; k < nx; k++)
         mlia_jw_uint(&w, src->execution_runs[k]);
     mlia_jw_arr_end(&w);
+    if (src->execution_captures) {
+        mlia_jw_key(&w, "execution_captures");
+        mlia_jw_arr_begin(&w);
+        for (uint32_t k = 0; k < nx; k++)
+            mlia_jw_str(&w, src->execution_captures[k]);
+        mlia_jw_arr_end(&w);
+    }
     mlia_jw_key(&w, "inputs");
     mlia_jw_arr_begin(&w);
     for (uint32_t i = 0; i < src->n_inputs; i++) {
@@ -913,6 +924,8 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
         uint64_t base = vec.n ? vec.v[0].start : 0, prev = base;
         mlia_jw_obj_begin(w);
         mlia_jw_kuint(w, "event_block", src->execution_runs[k]);
+        if (src->execution_captures)
+            mlia_jw_kstr(w, "capture", src->execution_captures[k]);
         kraw_us(w, "start", base, src->us_decimals);
         /* flat [start - previous start, duration, site] in ticks */
         mlia_jw_key(w, "events");

@@ -67,7 +67,9 @@ typedef struct trace_source {
     const char *time_unit;          /* "ns" */
     uint32_t us_decimals;           /* ticks per microsecond = 10^us_decimals (3 for ns) */
     uint32_t n_executions;
-    const uint32_t *execution_runs; /* [n_executions] ETDump run index of each execution */
+    const uint32_t *execution_runs; /* [n_executions] ETDump run index of each execution (in its capture) */
+    const char *const *execution_captures; /* [n_executions] capture (ETDump) name of each execution
+                                              when there are several, else NULL */
     /* Calls emit(emit_ctx, ev) for every profile event of execution `exec`
      * (any order). ev->name and ev->etdump_name need only be valid during
      * the emit call (the writer copies them); category, entities and
