@@ -5,6 +5,9 @@
 #   make demo       run the main job on the repository's own sample
 #   make asan       build and run the whole suite under ASan+UBSan (build-asan/)
 #   make bench      speed and memory figures on generated large captures
+#   make schema     regenerate src/formats/schema_*.h and tools/fixturelib/schema_*.py from
+#                   tools/schema/*.fbs (tools/schemagen.py; commit the result)
+#   make schema-check  fail with a diff when those committed files are stale (CI)
 #   make install    PREFIX=/usr/local DESTDIR=: bin/mlia, lib/libmlia.so.<version>
 #                   (+ soname links), lib/libmlia.a, include/mlia/*.h,
 #                   lib/pkgconfig/mlia.pc, share/man/man1/mlia.1
@@ -60,7 +63,7 @@ BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
 .PHONY: fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
-        install uninstall $(BUILD)/mlia.pc
+        install uninstall schema schema-check $(BUILD)/mlia.pc
 
 all: $(BUILD)/mlia $(BUILD)/libmlia.so $(BUILD)/libmlia.a
 
@@ -117,6 +120,14 @@ bench: all $(BENCH_BIN)
 
 setup:
 	@bash tools/setup.sh
+
+# One schema source (docs/schema.md): the readers' and the fixture builder's
+# field slots are generated from tools/schema/*.fbs and committed.
+schema:
+	@python3 tools/schemagen.py
+
+schema-check:
+	@python3 tools/schemagen.py --check
 
 clean:
 	rm -rf build build-asan

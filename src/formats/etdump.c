@@ -9,6 +9,7 @@
 #include "etdump.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,9 +34,74 @@ const char *etdump_value_type_name(int value_type)
 {
     static const char *const names[] = {"Null", "Int", "Bool", "Float", "Double", "Tensor", "TensorList",
                                         "String"};
-    if (value_type < 0 || value_type > 7)
+    if (value_type < 0 || value_type > ETDUMP_VALUE_TYPE_STRING)
         return NULL;
     return names[value_type];
+}
+
+/* ---------------------------------------------------------------- schema versions
+ *
+ * ETDump.version names the layout of everything below the root table (the
+ * root itself, `version` at slot 0 and `run_data` at slot 1, is the same in
+ * every layout ExecuTorch wrote). Each version ExecuTorch ever wrote is a row
+ * here with how mlia reads it; docs/formats/etdump.md §7 ("Schema versions")
+ * gives the history behind the rows. A version that is not a row is an error
+ * naming the version found and the readable ones, and so is a row without a
+ * reader. A new version is one row; one whose tables differ from
+ * tools/schema/etdump.fbs also gets a layout value and its own reader of the
+ * run headers and events, chosen where dispatch_version is called. */
+typedef enum {
+    ETDUMP_LAYOUT_FLATCC,     /* tools/schema/etdump.fbs: the readers of this file */
+    ETDUMP_LAYOUT_UNREADABLE  /* known, not read: `what` says what it is */
+} etdump_layout;
+
+static const struct etdump_schema_version {
+    uint32_t version;
+    etdump_layout layout;
+    const char *what;
+} ETDUMP_VERSIONS[] = {
+    {0, ETDUMP_LAYOUT_FLATCC, "the flatcc layout written by ExecuTorch 0.1 and later"},
+    {1, ETDUMP_LAYOUT_UNREADABLE,
+     "the layout of ExecuTorch's 2023 pre-release ETDumpGen (profile and debug blocks per run)"},
+};
+
+#define ETDUMP_N_VERSIONS (sizeof ETDUMP_VERSIONS / sizeof ETDUMP_VERSIONS[0])
+
+/* "0" or "0, 2": the versions mlia reads, for messages. */
+static void readable_versions(char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < ETDUMP_N_VERSIONS; i++) {
+        if (ETDUMP_VERSIONS[i].layout == ETDUMP_LAYOUT_UNREADABLE)
+            continue;
+        int w = snprintf(buf + n, cap - n, "%s%" PRIu32, n ? ", " : "", ETDUMP_VERSIONS[i].version);
+        if (w < 0 || (size_t)w >= cap - n)
+            break;
+        n += (size_t)w;
+    }
+}
+
+/* 0 when `version` has a reader (today: the flatcc layout of this file), or
+ * -1 after reporting it at the root's version field. */
+static int dispatch_version(const fb_table *root, uint32_t version, mlia_error *err)
+{
+    const struct etdump_schema_version *row = NULL;
+    for (size_t i = 0; i < ETDUMP_N_VERSIONS; i++)
+        if (ETDUMP_VERSIONS[i].version == version)
+            row = &ETDUMP_VERSIONS[i];
+    if (row && row->layout == ETDUMP_LAYOUT_FLATCC)
+        return 0;
+    char readable[64];
+    readable_versions(readable, sizeof readable);
+    /* only version 0 is the default: any other is stored, so the field is present */
+    uint64_t at = root->pos + fb_field_off(root, ETDUMP_SLOT_ET_DUMP_VERSION);
+    if (!row)
+        return fb_fail(root, "version", -1, at, err, "unknown ETDump schema version %" PRIu32 " (supported: %s)",
+                       version, readable);
+    return fb_fail(root, "version", -1, at, err,
+                   "ETDump schema version %" PRIu32 " is %s, which mlia does not read (supported: %s)", version,
+                   row->what, readable);
 }
 
 /* ETDump Tensor: accumulate its byte size into v (first tensor described). */
@@ -44,9 +110,10 @@ static int read_tensor(const fb_table *t, etdump_debug_value *v, bool first, mli
     int8_t st;
     fb_vec sizes, strides;
     int64_t offset;
-    if (fb_get_i8(t, 0, "scalar_type", 0, &st, err) < 0 ||
-        fb_get_vector(t, 1, "sizes", 8, &sizes, err) < 0 || fb_get_vector(t, 2, "strides", 8, &strides, err) < 0 ||
-        fb_get_i64(t, 3, "offset", 0, &offset, err) < 0)
+    if (fb_get_i8(t, ETDUMP_SLOT_TENSOR_SCALAR_TYPE, "scalar_type", 0, &st, err) < 0 ||
+        fb_get_vector(t, ETDUMP_SLOT_TENSOR_SIZES, "sizes", 8, &sizes, err) < 0 ||
+        fb_get_vector(t, ETDUMP_SLOT_TENSOR_STRIDES, "strides", 8, &strides, err) < 0 ||
+        fb_get_i64(t, ETDUMP_SLOT_TENSOR_OFFSET, "offset", 0, &offset, err) < 0)
         return -1;
     unsigned esize = et_scalar_type_size((uint8_t)st);
     uint64_t nbytes = esize;
@@ -90,49 +157,58 @@ static int read_tensor(const fb_table *t, etdump_debug_value *v, bool first, mli
 
 static int read_value(const fb_table *val, etdump_debug_value *v, mlia_error *err)
 {
-    static const char *const member[] = {NULL, "int_value", "bool_value", "float_value", "double_value",
-                                         "tensor", "tensor_list", NULL};
-    static const unsigned member_slot[] = {0, 3, 6, 4, 5, 1, 2, 0};
+    /* member table of each ValueType (String has none: see the schema) */
+    static const struct {
+        unsigned slot;
+        const char *name;
+    } member[ETDUMP_VALUE_TYPE_STRING + 1] = {
+        [ETDUMP_VALUE_TYPE_INT] = {ETDUMP_SLOT_VALUE_INT_VALUE, "int_value"},
+        [ETDUMP_VALUE_TYPE_BOOL] = {ETDUMP_SLOT_VALUE_BOOL_VALUE, "bool_value"},
+        [ETDUMP_VALUE_TYPE_FLOAT] = {ETDUMP_SLOT_VALUE_FLOAT_VALUE, "float_value"},
+        [ETDUMP_VALUE_TYPE_DOUBLE] = {ETDUMP_SLOT_VALUE_DOUBLE_VALUE, "double_value"},
+        [ETDUMP_VALUE_TYPE_TENSOR] = {ETDUMP_SLOT_VALUE_TENSOR, "tensor"},
+        [ETDUMP_VALUE_TYPE_TENSOR_LIST] = {ETDUMP_SLOT_VALUE_TENSOR_LIST, "tensor_list"},
+    };
     uint8_t type;
-    if (fb_get_u8(val, 0, "val", 0, &type, err) < 0)
+    if (fb_get_u8(val, ETDUMP_SLOT_VALUE_VAL, "val", 0, &type, err) < 0)
         return -1;
     v->value_type = type;
     v->nbytes_known = true;
     fb_table out;
-    int r = fb_get_table(val, 7, "output", &out, err);
+    int r = fb_get_table(val, ETDUMP_SLOT_VALUE_OUTPUT, "output", &out, err);
     if (r < 0)
         return -1;
-    if (r > 0 && fb_get_bool(&out, 0, "bool_val", false, &v->output, err) < 0)
+    if (r > 0 && fb_get_bool(&out, ETDUMP_SLOT_BOOL_BOOL_VAL, "bool_val", false, &v->output, err) < 0)
         return -1;
     if (type == ETDUMP_VALUE_NULL || type >= ETDUMP_VALUE_STRING)
         return 0; /* String is declared without a member field; unknown tags stay raw */
     fb_table m;
-    r = fb_get_table(val, member_slot[type], member[type], &m, err);
+    r = fb_get_table(val, member[type].slot, member[type].name, &m, err);
     if (r < 0)
         return -1;
     if (r == 0)
-        return fb_fail(val, member[type], -1, val->pos, err, "Value of type %s has no %s member",
-                       etdump_value_type_name(type), member[type]);
+        return fb_fail(val, member[type].name, -1, val->pos, err, "Value of type %s has no %s member",
+                       etdump_value_type_name(type), member[type].name);
     switch (type) {
     case ETDUMP_VALUE_INT:
-        return fb_get_i64(&m, 0, "int_val", 0, &v->int_val, err);
+        return fb_get_i64(&m, ETDUMP_SLOT_INT_INT_VAL, "int_val", 0, &v->int_val, err);
     case ETDUMP_VALUE_BOOL:
-        return fb_get_bool(&m, 0, "bool_val", false, &v->bool_val, err);
+        return fb_get_bool(&m, ETDUMP_SLOT_BOOL_BOOL_VAL, "bool_val", false, &v->bool_val, err);
     case ETDUMP_VALUE_FLOAT: {
         float f;
-        if (fb_get_f32(&m, 0, "float_val", 0.0f, &f, err) < 0)
+        if (fb_get_f32(&m, ETDUMP_SLOT_FLOAT_FLOAT_VAL, "float_val", 0.0f, &f, err) < 0)
             return -1;
         v->double_val = f;
         return 0;
     }
     case ETDUMP_VALUE_DOUBLE:
-        return fb_get_f64(&m, 0, "double_val", 0.0, &v->double_val, err);
+        return fb_get_f64(&m, ETDUMP_SLOT_DOUBLE_DOUBLE_VAL, "double_val", 0.0, &v->double_val, err);
     case ETDUMP_VALUE_TENSOR:
         v->n_tensors = 1;
         return read_tensor(&m, v, true, err);
     case ETDUMP_VALUE_TENSOR_LIST: {
         fb_vec tensors;
-        if (fb_get_vector(&m, 0, "tensors", 4, &tensors, err) < 0)
+        if (fb_get_vector(&m, ETDUMP_SLOT_TENSOR_LIST_TENSORS, "tensors", 4, &tensors, err) < 0)
             return -1;
         v->n_tensors = tensors.n;
         v->data_offset = -1;
@@ -151,11 +227,13 @@ static int read_value(const fb_table *val, etdump_debug_value *v, mlia_error *er
 static int read_debug_event(const fb_table *d, etdump_debug_value *v, etdump_event *ev, mlia_error *err)
 {
     uint64_t chain;
-    if (fb_get_u64(d, 0, "chain_index", 0, &chain, err) < 0 ||
-        fb_get_i32(d, 1, "instruction_id", -1, &ev->instruction_id, err) < 0 ||
-        fb_get_i32(d, 3, "delegate_debug_id_int", -1, &ev->delegate_debug_id_int, err) < 0 ||
-        fb_get_string(d, 4, "delegate_debug_id_str", &ev->delegate_debug_id_str, err) < 0 ||
-        fb_get_string(d, 5, "name", &ev->name, err) < 0)
+    if (fb_get_u64(d, ETDUMP_SLOT_DEBUG_EVENT_CHAIN_INDEX, "chain_index", 0, &chain, err) < 0 ||
+        fb_get_i32(d, ETDUMP_SLOT_DEBUG_EVENT_INSTRUCTION_ID, "instruction_id", -1, &ev->instruction_id, err) < 0 ||
+        fb_get_i32(d, ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_INT, "delegate_debug_id_int", -1,
+                   &ev->delegate_debug_id_int, err) < 0 ||
+        fb_get_string(d, ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_STR, "delegate_debug_id_str",
+                      &ev->delegate_debug_id_str, err) < 0 ||
+        fb_get_string(d, ETDUMP_SLOT_DEBUG_EVENT_NAME, "name", &ev->name, err) < 0)
         return -1;
     /* the runtime's -1 is stored as 2^64-1; keep other huge values as their
      * two's-complement reading */
@@ -164,7 +242,7 @@ static int read_debug_event(const fb_table *d, etdump_debug_value *v, etdump_eve
     memset(v, 0, sizeof *v);
     v->data_offset = -1;
     fb_table val;
-    int r = fb_get_table(d, 2, "debug_entry", &val, err);
+    int r = fb_get_table(d, ETDUMP_SLOT_DEBUG_EVENT_DEBUG_ENTRY, "debug_entry", &val, err);
     if (r < 0)
         return -1;
     if (r == 0)
@@ -184,34 +262,41 @@ static int read_event(const fb_table *e, uint32_t n_allocators, etdump_event *ev
     memset(ev, 0, sizeof *ev);
     m.pos = e->pos;
     ev->offset = fb_file_offset(e->b, e->pos);
-    unsigned members = fb_has(e, 0) + fb_has(e, 1) + fb_has(e, 2);
+    unsigned members = fb_has(e, ETDUMP_SLOT_EVENT_PROFILE_EVENT) + fb_has(e, ETDUMP_SLOT_EVENT_ALLOCATION_EVENT) +
+                       fb_has(e, ETDUMP_SLOT_EVENT_DEBUG_EVENT);
     if (members != 1)
         return fb_fail(e, NULL, -1, e->pos, err, "Event has %u members set, expected exactly one", members);
-    if (fb_has(e, 0)) {
+    if (fb_has(e, ETDUMP_SLOT_EVENT_PROFILE_EVENT)) {
         ev->kind = ETDUMP_EVENT_PROFILE;
         fb_vec md;
-        if (fb_get_table(e, 0, "profile_event", &m, err) < 0 || fb_get_string(&m, 0, "name", &ev->name, err) < 0)
+        if (fb_get_table(e, ETDUMP_SLOT_EVENT_PROFILE_EVENT, "profile_event", &m, err) < 0 ||
+            fb_get_string(&m, ETDUMP_SLOT_PROFILE_EVENT_NAME, "name", &ev->name, err) < 0)
             return -1;
         int32_t chain;
-        if (fb_get_i32(&m, 1, "chain_index", 0, &chain, err) < 0 ||
-            fb_get_i32(&m, 2, "instruction_id", -1, &ev->instruction_id, err) < 0 ||
-            fb_get_i32(&m, 3, "delegate_debug_id_int", -1, &ev->delegate_debug_id_int, err) < 0 ||
-            fb_get_string(&m, 4, "delegate_debug_id_str", &ev->delegate_debug_id_str, err) < 0 ||
-            fb_get_vector(&m, 5, "delegate_debug_metadata", 1, &md, err) < 0 ||
-            fb_get_u64(&m, 6, "start_time", 0, &ev->start_time, err) < 0 ||
-            fb_get_u64(&m, 7, "end_time", 0, &ev->end_time, err) < 0)
+        if (fb_get_i32(&m, ETDUMP_SLOT_PROFILE_EVENT_CHAIN_INDEX, "chain_index", 0, &chain, err) < 0 ||
+            fb_get_i32(&m, ETDUMP_SLOT_PROFILE_EVENT_INSTRUCTION_ID, "instruction_id", -1, &ev->instruction_id,
+                       err) < 0 ||
+            fb_get_i32(&m, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_INT, "delegate_debug_id_int", -1,
+                       &ev->delegate_debug_id_int, err) < 0 ||
+            fb_get_string(&m, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_STR, "delegate_debug_id_str",
+                          &ev->delegate_debug_id_str, err) < 0 ||
+            fb_get_vector(&m, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_METADATA, "delegate_debug_metadata", 1, &md,
+                          err) < 0 ||
+            fb_get_u64(&m, ETDUMP_SLOT_PROFILE_EVENT_START_TIME, "start_time", 0, &ev->start_time, err) < 0 ||
+            fb_get_u64(&m, ETDUMP_SLOT_PROFILE_EVENT_END_TIME, "end_time", 0, &ev->end_time, err) < 0)
             return -1;
         ev->chain_index = chain;
         ev->has_metadata = md.present;
         ev->metadata_size = md.n;
         ev->metadata = md.present ? e->b->base + md.pos : NULL;
-    } else if (fb_has(e, 1)) {
+    } else if (fb_has(e, ETDUMP_SLOT_EVENT_ALLOCATION_EVENT)) {
         ev->kind = ETDUMP_EVENT_ALLOCATION;
         ev->instruction_id = -1;
         ev->delegate_debug_id_int = -1;
-        if (fb_get_table(e, 1, "allocation_event", &m, err) < 0 ||
-            fb_get_i32(&m, 0, "allocator_id", 0, &ev->allocator_id, err) < 0 ||
-            fb_get_u64(&m, 1, "allocation_size", 0, &ev->allocation_size, err) < 0)
+        if (fb_get_table(e, ETDUMP_SLOT_EVENT_ALLOCATION_EVENT, "allocation_event", &m, err) < 0 ||
+            fb_get_i32(&m, ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATOR_ID, "allocator_id", 0, &ev->allocator_id, err) < 0 ||
+            fb_get_u64(&m, ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATION_SIZE, "allocation_size", 0, &ev->allocation_size,
+                       err) < 0)
             return -1;
         if (ev->allocator_id < 1 || (uint32_t)ev->allocator_id > n_allocators)
             return fb_fail(&m, "allocator_id", -1, m.pos, err,
@@ -219,7 +304,8 @@ static int read_event(const fb_table *e, uint32_t n_allocators, etdump_event *ev
                            ev->allocator_id, n_allocators);
     } else {
         ev->kind = ETDUMP_EVENT_DEBUG;
-        if (fb_get_table(e, 2, "debug_event", &m, err) < 0 || read_debug_event(&m, dv, ev, err) < 0)
+        if (fb_get_table(e, ETDUMP_SLOT_EVENT_DEBUG_EVENT, "debug_event", &m, err) < 0 ||
+            read_debug_event(&m, dv, ev, err) < 0)
             return -1;
     }
     /* highest byte touched (for page release): the member table and the
@@ -252,10 +338,11 @@ static int read_run_header(const fb_table *rt, uint32_t index, etdump_run *run, 
     fb_vec allocs;
     run->offset = fb_file_offset(rt->b, rt->pos);
     run->index = index;
-    if (fb_get_string(rt, 0, "name", &run->name, err) < 0 ||
-        fb_get_i32(rt, 1, "bundled_input_index", -1, &run->bundled_input_index, err) < 0 ||
-        fb_get_vector(rt, 2, "allocators", 4, &allocs, err) < 0 ||
-        fb_get_vector(rt, 3, "events", 4, events, err) < 0)
+    if (fb_get_string(rt, ETDUMP_SLOT_RUN_DATA_NAME, "name", &run->name, err) < 0 ||
+        fb_get_i32(rt, ETDUMP_SLOT_RUN_DATA_BUNDLED_INPUT_INDEX, "bundled_input_index", -1, &run->bundled_input_index,
+                   err) < 0 ||
+        fb_get_vector(rt, ETDUMP_SLOT_RUN_DATA_ALLOCATORS, "allocators", 4, &allocs, err) < 0 ||
+        fb_get_vector(rt, ETDUMP_SLOT_RUN_DATA_EVENTS, "events", 4, events, err) < 0)
         return -1;
     /* every allocator and every event opens at least one table: a count
      * beyond the remaining budget cannot be valid, so reject it before
@@ -274,7 +361,8 @@ static int read_run_header(const fb_table *rt, uint32_t index, etdump_run *run, 
         run->allocators = mlia_arena_array(arena, allocs.n ? allocs.n : 1, sizeof *run->allocators);
         for (uint32_t i = 0; i < allocs.n; i++) {
             fb_table a;
-            if (fb_vec_table(&allocs, i, &a, err) < 0 || fb_get_string(&a, 0, "name", &run->allocators[i], err) < 0)
+            if (fb_vec_table(&allocs, i, &a, err) < 0 ||
+                fb_get_string(&a, ETDUMP_SLOT_ALLOCATOR_NAME, "name", &run->allocators[i], err) < 0)
                 return -1;
             run->allocators[i] = copy_str(arena, run->allocators[i]);
         }
@@ -298,7 +386,7 @@ static int detect_prefix(const uint8_t *data, size_t size)
 static int open_run_table(const fb_table *root, uint32_t r, fb_table *rt, mlia_error *err)
 {
     fb_vec runs;
-    if (fb_get_vector(root, 1, "run_data", 4, &runs, err) < 0)
+    if (fb_get_vector(root, ETDUMP_SLOT_ET_DUMP_RUN_DATA, "run_data", 4, &runs, err) < 0)
         return -1;
     if (r >= runs.n)
         return fb_fail(root, "run_data", -1, root->pos, err, "run %" PRIu32 " out of range", r);
@@ -491,8 +579,9 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
     uint32_t since_release = 0;
     uint64_t rel_lo = 0, rel_hi = 0;
     fb_vec runs;
-    if (fb_get_u32(&root, 0, "version", 0, &d->version, err) < 0 ||
-        fb_get_vector(&root, 1, "run_data", 4, &runs, err) < 0)
+    if (fb_get_u32(&root, ETDUMP_SLOT_ET_DUMP_VERSION, "version", 0, &d->version, err) < 0 ||
+        dispatch_version(&root, d->version, err) < 0 ||
+        fb_get_vector(&root, ETDUMP_SLOT_ET_DUMP_RUN_DATA, "run_data", 4, &runs, err) < 0)
         return -1;
     if (!fb_budget_allows(&b, runs.n))
         return fb_vec_fail(&runs, -1, err, "too many runs (%" PRIu32 ")", runs.n);

@@ -19,6 +19,12 @@
  * file mapping whose pages the caller releases between runs
  * (etdump.release, see core/file.h).
  *
+ * Schema version: the root's `version` is looked up in the reader's table
+ * of known versions before anything below the root is read; only version 0
+ * (tools/schema/etdump.fbs) is read, any other is an error naming the
+ * version, its byte offset and the readable versions (docs/formats/etdump.md
+ * §7).
+ *
  * Validation beyond the FlatBuffers checks (docs/formats/etdump.md §3): an Event must have
  * exactly one member; allocator ids are 1-based indexes into the run's
  * allocators; a Value tag must have its member table; debug tensor sizes
@@ -39,6 +45,7 @@
 #include "core/error.h"
 #include "core/str.h"
 #include "formats/fb.h"
+#include "formats/schema_etdump.h"
 
 typedef enum {
     ETDUMP_EVENT_PROFILE = 0,
@@ -46,16 +53,17 @@ typedef enum {
     ETDUMP_EVENT_DEBUG = 2
 } etdump_event_kind;
 
-/* ETDump ValueType (docs/formats/etdump.md §2). */
+/* ETDump ValueType (docs/formats/etdump.md §2), numbered by the schema
+ * (tools/schema/etdump.fbs). */
 typedef enum {
-    ETDUMP_VALUE_NULL = 0,
-    ETDUMP_VALUE_INT = 1,
-    ETDUMP_VALUE_BOOL = 2,
-    ETDUMP_VALUE_FLOAT = 3,
-    ETDUMP_VALUE_DOUBLE = 4,
-    ETDUMP_VALUE_TENSOR = 5,
-    ETDUMP_VALUE_TENSOR_LIST = 6,
-    ETDUMP_VALUE_STRING = 7
+    ETDUMP_VALUE_NULL = ETDUMP_VALUE_TYPE_NULL,
+    ETDUMP_VALUE_INT = ETDUMP_VALUE_TYPE_INT,
+    ETDUMP_VALUE_BOOL = ETDUMP_VALUE_TYPE_BOOL,
+    ETDUMP_VALUE_FLOAT = ETDUMP_VALUE_TYPE_FLOAT,
+    ETDUMP_VALUE_DOUBLE = ETDUMP_VALUE_TYPE_DOUBLE,
+    ETDUMP_VALUE_TENSOR = ETDUMP_VALUE_TYPE_TENSOR,
+    ETDUMP_VALUE_TENSOR_LIST = ETDUMP_VALUE_TYPE_TENSOR_LIST,
+    ETDUMP_VALUE_STRING = ETDUMP_VALUE_TYPE_STRING
 } etdump_value_type;
 
 /* Decoded DebugEvent.debug_entry (Value). */

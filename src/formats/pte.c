@@ -20,6 +20,13 @@
 
 #include "fb.h"
 
+/* One fb_get_vector call reads the `items` of every integer-like list value
+ * (read_value): their tables keep the vector at the same slot. */
+_Static_assert((int)PROGRAM_SLOT_INT_LIST_ITEMS == (int)PROGRAM_SLOT_BOOL_LIST_ITEMS &&
+                   (int)PROGRAM_SLOT_INT_LIST_ITEMS == (int)PROGRAM_SLOT_TENSOR_LIST_ITEMS &&
+                   (int)PROGRAM_SLOT_INT_LIST_ITEMS == (int)PROGRAM_SLOT_OPTIONAL_TENSOR_LIST_ITEMS,
+               "list values hold `items` at one slot");
+
 /* ---------------------------------------------------------------- scalar types */
 
 const char *et_scalar_type_name(int st)
@@ -185,8 +192,9 @@ static int read_blob(pte_ctx *c, const fb_table *t, unsigned slot, const char *n
 static int read_subsegment(pte_ctx *c, const fb_table *t, pte_subsegment *s)
 {
     fb_vec v;
-    if (fb_get_u32(t, 0, "segment_index", 0, &s->segment_index, c->err) < 0 ||
-        fb_get_vector(t, 1, "offsets", 8, &v, c->err) < 0)
+    if (fb_get_u32(t, PROGRAM_SLOT_SUBSEGMENT_OFFSETS_SEGMENT_INDEX, "segment_index", 0, &s->segment_index,
+                   c->err) < 0 ||
+        fb_get_vector(t, PROGRAM_SLOT_SUBSEGMENT_OFFSETS_OFFSETS, "offsets", 8, &v, c->err) < 0)
         return -1;
     s->n_offsets = v.n;
     s->offsets = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *s->offsets);
@@ -205,7 +213,7 @@ static int read_program_tables(pte_ctx *c, const fb_table *root)
     pte_program *p = c->p;
     fb_vec v;
     /* segments first: everything else may index them */
-    if (fb_get_vector(root, 4, "segments", 4, &v, c->err) < 0)
+    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_SEGMENTS, "segments", 4, &v, c->err) < 0)
         return -1;
     p->segments_present = v.present;
     p->n_segments = v.n;
@@ -213,8 +221,9 @@ static int read_program_tables(pte_ctx *c, const fb_table *root)
     for (uint32_t i = 0; i < v.n; i++) {
         fb_table s;
         pte_segment *seg = &p->segments[i];
-        if (fb_vec_table(&v, i, &s, c->err) < 0 || fb_get_u64(&s, 0, "offset", 0, &seg->offset, c->err) < 0 ||
-            fb_get_u64(&s, 1, "size", 0, &seg->size, c->err) < 0)
+        if (fb_vec_table(&v, i, &s, c->err) < 0 ||
+            fb_get_u64(&s, PROGRAM_SLOT_DATA_SEGMENT_OFFSET, "offset", 0, &seg->offset, c->err) < 0 ||
+            fb_get_u64(&s, PROGRAM_SLOT_DATA_SEGMENT_SIZE, "size", 0, &seg->size, c->err) < 0)
             return -1;
         if (p->segment_base_offset != 0) {
             uint64_t base = p->segment_base_offset;
@@ -229,36 +238,38 @@ static int read_program_tables(pte_ctx *c, const fb_table *root)
     }
 
     fb_table cs;
-    int r = fb_get_table(root, 5, "constant_segment", &cs, c->err);
+    int r = fb_get_table(root, PROGRAM_SLOT_PROGRAM_CONSTANT_SEGMENT, "constant_segment", &cs, c->err);
     if (r < 0 || (r > 0 && read_subsegment(c, &cs, &p->constant_segment) < 0))
         return -1;
     p->has_constant_segment = r > 0;
 
-    if (fb_get_vector(root, 2, "constant_buffer", 4, &v, c->err) < 0)
+    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_CONSTANT_BUFFER, "constant_buffer", 4, &v, c->err) < 0)
         return -1;
     p->constant_buffer_present = v.present;
     p->n_constant_buffers = v.n;
     p->constant_buffers = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->constant_buffers);
     for (uint32_t i = 0; i < v.n; i++) {
         fb_table t;
-        if (fb_vec_table(&v, i, &t, c->err) < 0 || read_blob(c, &t, 0, "storage", &p->constant_buffers[i]) < 0)
+        if (fb_vec_table(&v, i, &t, c->err) < 0 ||
+            read_blob(c, &t, PROGRAM_SLOT_BUFFER_STORAGE, "storage", &p->constant_buffers[i]) < 0)
             return -1;
     }
     if (p->constant_segment.n_offsets > 1 && p->n_constant_buffers > 0)
         return fb_fail(root, "constant_buffer", -1, root->pos, c->err,
                        "constants in both constant_segment and the deprecated constant_buffer");
 
-    if (fb_get_vector(root, 3, "backend_delegate_data", 4, &v, c->err) < 0)
+    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_BACKEND_DELEGATE_DATA, "backend_delegate_data", 4, &v, c->err) < 0)
         return -1;
     p->n_inline_delegates = v.n;
     p->inline_delegates = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->inline_delegates);
     for (uint32_t i = 0; i < v.n; i++) {
         fb_table t;
-        if (fb_vec_table(&v, i, &t, c->err) < 0 || read_blob(c, &t, 0, "data", &p->inline_delegates[i]) < 0)
+        if (fb_vec_table(&v, i, &t, c->err) < 0 ||
+            read_blob(c, &t, PROGRAM_SLOT_BACKEND_DELEGATE_INLINE_DATA_DATA, "data", &p->inline_delegates[i]) < 0)
             return -1;
     }
 
-    if (fb_get_vector(root, 6, "mutable_data_segments", 4, &v, c->err) < 0)
+    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_MUTABLE_DATA_SEGMENTS, "mutable_data_segments", 4, &v, c->err) < 0)
         return -1;
     p->n_mutable_data_segments = v.n;
     p->mutable_data_segments = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->mutable_data_segments);
@@ -268,15 +279,16 @@ static int read_program_tables(pte_ctx *c, const fb_table *root)
             return -1;
     }
 
-    if (fb_get_vector(root, 7, "named_data", 4, &v, c->err) < 0)
+    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_NAMED_DATA, "named_data", 4, &v, c->err) < 0)
         return -1;
     p->n_named_data = v.n;
     p->named_data = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->named_data);
     for (uint32_t i = 0; i < v.n; i++) {
         fb_table t;
         pte_named_data *nd = &p->named_data[i];
-        if (fb_vec_table(&v, i, &t, c->err) < 0 || fb_get_string(&t, 0, "key", &nd->key, c->err) < 0 ||
-            fb_get_u32(&t, 1, "segment_index", 0, &nd->segment_index, c->err) < 0)
+        if (fb_vec_table(&v, i, &t, c->err) < 0 ||
+            fb_get_string(&t, PROGRAM_SLOT_NAMED_DATA_KEY, "key", &nd->key, c->err) < 0 ||
+            fb_get_u32(&t, PROGRAM_SLOT_NAMED_DATA_SEGMENT_INDEX, "segment_index", 0, &nd->segment_index, c->err) < 0)
             return -1;
         if (nd->segment_index >= p->n_segments)
             return fb_fail(&t, "segment_index", -1, t.pos, c->err,
@@ -293,12 +305,14 @@ static int read_tensor(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_
     int8_t st, layout, dyn;
     fb_vec sizes, dim_order;
     uint32_t idx;
-    if (fb_get_i8(t, 0, "scalar_type", 0, &st, c->err) < 0 ||
-        fb_get_i32(t, 1, "storage_offset", 0, &x->storage_offset, c->err) < 0 ||
-        fb_get_vector(t, 2, "sizes", 4, &sizes, c->err) < 0 || fb_get_vector(t, 3, "dim_order", 1, &dim_order, c->err) < 0 ||
-        fb_get_bool(t, 4, "requires_grad", false, &x->requires_grad, c->err) < 0 ||
-        fb_get_u32(t, 5, "data_buffer_idx", 0, &idx, c->err) < 0 || fb_get_i8(t, 7, "layout", 0, &layout, c->err) < 0 ||
-        fb_get_i8(t, 8, "shape_dynamism", 0, &dyn, c->err) < 0)
+    if (fb_get_i8(t, PROGRAM_SLOT_TENSOR_SCALAR_TYPE, "scalar_type", 0, &st, c->err) < 0 ||
+        fb_get_i32(t, PROGRAM_SLOT_TENSOR_STORAGE_OFFSET, "storage_offset", 0, &x->storage_offset, c->err) < 0 ||
+        fb_get_vector(t, PROGRAM_SLOT_TENSOR_SIZES, "sizes", 4, &sizes, c->err) < 0 ||
+        fb_get_vector(t, PROGRAM_SLOT_TENSOR_DIM_ORDER, "dim_order", 1, &dim_order, c->err) < 0 ||
+        fb_get_bool(t, PROGRAM_SLOT_TENSOR_REQUIRES_GRAD, "requires_grad", false, &x->requires_grad, c->err) < 0 ||
+        fb_get_u32(t, PROGRAM_SLOT_TENSOR_DATA_BUFFER_IDX, "data_buffer_idx", 0, &idx, c->err) < 0 ||
+        fb_get_i8(t, PROGRAM_SLOT_TENSOR_LAYOUT, "layout", 0, &layout, c->err) < 0 ||
+        fb_get_i8(t, PROGRAM_SLOT_TENSOR_SHAPE_DYNAMISM, "shape_dynamism", 0, &dyn, c->err) < 0)
         return -1;
     x->scalar_type = (uint8_t)st;
     x->layout = layout;
@@ -322,15 +336,17 @@ static int read_tensor(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_
     x->dim_order = dim_order.n ? c->data + dim_order.pos : NULL;
 
     fb_table a;
-    int r = fb_get_table(t, 6, "allocation_info", &a, c->err);
+    int r = fb_get_table(t, PROGRAM_SLOT_TENSOR_ALLOCATION_INFO, "allocation_info", &a, c->err);
     if (r < 0)
         return -1;
     if (r > 0) {
         uint32_t lo, hi;
         x->has_allocation = true;
-        if (fb_get_u32(&a, 0, "memory_id", 0, &x->memory_id, c->err) < 0 ||
-            fb_get_u32(&a, 1, "memory_offset_low", 0, &lo, c->err) < 0 ||
-            fb_get_u32(&a, 2, "memory_offset_high", 0, &hi, c->err) < 0)
+        if (fb_get_u32(&a, PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_ID, "memory_id", 0, &x->memory_id, c->err) < 0 ||
+            fb_get_u32(&a, PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_LOW, "memory_offset_low", 0, &lo,
+                       c->err) < 0 ||
+            fb_get_u32(&a, PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_HIGH, "memory_offset_high", 0, &hi,
+                       c->err) < 0)
             return -1;
         x->memory_offset = ((uint64_t)hi << 32) | lo;
         if (x->memory_id >= plan->n_non_const_buffer_sizes)
@@ -339,14 +355,16 @@ static int read_tensor(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_
                            plan->n_non_const_buffer_sizes);
     }
     fb_table e;
-    r = fb_get_table(t, 9, "extra_tensor_info", &e, c->err);
+    r = fb_get_table(t, PROGRAM_SLOT_TENSOR_EXTRA_TENSOR_INFO, "extra_tensor_info", &e, c->err);
     if (r < 0)
         return -1;
     if (r > 0) {
         x->has_extra = true;
-        if (fb_get_u64(&e, 0, "mutable_data_segments_idx", 0, &x->mutable_data_segments_idx, c->err) < 0 ||
-            fb_get_string(&e, 1, "fully_qualified_name", &x->fully_qualified_name, c->err) < 0 ||
-            fb_get_u8(&e, 2, "location", 0, &x->extra_location, c->err) < 0)
+        if (fb_get_u64(&e, PROGRAM_SLOT_EXTRA_TENSOR_INFO_MUTABLE_DATA_SEGMENTS_IDX, "mutable_data_segments_idx", 0,
+                       &x->mutable_data_segments_idx, c->err) < 0 ||
+            fb_get_string(&e, PROGRAM_SLOT_EXTRA_TENSOR_INFO_FULLY_QUALIFIED_NAME, "fully_qualified_name",
+                          &x->fully_qualified_name, c->err) < 0 ||
+            fb_get_u8(&e, PROGRAM_SLOT_EXTRA_TENSOR_INFO_LOCATION, "location", 0, &x->extra_location, c->err) < 0)
             return -1;
     }
 
@@ -397,7 +415,7 @@ static int read_value(pte_ctx *c, const pte_plan *plan, const fb_table *ev, pte_
 {
     fb_table m;
     uint8_t kind;
-    int r = fb_get_union(ev, 0, "val", PTE_VALUE_OPTIONAL_TENSOR_LIST, &kind, &m, c->err);
+    int r = fb_get_union(ev, PROGRAM_SLOT_E_VALUE_VAL_TYPE, "val", PTE_VALUE_OPTIONAL_TENSOR_LIST, &kind, &m, c->err);
     if (r < 0)
         return -1;
     v->kind = kind;
@@ -408,13 +426,13 @@ static int read_value(pte_ctx *c, const pte_plan *plan, const fb_table *ev, pte_
     case PTE_VALUE_NULL:
         return 0;
     case PTE_VALUE_INT:
-        return fb_get_i64(&m, 0, "int_val", 0, &v->int_val, c->err);
+        return fb_get_i64(&m, PROGRAM_SLOT_INT_INT_VAL, "int_val", 0, &v->int_val, c->err);
     case PTE_VALUE_BOOL:
-        return fb_get_bool(&m, 0, "bool_val", false, &v->bool_val, c->err);
+        return fb_get_bool(&m, PROGRAM_SLOT_BOOL_BOOL_VAL, "bool_val", false, &v->bool_val, c->err);
     case PTE_VALUE_DOUBLE:
-        return fb_get_f64(&m, 0, "double_val", 0.0, &v->double_val, c->err);
+        return fb_get_f64(&m, PROGRAM_SLOT_DOUBLE_DOUBLE_VAL, "double_val", 0.0, &v->double_val, c->err);
     case PTE_VALUE_STRING:
-        return fb_get_string(&m, 0, "string_val", &v->string_val, c->err) < 0 ? -1 : 0;
+        return fb_get_string(&m, PROGRAM_SLOT_STRING_STRING_VAL, "string_val", &v->string_val, c->err) < 0 ? -1 : 0;
     case PTE_VALUE_TENSOR:
         return read_tensor(c, plan, &m, &v->tensor);
     case PTE_VALUE_INT_LIST:
@@ -422,7 +440,7 @@ static int read_value(pte_ctx *c, const pte_plan *plan, const fb_table *ev, pte_
     case PTE_VALUE_TENSOR_LIST:
     case PTE_VALUE_OPTIONAL_TENSOR_LIST: {
         unsigned es = kind == PTE_VALUE_INT_LIST ? 8 : kind == PTE_VALUE_BOOL_LIST ? 1 : 4;
-        if (fb_get_vector(&m, 0, "items", es, &items, c->err) < 0)
+        if (fb_get_vector(&m, PROGRAM_SLOT_INT_LIST_ITEMS, "items", es, &items, c->err) < 0)
             return -1;
         v->n_items = items.n;
         v->items = mlia_arena_array(c->arena, items.n ? items.n : 1, sizeof *v->items);
@@ -438,7 +456,7 @@ static int read_value(pte_ctx *c, const pte_plan *plan, const fb_table *ev, pte_
         return 0;
     }
     case PTE_VALUE_DOUBLE_LIST:
-        if (fb_get_vector(&m, 0, "items", 8, &items, c->err) < 0)
+        if (fb_get_vector(&m, PROGRAM_SLOT_DOUBLE_LIST_ITEMS, "items", 8, &items, c->err) < 0)
             return -1;
         v->n_items = items.n;
         v->double_items = mlia_arena_array(c->arena, items.n ? items.n : 1, sizeof *v->double_items);
@@ -460,7 +478,7 @@ static int read_instruction(pte_ctx *c, const pte_plan *plan, uint32_t n_instr, 
     in->op_index = -1;
     in->delegate_index = -1;
     in->a = in->b = -1;
-    int r = fb_get_union(it, 0, "instr_args", PTE_INSTR_FREE, &kind, &m, c->err);
+    int r = fb_get_union(it, PROGRAM_SLOT_INSTRUCTION_INSTR_ARGS_TYPE, "instr_args", PTE_INSTR_FREE, &kind, &m, c->err);
     if (r < 0)
         return -1;
     in->kind = kind;
@@ -475,7 +493,8 @@ static int read_instruction(pte_ctx *c, const pte_plan *plan, uint32_t n_instr, 
         int32_t idx;
         bool k = kind == PTE_INSTR_KERNEL;
         const char *field = k ? "op_index" : "delegate_index";
-        if (fb_get_i32(&m, 0, field, 0, &idx, c->err) < 0)
+        if (fb_get_i32(&m, k ? PROGRAM_SLOT_KERNEL_CALL_OP_INDEX : PROGRAM_SLOT_DELEGATE_CALL_DELEGATE_INDEX, field, 0,
+                       &idx, c->err) < 0)
             return -1;
         if (check_index(&m, field, -1, m.pos, idx, k ? plan->n_operators : plan->n_delegates,
                         k ? "operator index" : "delegate index", c->err) < 0)
@@ -484,23 +503,26 @@ static int read_instruction(pte_ctx *c, const pte_plan *plan, uint32_t n_instr, 
             in->op_index = idx;
         else
             in->delegate_index = idx;
-        return read_index_vec(c, &m, 1, "args", plan->n_values, false, what, &in->n_args, &in->args);
+        return read_index_vec(c, &m, k ? PROGRAM_SLOT_KERNEL_CALL_ARGS : PROGRAM_SLOT_DELEGATE_CALL_ARGS, "args",
+                              plan->n_values, false, what, &in->n_args, &in->args);
     }
     case PTE_INSTR_MOVE:
-        if (fb_get_i32(&m, 0, "move_from", 0, &in->a, c->err) < 0 || fb_get_i32(&m, 1, "move_to", 0, &in->b, c->err) < 0 ||
+        if (fb_get_i32(&m, PROGRAM_SLOT_MOVE_CALL_MOVE_FROM, "move_from", 0, &in->a, c->err) < 0 ||
+            fb_get_i32(&m, PROGRAM_SLOT_MOVE_CALL_MOVE_TO, "move_to", 0, &in->b, c->err) < 0 ||
             check_index(&m, "move_from", -1, m.pos, in->a, plan->n_values, what, c->err) < 0 ||
             check_index(&m, "move_to", -1, m.pos, in->b, plan->n_values, what, c->err) < 0)
             return -1;
         break;
     case PTE_INSTR_JUMP_FALSE:
-        if (fb_get_i32(&m, 0, "cond_value_index", 0, &in->a, c->err) < 0 ||
-            fb_get_i32(&m, 1, "destination_instruction", 0, &in->b, c->err) < 0 ||
+        if (fb_get_i32(&m, PROGRAM_SLOT_JUMP_FALSE_CALL_COND_VALUE_INDEX, "cond_value_index", 0, &in->a, c->err) < 0 ||
+            fb_get_i32(&m, PROGRAM_SLOT_JUMP_FALSE_CALL_DESTINATION_INSTRUCTION, "destination_instruction", 0, &in->b,
+                       c->err) < 0 ||
             check_index(&m, "cond_value_index", -1, m.pos, in->a, plan->n_values, what, c->err) < 0 ||
             check_index(&m, "destination_instruction", -1, m.pos, in->b, n_instr, "instruction index", c->err) < 0)
             return -1;
         break;
     case PTE_INSTR_FREE:
-        if (fb_get_i32(&m, 0, "value_index", 0, &in->a, c->err) < 0 ||
+        if (fb_get_i32(&m, PROGRAM_SLOT_FREE_CALL_VALUE_INDEX, "value_index", 0, &in->a, c->err) < 0 ||
             check_index(&m, "value_index", -1, m.pos, in->a, plan->n_values, what, c->err) < 0)
             return -1;
         break;
@@ -514,9 +536,11 @@ static int read_instruction(pte_ctx *c, const pte_plan *plan, uint32_t n_instr, 
 static int read_chain(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_chain *ch)
 {
     fb_vec v;
-    if (read_index_vec(c, t, 0, "inputs", plan->n_values, false, "value index", &ch->n_inputs, &ch->inputs) < 0 ||
-        read_index_vec(c, t, 1, "outputs", plan->n_values, false, "value index", &ch->n_outputs, &ch->outputs) < 0 ||
-        fb_get_vector(t, 2, "instructions", 4, &v, c->err) < 0)
+    if (read_index_vec(c, t, PROGRAM_SLOT_CHAIN_INPUTS, "inputs", plan->n_values, false, "value index", &ch->n_inputs,
+                       &ch->inputs) < 0 ||
+        read_index_vec(c, t, PROGRAM_SLOT_CHAIN_OUTPUTS, "outputs", plan->n_values, false, "value index",
+                       &ch->n_outputs, &ch->outputs) < 0 ||
+        fb_get_vector(t, PROGRAM_SLOT_CHAIN_INSTRUCTIONS, "instructions", 4, &v, c->err) < 0)
         return -1;
     ch->n_instructions = v.n;
     ch->instructions = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *ch->instructions);
@@ -525,7 +549,7 @@ static int read_chain(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_c
         if (fb_vec_table(&v, i, &it, c->err) < 0 || read_instruction(c, plan, v.n, &it, &ch->instructions[i]) < 0)
             return -1;
     }
-    if (fb_get_vector(t, 3, "stacktrace", 4, &v, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_CHAIN_STACKTRACE, "stacktrace", 4, &v, c->err) < 0)
         return -1;
     ch->has_stacktrace = v.present;
     ch->n_stacktrace = v.n;
@@ -533,7 +557,8 @@ static int read_chain(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_c
     for (uint32_t i = 0; i < v.n; i++) {
         fb_table fl;
         fb_vec fr;
-        if (fb_vec_table(&v, i, &fl, c->err) < 0 || fb_get_vector(&fl, 0, "items", 4, &fr, c->err) < 0)
+        if (fb_vec_table(&v, i, &fl, c->err) < 0 ||
+            fb_get_vector(&fl, PROGRAM_SLOT_FRAME_LIST_ITEMS, "items", 4, &fr, c->err) < 0)
             return -1;
         pte_frame_list *l = &ch->stacktrace[i];
         l->n_frames = fr.n;
@@ -541,10 +566,11 @@ static int read_chain(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_c
         for (uint32_t k = 0; k < fr.n; k++) {
             fb_table f;
             pte_frame *x = &l->frames[k];
-            if (fb_vec_table(&fr, k, &f, c->err) < 0 || fb_get_string(&f, 0, "filename", &x->filename, c->err) < 0 ||
-                fb_get_i32(&f, 1, "lineno", 0, &x->lineno, c->err) < 0 ||
-                fb_get_string(&f, 2, "name", &x->name, c->err) < 0 ||
-                fb_get_string(&f, 3, "context", &x->context, c->err) < 0)
+            if (fb_vec_table(&fr, k, &f, c->err) < 0 ||
+                fb_get_string(&f, PROGRAM_SLOT_FRAME_FILENAME, "filename", &x->filename, c->err) < 0 ||
+                fb_get_i32(&f, PROGRAM_SLOT_FRAME_LINENO, "lineno", 0, &x->lineno, c->err) < 0 ||
+                fb_get_string(&f, PROGRAM_SLOT_FRAME_NAME, "name", &x->name, c->err) < 0 ||
+                fb_get_string(&f, PROGRAM_SLOT_FRAME_CONTEXT, "context", &x->context, c->err) < 0)
                 return -1;
         }
     }
@@ -557,18 +583,19 @@ static int read_delegate(pte_ctx *c, const fb_table *t, pte_delegate *d)
 {
     fb_vec specs;
     fb_table ref;
-    if (fb_get_string(t, 0, "id", &d->id, c->err) < 0)
+    if (fb_get_string(t, PROGRAM_SLOT_BACKEND_DELEGATE_ID, "id", &d->id, c->err) < 0)
         return -1;
-    int r = fb_get_table(t, 1, "processed", &ref, c->err);
+    int r = fb_get_table(t, PROGRAM_SLOT_BACKEND_DELEGATE_PROCESSED, "processed", &ref, c->err);
     if (r < 0)
         return -1;
     if (r == 0)
         return fb_fail(t, "processed", -1, t->pos, c->err, "delegate has no processed data reference");
-    if (fb_get_u8(&ref, 0, "location", 0, &d->location, c->err) < 0 ||
-        fb_get_u32(&ref, 1, "index", 0, &d->index, c->err) < 0)
+    if (fb_get_u8(&ref, PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_LOCATION, "location", 0, &d->location,
+                  c->err) < 0 ||
+        fb_get_u32(&ref, PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_INDEX, "index", 0, &d->index, c->err) < 0)
         return -1;
     const pte_program *p = c->p;
-    if (d->location == 0) {
+    if (d->location == PROGRAM_DATA_LOCATION_INLINE) {
         if (d->index >= p->n_inline_delegates)
             return fb_fail(&ref, "index", -1, ref.pos, c->err,
                            "inline delegate index %" PRIu32 " out of range (%" PRIu32 " backend_delegate_data entries)",
@@ -577,7 +604,7 @@ static int read_delegate(pte_ctx *c, const fb_table *t, pte_delegate *d)
         d->blob = b->data;
         d->size = b->size;
         d->offset = b->file_offset;
-    } else if (d->location == 1) {
+    } else if (d->location == PROGRAM_DATA_LOCATION_SEGMENT) {
         if (p->segment_base_offset == 0)
             return fb_fail(&ref, "location", -1, ref.pos, c->err,
                            "delegate data in a segment but the file has no segment data (no extended header)");
@@ -592,7 +619,7 @@ static int read_delegate(pte_ctx *c, const fb_table *t, pte_delegate *d)
         return fb_fail(&ref, "location", -1, ref.pos, c->err, "invalid delegate data location %u",
                        (unsigned)d->location);
     }
-    if (fb_get_vector(t, 2, "compile_specs", 4, &specs, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_BACKEND_DELEGATE_COMPILE_SPECS, "compile_specs", 4, &specs, c->err) < 0)
         return -1;
     d->n_compile_specs = specs.n;
     d->compile_specs = mlia_arena_array(c->arena, specs.n ? specs.n : 1, sizeof *d->compile_specs);
@@ -600,8 +627,9 @@ static int read_delegate(pte_ctx *c, const fb_table *t, pte_delegate *d)
         fb_table s;
         fb_vec val;
         pte_compile_spec *cs = &d->compile_specs[i];
-        if (fb_vec_table(&specs, i, &s, c->err) < 0 || fb_get_string(&s, 0, "key", &cs->key, c->err) < 0 ||
-            fb_get_vector(&s, 1, "value", 1, &val, c->err) < 0)
+        if (fb_vec_table(&specs, i, &s, c->err) < 0 ||
+            fb_get_string(&s, PROGRAM_SLOT_COMPILE_SPEC_KEY, "key", &cs->key, c->err) < 0 ||
+            fb_get_vector(&s, PROGRAM_SLOT_COMPILE_SPEC_VALUE, "value", 1, &val, c->err) < 0)
             return -1;
         cs->value = val.n ? c->data + val.pos : NULL;
         cs->value_size = val.n;
@@ -615,47 +643,56 @@ static int read_plan(pte_ctx *c, const fb_table *t, pte_plan *plan)
 {
     fb_vec v;
     fb_table cm;
-    if (fb_get_string(t, 0, "name", &plan->name, c->err) < 0)
+    if (fb_get_string(t, PROGRAM_SLOT_EXECUTION_PLAN_NAME, "name", &plan->name, c->err) < 0)
         return -1;
-    int r = fb_get_table(t, 1, "container_meta_type", &cm, c->err);
+    int r = fb_get_table(t, PROGRAM_SLOT_EXECUTION_PLAN_CONTAINER_META_TYPE, "container_meta_type", &cm, c->err);
     if (r < 0)
         return -1;
     if (r > 0) {
         plan->has_container_meta = true;
-        if (fb_get_string(&cm, 0, "encoded_inp_str", &plan->encoded_inp_str, c->err) < 0 ||
-            fb_get_string(&cm, 1, "encoded_out_str", &plan->encoded_out_str, c->err) < 0)
+        if (fb_get_string(&cm, PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_INP_STR, "encoded_inp_str",
+                          &plan->encoded_inp_str, c->err) < 0 ||
+            fb_get_string(&cm, PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_OUT_STR, "encoded_out_str",
+                          &plan->encoded_out_str, c->err) < 0)
             return -1;
     }
     /* tables indexed by values and instructions first */
-    if (fb_get_vector(t, 8, "non_const_buffer_sizes", 8, &v, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_SIZES, "non_const_buffer_sizes", 8, &v,
+                      c->err) < 0)
         return -1;
     plan->n_non_const_buffer_sizes = v.n;
     plan->non_const_buffer_sizes = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof(int64_t));
     for (uint32_t i = 0; i < v.n; i++)
         plan->non_const_buffer_sizes[i] = fb_vec_i64(&v, i);
-    if (fb_get_vector(t, 9, "non_const_buffer_device", 4, &v, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_DEVICE, "non_const_buffer_device", 4, &v,
+                      c->err) < 0)
         return -1;
     plan->n_non_const_buffer_device = v.n;
     plan->non_const_buffer_device = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->non_const_buffer_device);
     for (uint32_t i = 0; i < v.n; i++) {
         fb_table d;
         pte_buffer_device *x = &plan->non_const_buffer_device[i];
-        if (fb_vec_table(&v, i, &d, c->err) < 0 || fb_get_i32(&d, 0, "buffer_idx", 0, &x->buffer_idx, c->err) < 0 ||
-            fb_get_u8(&d, 1, "device_type", 0, &x->device_type, c->err) < 0 ||
-            fb_get_i8(&d, 2, "device_index", 0, &x->device_index, c->err) < 0)
+        if (fb_vec_table(&v, i, &d, c->err) < 0 ||
+            fb_get_i32(&d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_BUFFER_IDX, "buffer_idx", 0, &x->buffer_idx,
+                       c->err) < 0 ||
+            fb_get_u8(&d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_TYPE, "device_type", 0, &x->device_type,
+                      c->err) < 0 ||
+            fb_get_i8(&d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_INDEX, "device_index", 0, &x->device_index,
+                      c->err) < 0)
             return -1;
     }
-    if (fb_get_vector(t, 6, "operators", 4, &v, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_OPERATORS, "operators", 4, &v, c->err) < 0)
         return -1;
     plan->n_operators = v.n;
     plan->operators = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->operators);
     for (uint32_t i = 0; i < v.n; i++) {
         fb_table o;
-        if (fb_vec_table(&v, i, &o, c->err) < 0 || fb_get_string(&o, 0, "name", &plan->operators[i].name, c->err) < 0 ||
-            fb_get_string(&o, 1, "overload", &plan->operators[i].overload, c->err) < 0)
+        if (fb_vec_table(&v, i, &o, c->err) < 0 ||
+            fb_get_string(&o, PROGRAM_SLOT_OPERATOR_NAME, "name", &plan->operators[i].name, c->err) < 0 ||
+            fb_get_string(&o, PROGRAM_SLOT_OPERATOR_OVERLOAD, "overload", &plan->operators[i].overload, c->err) < 0)
             return -1;
     }
-    if (fb_get_vector(t, 7, "delegates", 4, &v, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_DELEGATES, "delegates", 4, &v, c->err) < 0)
         return -1;
     plan->n_delegates = v.n;
     plan->delegates = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->delegates);
@@ -664,7 +701,7 @@ static int read_plan(pte_ctx *c, const fb_table *t, pte_plan *plan)
         if (fb_vec_table(&v, i, &d, c->err) < 0 || read_delegate(c, &d, &plan->delegates[i]) < 0)
             return -1;
     }
-    if (fb_get_vector(t, 2, "values", 4, &v, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_VALUES, "values", 4, &v, c->err) < 0)
         return -1;
     plan->n_values = v.n;
     plan->values = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->values);
@@ -678,10 +715,12 @@ static int read_plan(pte_ctx *c, const fb_table *t, pte_plan *plan)
         else
             plan->n_unknown_values++;
     }
-    if (read_index_vec(c, t, 3, "inputs", plan->n_values, false, "value index", &plan->n_inputs, &plan->inputs) < 0 ||
-        read_index_vec(c, t, 4, "outputs", plan->n_values, false, "value index", &plan->n_outputs, &plan->outputs) < 0)
+    if (read_index_vec(c, t, PROGRAM_SLOT_EXECUTION_PLAN_INPUTS, "inputs", plan->n_values, false, "value index",
+                       &plan->n_inputs, &plan->inputs) < 0 ||
+        read_index_vec(c, t, PROGRAM_SLOT_EXECUTION_PLAN_OUTPUTS, "outputs", plan->n_values, false, "value index",
+                       &plan->n_outputs, &plan->outputs) < 0)
         return -1;
-    if (fb_get_vector(t, 5, "chains", 4, &v, c->err) < 0)
+    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_CHAINS, "chains", 4, &v, c->err) < 0)
         return -1;
     plan->n_chains = v.n;
     plan->chains = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->chains);
@@ -775,10 +814,11 @@ int pte_read_at(const uint8_t *data, size_t size, const char *file, uint64_t fil
         return -1;
     if (p->has_extended_header && root.pos < 8 + (uint64_t)p->header_length)
         return fb_fail(&root, NULL, -1, 0, err, "root table overlaps the extended header");
-    if (fb_get_u32(&root, 0, "version", 0, &p->version, err) < 0 || read_program_tables(&c, &root) < 0)
+    if (fb_get_u32(&root, PROGRAM_SLOT_PROGRAM_VERSION, "version", 0, &p->version, err) < 0 ||
+        read_program_tables(&c, &root) < 0)
         return -1;
     fb_vec plans;
-    if (fb_get_vector(&root, 1, "execution_plan", 4, &plans, err) < 0)
+    if (fb_get_vector(&root, PROGRAM_SLOT_PROGRAM_EXECUTION_PLAN, "execution_plan", 4, &plans, err) < 0)
         return -1;
     p->n_plans = plans.n;
     p->plans = mlia_arena_array(arena, plans.n ? plans.n : 1, sizeof *p->plans);
@@ -803,7 +843,7 @@ static int read_bp_value(const fb_table *vt, bp_value *v, mlia_arena *arena, mli
 {
     fb_table m;
     uint8_t kind;
-    int r = fb_get_union(vt, 0, "val", BP_VALUE_DOUBLE, &kind, &m, err);
+    int r = fb_get_union(vt, BUNDLED_PROGRAM_SLOT_VALUE_VAL_TYPE, "val", BP_VALUE_DOUBLE, &kind, &m, err);
     if (r < 0)
         return -1;
     v->kind = kind;
@@ -813,8 +853,10 @@ static int read_bp_value(const fb_table *vt, bp_value *v, mlia_arena *arena, mli
     case BP_VALUE_TENSOR: {
         int8_t st;
         fb_vec sizes, data, dim_order;
-        if (fb_get_i8(&m, 0, "scalar_type", 0, &st, err) < 0 || fb_get_vector(&m, 1, "sizes", 4, &sizes, err) < 0 ||
-            fb_get_vector(&m, 2, "data", 1, &data, err) < 0 || fb_get_vector(&m, 3, "dim_order", 1, &dim_order, err) < 0)
+        if (fb_get_i8(&m, BUNDLED_PROGRAM_SLOT_TENSOR_SCALAR_TYPE, "scalar_type", 0, &st, err) < 0 ||
+            fb_get_vector(&m, BUNDLED_PROGRAM_SLOT_TENSOR_SIZES, "sizes", 4, &sizes, err) < 0 ||
+            fb_get_vector(&m, BUNDLED_PROGRAM_SLOT_TENSOR_DATA, "data", 1, &data, err) < 0 ||
+            fb_get_vector(&m, BUNDLED_PROGRAM_SLOT_TENSOR_DIM_ORDER, "dim_order", 1, &dim_order, err) < 0)
             return -1;
         v->scalar_type = (uint8_t)st;
         v->n_sizes = sizes.n;
@@ -829,11 +871,11 @@ static int read_bp_value(const fb_table *vt, bp_value *v, mlia_arena *arena, mli
         return 0;
     }
     case BP_VALUE_INT:
-        return fb_get_i64(&m, 0, "int_val", 0, &v->int_val, err);
+        return fb_get_i64(&m, BUNDLED_PROGRAM_SLOT_INT_INT_VAL, "int_val", 0, &v->int_val, err);
     case BP_VALUE_BOOL:
-        return fb_get_bool(&m, 0, "bool_val", false, &v->bool_val, err);
+        return fb_get_bool(&m, BUNDLED_PROGRAM_SLOT_BOOL_BOOL_VAL, "bool_val", false, &v->bool_val, err);
     case BP_VALUE_DOUBLE:
-        return fb_get_f64(&m, 0, "double_val", 0.0, &v->double_val, err);
+        return fb_get_f64(&m, BUNDLED_PROGRAM_SLOT_DOUBLE_DOUBLE_VAL, "double_val", 0.0, &v->double_val, err);
     default:
         return 0;
     }
@@ -867,9 +909,10 @@ int bundled_program_read(const uint8_t *data, size_t size, const char *file, mli
         return -1;
     bundled_program *bp = mlia_arena_alloc(arena, sizeof *bp);
     fb_vec suites, prog;
-    if (fb_get_u32(&root, 0, "version", 0, &bp->version, err) < 0 ||
-        fb_get_vector(&root, 1, "method_test_suites", 4, &suites, err) < 0 ||
-        fb_get_vector(&root, 2, "program", 1, &prog, err) < 0)
+    if (fb_get_u32(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_VERSION, "version", 0, &bp->version, err) < 0 ||
+        fb_get_vector(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_METHOD_TEST_SUITES, "method_test_suites", 4, &suites,
+                      err) < 0 ||
+        fb_get_vector(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_PROGRAM, "program", 1, &prog, err) < 0)
         return -1;
     if (!prog.present)
         return fb_fail(&root, "program", -1, root.pos, err, "BundledProgram has no program");
@@ -879,8 +922,11 @@ int bundled_program_read(const uint8_t *data, size_t size, const char *file, mli
         fb_table s;
         fb_vec cases;
         bp_method_test_suite *x = &bp->method_test_suites[i];
-        if (fb_vec_table(&suites, i, &s, err) < 0 || fb_get_string(&s, 0, "method_name", &x->method_name, err) < 0 ||
-            fb_get_vector(&s, 1, "test_cases", 4, &cases, err) < 0)
+        if (fb_vec_table(&suites, i, &s, err) < 0 ||
+            fb_get_string(&s, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_METHOD_NAME, "method_name",
+                          &x->method_name, err) < 0 ||
+            fb_get_vector(&s, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_TEST_CASES, "test_cases", 4, &cases,
+                          err) < 0)
             return -1;
         x->n_test_cases = cases.n;
         x->test_cases = mlia_arena_array(arena, cases.n ? cases.n : 1, sizeof *x->test_cases);
@@ -888,8 +934,10 @@ int bundled_program_read(const uint8_t *data, size_t size, const char *file, mli
             fb_table tc;
             bp_test_case *y = &x->test_cases[k];
             if (fb_vec_table(&cases, k, &tc, err) < 0 ||
-                read_bp_values(&tc, 0, "inputs", &y->n_inputs, &y->inputs, arena, err) < 0 ||
-                read_bp_values(&tc, 1, "expected_outputs", &y->n_expected_outputs, &y->expected_outputs, arena, err) < 0)
+                read_bp_values(&tc, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_INPUTS, "inputs", &y->n_inputs,
+                               &y->inputs, arena, err) < 0 ||
+                read_bp_values(&tc, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_EXPECTED_OUTPUTS, "expected_outputs",
+                               &y->n_expected_outputs, &y->expected_outputs, arena, err) < 0)
                 return -1;
         }
     }

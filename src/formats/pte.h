@@ -31,6 +31,8 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/str.h"
+#include "formats/schema_bundled_program.h"
+#include "formats/schema_program.h"
 
 /* ---- ScalarType (§1; shared with ETDump and BundledProgram) ---- */
 
@@ -48,30 +50,30 @@ const char *pte_file_kind(const uint8_t *data, size_t size);
 /* ---- PTE ---- */
 
 typedef enum {
-    PTE_VALUE_NONE = 0,
-    PTE_VALUE_NULL = 1,
-    PTE_VALUE_INT = 2,
-    PTE_VALUE_BOOL = 3,
-    PTE_VALUE_DOUBLE = 4,
-    PTE_VALUE_TENSOR = 5,
-    PTE_VALUE_STRING = 6,
-    PTE_VALUE_INT_LIST = 7,
-    PTE_VALUE_DOUBLE_LIST = 8,
-    PTE_VALUE_BOOL_LIST = 9,
-    PTE_VALUE_TENSOR_LIST = 10,
-    PTE_VALUE_OPTIONAL_TENSOR_LIST = 11
+    PTE_VALUE_NONE = PROGRAM_KERNEL_TYPES_NONE,
+    PTE_VALUE_NULL = PROGRAM_KERNEL_TYPES_NULL,
+    PTE_VALUE_INT = PROGRAM_KERNEL_TYPES_INT,
+    PTE_VALUE_BOOL = PROGRAM_KERNEL_TYPES_BOOL,
+    PTE_VALUE_DOUBLE = PROGRAM_KERNEL_TYPES_DOUBLE,
+    PTE_VALUE_TENSOR = PROGRAM_KERNEL_TYPES_TENSOR,
+    PTE_VALUE_STRING = PROGRAM_KERNEL_TYPES_STRING,
+    PTE_VALUE_INT_LIST = PROGRAM_KERNEL_TYPES_INT_LIST,
+    PTE_VALUE_DOUBLE_LIST = PROGRAM_KERNEL_TYPES_DOUBLE_LIST,
+    PTE_VALUE_BOOL_LIST = PROGRAM_KERNEL_TYPES_BOOL_LIST,
+    PTE_VALUE_TENSOR_LIST = PROGRAM_KERNEL_TYPES_TENSOR_LIST,
+    PTE_VALUE_OPTIONAL_TENSOR_LIST = PROGRAM_KERNEL_TYPES_OPTIONAL_TENSOR_LIST
 } pte_value_kind;
-#define PTE_VALUE_KIND_COUNT 12
+#define PTE_VALUE_KIND_COUNT (PTE_VALUE_OPTIONAL_TENSOR_LIST + 1)
 /* KernelTypes member name ("Tensor", "IntList"...) or NULL when unknown. */
 const char *pte_value_kind_name(int kind);
 
 typedef enum {
-    PTE_INSTR_NONE = 0,
-    PTE_INSTR_KERNEL = 1,
-    PTE_INSTR_DELEGATE = 2,
-    PTE_INSTR_MOVE = 3,
-    PTE_INSTR_JUMP_FALSE = 4,
-    PTE_INSTR_FREE = 5
+    PTE_INSTR_NONE = PROGRAM_INSTRUCTION_ARGUMENTS_NONE,
+    PTE_INSTR_KERNEL = PROGRAM_INSTRUCTION_ARGUMENTS_KERNEL_CALL,
+    PTE_INSTR_DELEGATE = PROGRAM_INSTRUCTION_ARGUMENTS_DELEGATE_CALL,
+    PTE_INSTR_MOVE = PROGRAM_INSTRUCTION_ARGUMENTS_MOVE_CALL,
+    PTE_INSTR_JUMP_FALSE = PROGRAM_INSTRUCTION_ARGUMENTS_JUMP_FALSE_CALL,
+    PTE_INSTR_FREE = PROGRAM_INSTRUCTION_ARGUMENTS_FREE_CALL
 } pte_instr_kind;
 /* "none", "kernel", "delegate", "move", "jump_false", "free", NULL when unknown. */
 const char *pte_instr_kind_name(int kind);
@@ -259,11 +261,11 @@ char *pte_operator_display(const pte_operator *op, mlia_arena *arena);
 /* ---- BundledProgram (§5) ---- */
 
 typedef enum {
-    BP_VALUE_NONE = 0,
-    BP_VALUE_TENSOR = 1,
-    BP_VALUE_INT = 2,
-    BP_VALUE_BOOL = 3,
-    BP_VALUE_DOUBLE = 4
+    BP_VALUE_NONE = BUNDLED_PROGRAM_VALUE_UNION_NONE,
+    BP_VALUE_TENSOR = BUNDLED_PROGRAM_VALUE_UNION_TENSOR,
+    BP_VALUE_INT = BUNDLED_PROGRAM_VALUE_UNION_INT,
+    BP_VALUE_BOOL = BUNDLED_PROGRAM_VALUE_UNION_BOOL,
+    BP_VALUE_DOUBLE = BUNDLED_PROGRAM_VALUE_UNION_DOUBLE
 } bp_value_kind;
 
 typedef struct bp_value {

@@ -129,11 +129,11 @@ static void *read_tables(vgf_reader *r, vgf_fb_section *sc, const fb_table *t, u
 typedef int (*vgf_root_fn)(vgf_reader *r, vgf_fb_section *sc);
 
 /* A FlatBuffers section (§3): opens it, reads the vector of tables
- * in root slot 0 with read_tables(), then the other root fields with
+ * in root slot `slot` with read_tables(), then the other root fields with
  * root_fn (may be NULL), and warns about lenient vtable fixes. Returns the
  * item array, or NULL with r->err set as
  * "<file>: <section> section invalid: <fb message>". */
-static void *read_section(vgf_reader *r, int sec, const char *items, size_t elem, vgf_item_fn fn,
+static void *read_section(vgf_reader *r, int sec, unsigned slot, const char *items, size_t elem, vgf_item_fn fn,
                           vgf_root_fn root_fn, uint32_t *n)
 {
     const vgf_section *s = &r->f->sections[sec];
@@ -148,7 +148,7 @@ static void *read_section(vgf_reader *r, int sec, const char *items, size_t elem
     void *out = NULL;
     if (fb_open(&sc.b, r->f->data + s->offset, s->size, NULL, s->offset, NULL, false,
                 FB_CHECK_ALIGN | FB_LENIENT_VTABLE, &sc.root, &sc.inner) != 0 ||
-        !(out = read_tables(r, &sc, &sc.root, 0, items, elem, fn, n, NULL)) || (root_fn && root_fn(r, &sc) != 0)) {
+        !(out = read_tables(r, &sc, &sc.root, slot, items, elem, fn, n, NULL)) || (root_fn && root_fn(r, &sc) != 0)) {
         section_fail(r, sec, &sc.inner);
         return NULL;
     }
@@ -221,25 +221,26 @@ static int read_module(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_t
 {
     vgf_module *m = item;
     mlia_error *inner = &sc->inner;
-    if (fb_get_u8(t, 0, "type", 0, &m->type, inner) != 0 || fb_get_string(t, 1, "name", &m->name, inner) < 0 ||
-        fb_get_string(t, 2, "entry_point", &m->entry_point, inner) < 0 ||
-        fb_get_u8(t, 3, "code_type", 0, &m->code_type, inner) != 0)
+    if (fb_get_u8(t, VGF_SLOT_MODULE_TYPE, "type", 0, &m->type, inner) != 0 ||
+        fb_get_string(t, VGF_SLOT_MODULE_NAME, "name", &m->name, inner) < 0 ||
+        fb_get_string(t, VGF_SLOT_MODULE_ENTRY_POINT, "entry_point", &m->entry_point, inner) < 0 ||
+        fb_get_u8(t, VGF_SLOT_MODULE_CODE_TYPE, "code_type", 0, &m->code_type, inner) != 0)
         return -1;
     if (m->type > 1)
         warn(r, "module %u: unknown type %u", i, m->type);
     m->placeholder = true;
-    if (m->code_type != VGF_CODE_NONE && !fb_has(t, 4)) {
+    if (m->code_type != VGF_CODE_NONE && !fb_has(t, VGF_SLOT_MODULE_CODE)) {
         warn(r, "module %u: code_type %u without code; treated as NONE", i, m->code_type);
     } else if (m->code_type > VGF_CODE_HLSL) {
         warn(r, "module %u: unknown code_type %u; treated as NONE", i, m->code_type);
     } else if (m->code_type != VGF_CODE_NONE) {
         uint8_t ut;
         fb_table code;
-        if (fb_get_union(t, 3, "code", 3, &ut, &code, inner) < 0)
+        if (fb_get_union(t, VGF_SLOT_MODULE_CODE_TYPE, "code", VGF_MODULE_CODE_HLSL, &ut, &code, inner) < 0)
             return -1;
         if (m->code_type == VGF_CODE_SPIRV) {
             fb_vec words;
-            if (fb_get_vector(&code, 0, "words", 4, &words, inner) < 0)
+            if (fb_get_vector(&code, VGF_SLOT_SPIRV_WORDS, "words", 4, &words, inner) < 0)
                 return -1;
             m->has_words = words.present;
             m->n_words = words.n;
@@ -247,7 +248,8 @@ static int read_module(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_t
             if (words.n >= 5 && fb_vec_u32(&words, 0) == SPV_MAGIC)
                 m->placeholder = false;
         } else {
-            if (fb_get_string(&code, 0, "code", &m->source, inner) < 0)
+            if (fb_get_string(&code, m->code_type == VGF_CODE_GLSL ? VGF_SLOT_GLSL_CODE : VGF_SLOT_HLSL_CODE, "code",
+                              &m->source, inner) < 0)
                 return -1;
             m->placeholder = m->source.ptr == NULL;
         }
@@ -263,8 +265,8 @@ static int read_module(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_t
 static int read_binding(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item)
 {
     vgf_binding *b = item;
-    if (fb_get_u32(t, 0, "binding", 0, &b->binding, &sc->inner) != 0 ||
-        fb_get_u32(t, 1, "mrt_index", 0, &b->mrt_index, &sc->inner) != 0)
+    if (fb_get_u32(t, VGF_SLOT_BINDING_SLOT_BINDING, "binding", 0, &b->binding, &sc->inner) != 0 ||
+        fb_get_u32(t, VGF_SLOT_BINDING_SLOT_MRT_INDEX, "mrt_index", 0, &b->mrt_index, &sc->inner) != 0)
         return -1;
     return 0;
 }
@@ -314,8 +316,9 @@ static int read_set(vgf_reader *r, vgf_fb_section *sc, uint32_t k, const fb_tabl
 {
     vgf_set_info *set = item;
     uint32_t idx;
-    if (!(set->bindings = read_bindings(r, sc, t, 0, "bindings", &set->n_bindings)) ||
-        fb_get_u32(t, 1, "set_index", 0xFFFFFFFFu, &idx, &sc->inner) != 0)
+    if (!(set->bindings =
+              read_bindings(r, sc, t, VGF_SLOT_DESCRIPTOR_SET_INFO_BINDINGS, "bindings", &set->n_bindings)) ||
+        fb_get_u32(t, VGF_SLOT_DESCRIPTOR_SET_INFO_SET_INDEX, "set_index", 0xFFFFFFFFu, &idx, &sc->inner) != 0)
         return -1;
     set->has_set_index = idx != 0xFFFFFFFFu;
     set->set_index = set->has_set_index ? idx : k;
@@ -325,9 +328,9 @@ static int read_set(vgf_reader *r, vgf_fb_section *sc, uint32_t k, const fb_tabl
 static int read_push_range(vgf_reader *r, vgf_fb_section *sc, uint32_t k, const fb_table *t, void *item)
 {
     vgf_push_range *p = item;
-    if (fb_get_u32(t, 0, "stage_flags", 0, &p->stage_flags, &sc->inner) != 0 ||
-        fb_get_u32(t, 1, "offset", 0, &p->offset, &sc->inner) != 0 ||
-        fb_get_u32(t, 2, "size", 0, &p->size, &sc->inner) != 0)
+    if (fb_get_u32(t, VGF_SLOT_PUSH_CONSTANT_RANGE_STAGE_FLAGS, "stage_flags", 0, &p->stage_flags, &sc->inner) != 0 ||
+        fb_get_u32(t, VGF_SLOT_PUSH_CONSTANT_RANGE_OFFSET, "offset", 0, &p->offset, &sc->inner) != 0 ||
+        fb_get_u32(t, VGF_SLOT_PUSH_CONSTANT_RANGE_SIZE, "size", 0, &p->size, &sc->inner) != 0)
         return -1;
     return 0;
 }
@@ -336,15 +339,18 @@ static int read_segment(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_
 {
     vgf_segment *s = item;
     mlia_error *inner = &sc->inner;
-    if (fb_get_u8(t, 0, "type", 0, &s->type, inner) != 0 || fb_get_string(t, 1, "name", &s->name, inner) < 0 ||
-        fb_get_u32(t, 2, "module_index", 0, &s->module_index, inner) != 0 ||
-        !(s->sets = read_tables(r, sc, t, 3, "set_infos", sizeof *s->sets, read_set, &s->n_sets, NULL)) ||
-        !(s->inputs = read_bindings(r, sc, t, 4, "inputs", &s->n_inputs)) ||
-        !(s->outputs = read_bindings(r, sc, t, 5, "outputs", &s->n_outputs)) ||
-        !(s->constants = read_scalars(r, t, 6, "constants", 4, &s->n_constants, &s->has_constants, inner)))
+    if (fb_get_u8(t, VGF_SLOT_SEGMENT_INFO_TYPE, "type", 0, &s->type, inner) != 0 ||
+        fb_get_string(t, VGF_SLOT_SEGMENT_INFO_NAME, "name", &s->name, inner) < 0 ||
+        fb_get_u32(t, VGF_SLOT_SEGMENT_INFO_MODULE_INDEX, "module_index", 0, &s->module_index, inner) != 0 ||
+        !(s->sets = read_tables(r, sc, t, VGF_SLOT_SEGMENT_INFO_SET_INFOS, "set_infos", sizeof *s->sets, read_set,
+                                &s->n_sets, NULL)) ||
+        !(s->inputs = read_bindings(r, sc, t, VGF_SLOT_SEGMENT_INFO_INPUTS, "inputs", &s->n_inputs)) ||
+        !(s->outputs = read_bindings(r, sc, t, VGF_SLOT_SEGMENT_INFO_OUTPUTS, "outputs", &s->n_outputs)) ||
+        !(s->constants = read_scalars(r, t, VGF_SLOT_SEGMENT_INFO_CONSTANTS, "constants", 4, &s->n_constants,
+                                      &s->has_constants, inner)))
         return -1;
     fb_vec disp;
-    if (fb_get_vector(t, 7, "dispatch_shape", 4, &disp, inner) < 0)
+    if (fb_get_vector(t, VGF_SLOT_SEGMENT_INFO_DISPATCH_SHAPE, "dispatch_shape", 4, &disp, inner) < 0)
         return -1;
     s->has_dispatch = disp.present;
     if (disp.present) {
@@ -353,8 +359,9 @@ static int read_segment(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_
         for (uint32_t k = 0; k < 3; k++)
             s->dispatch[k] = fb_vec_u32(&disp, k);
     }
-    if (!(s->push_ranges = read_tables(r, sc, t, 8, "push_constant_ranges", sizeof *s->push_ranges,
-                                       read_push_range, &s->n_push_ranges, &s->has_push_ranges)))
+    if (!(s->push_ranges =
+              read_tables(r, sc, t, VGF_SLOT_SEGMENT_INFO_PUSH_CONSTANT_RANGES, "push_constant_ranges",
+                          sizeof *s->push_ranges, read_push_range, &s->n_push_ranges, &s->has_push_ranges)))
         return -1;
     return 0;
 }
@@ -363,10 +370,14 @@ static int read_segment(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_
 static int read_model_io(vgf_reader *r, vgf_fb_section *sc)
 {
     vgf_file *f = r->f;
-    if (!(f->model_inputs = read_bindings(r, sc, &sc->root, 1, "inputs", &f->n_model_inputs)) ||
-        !(f->model_outputs = read_bindings(r, sc, &sc->root, 2, "outputs", &f->n_model_outputs)) ||
-        read_strings(r, &sc->root, 3, "input_names", &f->n_input_names, &f->input_names, &sc->inner) != 0 ||
-        read_strings(r, &sc->root, 4, "output_names", &f->n_output_names, &f->output_names, &sc->inner) != 0)
+    if (!(f->model_inputs =
+              read_bindings(r, sc, &sc->root, VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUTS, "inputs", &f->n_model_inputs)) ||
+        !(f->model_outputs =
+              read_bindings(r, sc, &sc->root, VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUTS, "outputs", &f->n_model_outputs)) ||
+        read_strings(r, &sc->root, VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUT_NAMES, "input_names", &f->n_input_names,
+                     &f->input_names, &sc->inner) != 0 ||
+        read_strings(r, &sc->root, VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUT_NAMES, "output_names", &f->n_output_names,
+                     &f->output_names, &sc->inner) != 0)
         return -1;
     return 0;
 }
@@ -379,38 +390,49 @@ static int read_resource(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb
     mlia_error *inner = &sc->inner;
     fb_table desc;
     int rc;
-    if (fb_get_u32(t, 0, "vk_descriptor_type", 0, &res->descriptor_type, inner) != 0 ||
-        fb_get_u32(t, 1, "vk_format", 0, &res->format, inner) != 0 ||
-        fb_get_u8(t, 2, "category", 0, &res->category, inner) != 0 ||
-        (rc = fb_get_table(t, 3, "description", &desc, inner)) < 0 ||
-        fb_get_u32(t, 6, "alias_group_id", 0xFFFFFFFFu, &res->alias_group_id, inner) != 0)
+    if (fb_get_u32(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_DESCRIPTOR_TYPE, "vk_descriptor_type", 0,
+                   &res->descriptor_type, inner) != 0 ||
+        fb_get_u32(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_FORMAT, "vk_format", 0, &res->format, inner) != 0 ||
+        fb_get_u8(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_CATEGORY, "category", 0, &res->category, inner) != 0 ||
+        (rc = fb_get_table(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_DESCRIPTION, "description", &desc, inner)) < 0 ||
+        fb_get_u32(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_ALIAS_GROUP_ID, "alias_group_id", 0xFFFFFFFFu,
+                   &res->alias_group_id, inner) != 0)
         return -1;
     res->has_description = rc == 1;
     res->shape = res->strides = NULL;
-    if (rc == 1 && (!(res->shape = read_scalars(r, &desc, 0, "shape", 8, &res->rank, NULL, inner)) ||
-                    !(res->strides = read_scalars(r, &desc, 1, "strides", 8, &res->n_strides, NULL, inner))))
+    if (rc == 1 &&
+        (!(res->shape = read_scalars(r, &desc, VGF_SLOT_DESCRIPTION_SHAPE, "shape", 8, &res->rank, NULL, inner)) ||
+         !(res->strides =
+               read_scalars(r, &desc, VGF_SLOT_DESCRIPTION_STRIDES, "strides", 8, &res->n_strides, NULL, inner))))
         return -1;
     if (!res->shape)
         res->shape = mlia_arena_alloc(r->arena, sizeof(int64_t));
     if (!res->strides)
         res->strides = mlia_arena_alloc(r->arena, sizeof(int64_t));
     uint8_t ut = 0;
-    if (fb_get_u8(t, 4, "extra_config_type", 0, &ut, inner) != 0)
+    if (fb_get_u8(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_EXTRA_CONFIG_TYPE, "extra_config_type", 0, &ut, inner) != 0)
         return -1;
-    if (ut == 1 && fb_has(t, 5)) {
+    if (ut == VGF_EXTRA_CONFIG_SAMPLER_CONFIG && fb_has(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_EXTRA_CONFIG)) {
         fb_table smp;
         uint8_t t2;
-        if (fb_get_union(t, 4, "extra_config", 1, &t2, &smp, inner) < 0)
+        if (fb_get_union(t, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_EXTRA_CONFIG_TYPE, "extra_config",
+                         VGF_EXTRA_CONFIG_SAMPLER_CONFIG, &t2, &smp, inner) < 0)
             return -1;
-        static const char *const names[5] = {"min_filter", "mag_filter", "address_mode_u", "address_mode_v",
-                                             "border_color"};
+        static const struct {
+            unsigned slot;
+            const char *name;
+        } fields[5] = {{VGF_SLOT_SAMPLER_CONFIG_MIN_FILTER, "min_filter"},
+                       {VGF_SLOT_SAMPLER_CONFIG_MAG_FILTER, "mag_filter"},
+                       {VGF_SLOT_SAMPLER_CONFIG_ADDRESS_MODE_U, "address_mode_u"},
+                       {VGF_SLOT_SAMPLER_CONFIG_ADDRESS_MODE_V, "address_mode_v"},
+                       {VGF_SLOT_SAMPLER_CONFIG_BORDER_COLOR, "border_color"}};
         for (unsigned k = 0; k < 5; k++)
-            if (fb_get_u32(&smp, k, names[k], 0, &res->sampler[k], inner) != 0)
+            if (fb_get_u32(&smp, fields[k].slot, fields[k].name, 0, &res->sampler[k], inner) != 0)
                 return -1;
-        res->extra_config_type = 1;
+        res->extra_config_type = VGF_EXTRA_CONFIG_SAMPLER_CONFIG;
     } else if (ut != 0) {
         warn(r, "resource %u: extra_config type %u %s; treated as NONE", i, ut,
-             ut == 1 ? "without a value" : "is unknown");
+             ut == VGF_EXTRA_CONFIG_SAMPLER_CONFIG ? "without a value" : "is unknown");
     }
     if (res->category > VGF_CATEGORY_CONSTANT)
         warn(r, "resource %u: unknown category %u", i, res->category);
@@ -424,9 +446,10 @@ static int read_constant(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb
 {
     vgf_constant *c = item;
     fb_vec raw;
-    if (fb_get_u32(t, 0, "mrt_index", 0, &c->mrt_index, &sc->inner) != 0 ||
-        fb_get_i64(t, 1, "sparsity_dimension", 0, &c->sparsity_dimension, &sc->inner) != 0 ||
-        fb_get_vector(t, 2, "raw", 1, &raw, &sc->inner) < 0)
+    if (fb_get_u32(t, VGF_SLOT_CONSTANT_DATA_MRT_INDEX, "mrt_index", 0, &c->mrt_index, &sc->inner) != 0 ||
+        fb_get_i64(t, VGF_SLOT_CONSTANT_DATA_SPARSITY_DIMENSION, "sparsity_dimension", 0, &c->sparsity_dimension,
+                   &sc->inner) != 0 ||
+        fb_get_vector(t, VGF_SLOT_CONSTANT_DATA_RAW, "raw", 1, &raw, &sc->inner) < 0)
         return -1;
     if (c->sparsity_dimension < -1)
         return section_failf(r, VGF_SECTION_CONSTANT, "data[%u].sparsity_dimension %" PRId64 " is below -1", i,
@@ -484,8 +507,8 @@ static int read_constants(vgf_reader *r)
         return 0;
     }
     f->constants_raw = false;
-    f->constants = read_section(r, VGF_SECTION_CONSTANT, "data", sizeof *f->constants, read_constant, NULL,
-                                &f->n_constants);
+    f->constants = read_section(r, VGF_SECTION_CONSTANT, VGF_SLOT_CONSTANT_SECTION_DATA, "data", sizeof *f->constants,
+                                read_constant, NULL, &f->n_constants);
     return f->constants ? 0 : -1;
 }
 
@@ -921,12 +944,12 @@ int vgf_read(const uint8_t *data, size_t size, const char *file, mlia_arena *are
     vgf_reader r = {f, arena, file, err, 0};
     /* the four sections in file-format order, each one read_section() */
     if (read_header(&r) != 0 ||
-        !(f->modules = read_section(&r, VGF_SECTION_MODULE, "modules", sizeof *f->modules, read_module, NULL,
-                                    &f->n_modules)) ||
-        !(f->segments = read_section(&r, VGF_SECTION_SEQUENCE, "segments", sizeof *f->segments, read_segment,
-                                     read_model_io, &f->n_segments)) ||
-        !(f->resources = read_section(&r, VGF_SECTION_RESOURCE, "mrt_entry", sizeof *f->resources, read_resource,
-                                      NULL, &f->n_resources)) ||
+        !(f->modules = read_section(&r, VGF_SECTION_MODULE, VGF_SLOT_MODULE_TABLE_MODULES, "modules",
+                                    sizeof *f->modules, read_module, NULL, &f->n_modules)) ||
+        !(f->segments = read_section(&r, VGF_SECTION_SEQUENCE, VGF_SLOT_MODEL_SEQUENCE_TABLE_SEGMENTS, "segments",
+                                     sizeof *f->segments, read_segment, read_model_io, &f->n_segments)) ||
+        !(f->resources = read_section(&r, VGF_SECTION_RESOURCE, VGF_SLOT_MODEL_RESOURCE_TABLE_MRT_ENTRY, "mrt_entry",
+                                      sizeof *f->resources, read_resource, NULL, &f->n_resources)) ||
         read_constants(&r) != 0 || cross_references(&r) != 0 || read_spirv(&r) != 0)
         return -1;
     if (!f->warnings)

@@ -29,6 +29,7 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/str.h"
+#include "formats/schema_vgf.h"
 #include "formats/spirv.h"
 #include "formats/tosa.h"
 
@@ -37,9 +38,20 @@
 #define VGF_DESCRIPTOR_TENSOR_ARM 1000460000u
 
 enum { VGF_SECTION_MODULE = 0, VGF_SECTION_SEQUENCE, VGF_SECTION_RESOURCE, VGF_SECTION_CONSTANT };
-enum { VGF_MODULE_COMPUTE = 0, VGF_MODULE_GRAPH = 1 };
-enum { VGF_CODE_NONE = 0, VGF_CODE_SPIRV, VGF_CODE_GLSL, VGF_CODE_HLSL };
-enum { VGF_CATEGORY_INPUT = 0, VGF_CATEGORY_OUTPUT, VGF_CATEGORY_INTERMEDIATE, VGF_CATEGORY_CONSTANT };
+/* numbered by the schema (tools/schema/vgf.fbs -> formats/schema_vgf.h) */
+enum { VGF_MODULE_COMPUTE = VGF_MODULE_TYPE_COMPUTE, VGF_MODULE_GRAPH = VGF_MODULE_TYPE_GRAPH };
+enum {
+    VGF_CODE_NONE = VGF_MODULE_CODE_NONE,
+    VGF_CODE_SPIRV = VGF_MODULE_CODE_SPIRV,
+    VGF_CODE_GLSL = VGF_MODULE_CODE_GLSL,
+    VGF_CODE_HLSL = VGF_MODULE_CODE_HLSL
+};
+enum {
+    VGF_CATEGORY_INPUT = VGF_RESOURCE_CATEGORY_INPUT,
+    VGF_CATEGORY_OUTPUT = VGF_RESOURCE_CATEGORY_OUTPUT,
+    VGF_CATEGORY_INTERMEDIATE = VGF_RESOURCE_CATEGORY_INTERMEDIATE,
+    VGF_CATEGORY_CONSTANT = VGF_RESOURCE_CATEGORY_CONSTANT
+};
 
 typedef struct vgf_section {
     uint64_t offset, size;  /* file offset and size from the header */

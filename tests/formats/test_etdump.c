@@ -557,6 +557,70 @@ TEST(synthetic_validation_errors)
     tb_free(&b);
 }
 
+/* ---------------------------------------------------------------- schema versions */
+
+/* One empty `Execute` run under a root whose version field is stored (even
+ * when 0). Returns the byte offset of that field. */
+static size_t build_versioned(tb *b, uint32_t version)
+{
+    b->n = 0;
+    tb_u32(b, 0);
+    size_t root_ref = tb_u32(b, 0);
+    tb_bytes(b, "ED00", 4);
+    size_t root = tb_table(b, 2, 1 | 2);
+    tb_ref(b, root_ref, root);
+    tb_set64(b, root, 0, version);
+    size_t runs = tb_vector(b, 1, 4);
+    tb_link(b, root, 1, runs);
+    size_t run = tb_table(b, 4, 1);
+    tb_ref(b, tb_elem(runs, 0, 4), run);
+    tb_link(b, run, 0, tb_string(b, "Execute"));
+    tb_pad(b, 4);
+    tb_put32(b, 0, (uint32_t)(b->n - 4));
+    return tb_cell(root, 0);
+}
+
+TEST(schema_versions)
+{
+    tb b;
+    tb_init(&b);
+    mlia_error err;
+    char want[512];
+    /* version 0 (the flatcc layout): absent in lenet.etdp (lenet_fixture_facts), stored here */
+    build_versioned(&b, 0);
+    mlia_arena a;
+    mlia_arena_init(&a);
+    etdump *d;
+    mlia_error_clear(&err);
+    CHECK_INT(etdump_read(b.d, b.n, "x.etdp", &a, &d, &err), 0);
+    CHECK_UINT(d->version, 0);
+    CHECK_UINT(d->n_runs, 1);
+    CHECK(str_is(d->runs[0].name, "Execute"));
+    mlia_arena_free(&a);
+    /* version 1: known (ExecuTorch's pre-release ETDumpGen layout), not read */
+    size_t at = build_versioned(&b, 1);
+    snprintf(want, sizeof want,
+             "x.etdp: ETDump schema version 1 is the layout of ExecuTorch's 2023 pre-release ETDumpGen (profile and "
+             "debug blocks per run), which mlia does not read (supported: 0) at byte %zu (version)",
+             at);
+    CHECK_STR(parse_err(b.d, b.n, &err), want);
+    /* unknown versions */
+    static const uint32_t unknown[] = {2, 3, 7, 0xFFFFFFFFu};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
+        at = build_versioned(&b, unknown[i]);
+        snprintf(want, sizeof want, "x.etdp: unknown ETDump schema version %u (supported: 0) at byte %zu (version)",
+                 (unsigned)unknown[i], at);
+        CHECK_STR(parse_err(b.d, b.n, &err), want);
+    }
+    /* the version is checked before anything below the root: a broken
+     * run_data does not hide it */
+    at = build_versioned(&b, 7);
+    tb_put32(&b, at + 8, 0x7ffffff0u);
+    snprintf(want, sizeof want, "x.etdp: unknown ETDump schema version 7 (supported: 0) at byte %zu (version)", at);
+    CHECK_STR(parse_err(b.d, b.n, &err), want);
+    tb_free(&b);
+}
+
 /* ---------------------------------------------------------------- robustness */
 
 TEST(every_truncation)
@@ -693,6 +757,7 @@ int main(void)
     RUN(synthetic_all_event_kinds);
     RUN(pool_of_two_captures);
     RUN(synthetic_validation_errors);
+    RUN(schema_versions);
     RUN(every_truncation);
     RUN(every_byte_flip);
     RUN(million_events_speed);

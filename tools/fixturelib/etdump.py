@@ -21,20 +21,23 @@ Event:  {"profile": {...}} | {"allocation": {...}} | {"debug": {...}}
               delegate_debug_id_int, delegate_debug_id_str
 """
 
+from . import schema_etdump as S
 from .flatbuf import Builder
 
-VALUE_TYPES = {"null": 0, "int": 1, "bool": 2, "float": 3, "double": 4,
-               "tensor": 5, "tensor_list": 6}
+VALUE_TYPES = {"null": S.ETDUMP_VALUE_TYPE_NULL, "int": S.ETDUMP_VALUE_TYPE_INT,
+               "bool": S.ETDUMP_VALUE_TYPE_BOOL, "float": S.ETDUMP_VALUE_TYPE_FLOAT,
+               "double": S.ETDUMP_VALUE_TYPE_DOUBLE, "tensor": S.ETDUMP_VALUE_TYPE_TENSOR,
+               "tensor_list": S.ETDUMP_VALUE_TYPE_TENSOR_LIST}
 
 
 def _tensor(b, t):
     sizes = b.create_scalar_vector("long", t.get("sizes", []))
     strides = b.create_scalar_vector("long", t.get("strides", []))
     b.start_table()
-    b.add_field(3, "long", t.get("offset", 0))
-    b.add_field_ref(1, sizes)
-    b.add_field_ref(2, strides)
-    b.add_field(0, "byte", t.get("scalar_type", 0))
+    b.add_field(S.ETDUMP_SLOT_TENSOR_OFFSET, "long", t.get("offset", 0))
+    b.add_field_ref(S.ETDUMP_SLOT_TENSOR_SIZES, sizes)
+    b.add_field_ref(S.ETDUMP_SLOT_TENSOR_STRIDES, strides)
+    b.add_field(S.ETDUMP_SLOT_TENSOR_SCALAR_TYPE, "byte", t.get("scalar_type", 0))
     return b.end_table()
 
 
@@ -42,29 +45,33 @@ def _value(b, v, output):
     kind = next(k for k in v if k in VALUE_TYPES)
     refs = {}
     if kind == "tensor":
-        refs[1] = _tensor(b, v["tensor"])
+        refs[S.ETDUMP_SLOT_VALUE_TENSOR] = _tensor(b, v["tensor"])
     elif kind == "tensor_list":
         items = [_tensor(b, t) for t in v["tensor_list"]]
         vec = b.create_offset_vector(items)
         b.start_table()
-        b.add_field_ref(0, vec)
-        refs[2] = b.end_table()
+        b.add_field_ref(S.ETDUMP_SLOT_TENSOR_LIST_TENSORS, vec)
+        refs[S.ETDUMP_SLOT_VALUE_TENSOR_LIST] = b.end_table()
     elif kind in ("int", "bool", "float", "double"):
-        slot, ftype = {"int": (3, "long"), "bool": (6, "bool"),
-                       "float": (4, "float"), "double": (5, "double")}[kind]
+        # (member slot in Value, scalar slot in the member table, type)
+        slot, inner, ftype = {
+            "int": (S.ETDUMP_SLOT_VALUE_INT_VALUE, S.ETDUMP_SLOT_INT_INT_VAL, "long"),
+            "bool": (S.ETDUMP_SLOT_VALUE_BOOL_VALUE, S.ETDUMP_SLOT_BOOL_BOOL_VAL, "bool"),
+            "float": (S.ETDUMP_SLOT_VALUE_FLOAT_VALUE, S.ETDUMP_SLOT_FLOAT_FLOAT_VAL, "float"),
+            "double": (S.ETDUMP_SLOT_VALUE_DOUBLE_VALUE, S.ETDUMP_SLOT_DOUBLE_DOUBLE_VAL, "double")}[kind]
         b.start_table()
-        b.add_field(0, ftype, int(v[kind]) if kind == "bool" else v[kind])
+        b.add_field(inner, ftype, int(v[kind]) if kind == "bool" else v[kind])
         refs[slot] = b.end_table()
     out_ref = None
     if output:
         b.start_table()
-        b.add_field(0, "bool", 1)
+        b.add_field(S.ETDUMP_SLOT_BOOL_BOOL_VAL, "bool", 1)
         out_ref = b.end_table()
     b.start_table()
     for slot, ref in refs.items():
         b.add_field_ref(slot, ref)
-    b.add_field_ref(7, out_ref)
-    b.add_field(0, "byte", VALUE_TYPES[kind])
+    b.add_field_ref(S.ETDUMP_SLOT_VALUE_OUTPUT, out_ref)
+    b.add_field(S.ETDUMP_SLOT_VALUE_VAL, "byte", VALUE_TYPES[kind])
     return b.end_table()
 
 
@@ -76,21 +83,21 @@ def _profile_event(b, p):
     name = p.get("name")
     name_ref = b.create_string(name) if name is not None else None
     b.start_table()
-    b.add_field(6, "ulong", p.get("start", 0))
-    b.add_field(7, "ulong", p.get("end", 0))
-    b.add_field_ref(0, name_ref)
-    b.add_field(1, "int", p.get("chain_index", 0), 0)
-    b.add_field(2, "int", p.get("instruction_id", -1), -1)
-    b.add_field(3, "int", p.get("delegate_debug_id_int", -1), -1)
-    b.add_field_ref(4, sid_ref)
-    b.add_field_ref(5, meta_ref)
+    b.add_field(S.ETDUMP_SLOT_PROFILE_EVENT_START_TIME, "ulong", p.get("start", 0))
+    b.add_field(S.ETDUMP_SLOT_PROFILE_EVENT_END_TIME, "ulong", p.get("end", 0))
+    b.add_field_ref(S.ETDUMP_SLOT_PROFILE_EVENT_NAME, name_ref)
+    b.add_field(S.ETDUMP_SLOT_PROFILE_EVENT_CHAIN_INDEX, "int", p.get("chain_index", 0), 0)
+    b.add_field(S.ETDUMP_SLOT_PROFILE_EVENT_INSTRUCTION_ID, "int", p.get("instruction_id", -1), -1)
+    b.add_field(S.ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_INT, "int", p.get("delegate_debug_id_int", -1), -1)
+    b.add_field_ref(S.ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_STR, sid_ref)
+    b.add_field_ref(S.ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_METADATA, meta_ref)
     return b.end_table()
 
 
 def _allocation_event(b, a):
     b.start_table()
-    b.add_field(1, "ulong", a.get("size", 0))
-    b.add_field(0, "int", a.get("allocator_id", 0))
+    b.add_field(S.ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATION_SIZE, "ulong", a.get("size", 0))
+    b.add_field(S.ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATOR_ID, "int", a.get("allocator_id", 0))
     return b.end_table()
 
 
@@ -103,22 +110,22 @@ def _debug_event(b, d):
     if chain < 0:
         chain &= (1 << 64) - 1
     b.start_table()
-    b.add_field(0, "ulong", chain)
-    b.add_field_ref(2, val)
-    b.add_field(1, "int", d.get("instruction_id", -1), -1)
-    b.add_field(3, "int", d.get("delegate_debug_id_int", -1), -1)
-    b.add_field_ref(4, sid_ref)
-    b.add_field_ref(5, name_ref)
+    b.add_field(S.ETDUMP_SLOT_DEBUG_EVENT_CHAIN_INDEX, "ulong", chain)
+    b.add_field_ref(S.ETDUMP_SLOT_DEBUG_EVENT_DEBUG_ENTRY, val)
+    b.add_field(S.ETDUMP_SLOT_DEBUG_EVENT_INSTRUCTION_ID, "int", d.get("instruction_id", -1), -1)
+    b.add_field(S.ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_INT, "int", d.get("delegate_debug_id_int", -1), -1)
+    b.add_field_ref(S.ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_STR, sid_ref)
+    b.add_field_ref(S.ETDUMP_SLOT_DEBUG_EVENT_NAME, name_ref)
     return b.end_table()
 
 
 def _event(b, e):
     if "profile" in e:
-        slot, ref = 0, _profile_event(b, e["profile"])
+        slot, ref = S.ETDUMP_SLOT_EVENT_PROFILE_EVENT, _profile_event(b, e["profile"])
     elif "allocation" in e:
-        slot, ref = 1, _allocation_event(b, e["allocation"])
+        slot, ref = S.ETDUMP_SLOT_EVENT_ALLOCATION_EVENT, _allocation_event(b, e["allocation"])
     else:
-        slot, ref = 2, _debug_event(b, e["debug"])
+        slot, ref = S.ETDUMP_SLOT_EVENT_DEBUG_EVENT, _debug_event(b, e["debug"])
     b.start_table()
     b.add_field_ref(slot, ref)
     return b.end_table()
@@ -137,17 +144,17 @@ def _run_data(b, run):
         for a in reversed(run["allocators"]):
             s = b.create_string(a)
             b.start_table()
-            b.add_field_ref(0, s)
+            b.add_field_ref(S.ETDUMP_SLOT_ALLOCATOR_NAME, s)
             names.append(b.end_table())
         names.reverse()
         alloc = b.create_offset_vector(names)
     name = b.create_string(run["name"])
     b.start_table()
-    b.add_field_ref(0, name)
+    b.add_field_ref(S.ETDUMP_SLOT_RUN_DATA_NAME, name)
     bii = run.get("bundled_input_index")
-    b.add_field(1, "int", -1 if bii is None else bii, -1)
-    b.add_field_ref(2, alloc)
-    b.add_field_ref(3, events)
+    b.add_field(S.ETDUMP_SLOT_RUN_DATA_BUNDLED_INPUT_INDEX, "int", -1 if bii is None else bii, -1)
+    b.add_field_ref(S.ETDUMP_SLOT_RUN_DATA_ALLOCATORS, alloc)
+    b.add_field_ref(S.ETDUMP_SLOT_RUN_DATA_EVENTS, events)
     return b.end_table()
 
 
@@ -158,7 +165,7 @@ def write_etdump(runs, size_prefixed=True, version=0):
     refs.reverse()
     vec = b.create_offset_vector(refs)
     b.start_table()
-    b.add_field(0, "uint", version)
-    b.add_field_ref(1, vec)
+    b.add_field(S.ETDUMP_SLOT_ET_DUMP_VERSION, "uint", version)
+    b.add_field_ref(S.ETDUMP_SLOT_ET_DUMP_RUN_DATA, vec)
     root = b.end_table()
-    return b.finish(root, "ED00", size_prefix=size_prefixed)
+    return b.finish(root, S.ETDUMP_FILE_IDENTIFIER, size_prefix=size_prefixed)

@@ -458,8 +458,9 @@ class Fixture:
         return runs
 
     def etdump_bytes(self):
-        return etdump_mod.write_etdump(
-            self.etdump_runs(), size_prefixed=self.desc.get("etdump", {}).get("size_prefixed", True))
+        settings = self.desc.get("etdump", {})
+        return etdump_mod.write_etdump(self.etdump_runs(), size_prefixed=settings.get("size_prefixed", True),
+                                       version=settings.get("version", 0))
 
     # -- 4. NX statistics ------------------------------------------------
     def _vgf(self):

@@ -31,12 +31,26 @@ Program model:
 
 import struct
 
+from . import schema_program as S
 from .flatbuf import Builder
 
-KERNEL_TYPES = {"null": 1, "int": 2, "bool": 3, "double": 4, "tensor": 5,
-                "string": 6, "int_list": 7, "double_list": 8, "bool_list": 9,
-                "tensor_list": 10, "optional_tensor_list": 11}
-INSTR_TYPES = {"kernel": 1, "delegate": 2, "move": 3, "jump_false": 4, "free": 5}
+KERNEL_TYPES = {"null": S.PROGRAM_KERNEL_TYPES_NULL, "int": S.PROGRAM_KERNEL_TYPES_INT,
+                "bool": S.PROGRAM_KERNEL_TYPES_BOOL, "double": S.PROGRAM_KERNEL_TYPES_DOUBLE,
+                "tensor": S.PROGRAM_KERNEL_TYPES_TENSOR, "string": S.PROGRAM_KERNEL_TYPES_STRING,
+                "int_list": S.PROGRAM_KERNEL_TYPES_INT_LIST, "double_list": S.PROGRAM_KERNEL_TYPES_DOUBLE_LIST,
+                "bool_list": S.PROGRAM_KERNEL_TYPES_BOOL_LIST, "tensor_list": S.PROGRAM_KERNEL_TYPES_TENSOR_LIST,
+                "optional_tensor_list": S.PROGRAM_KERNEL_TYPES_OPTIONAL_TENSOR_LIST}
+INSTR_TYPES = {"kernel": S.PROGRAM_INSTRUCTION_ARGUMENTS_KERNEL_CALL,
+               "delegate": S.PROGRAM_INSTRUCTION_ARGUMENTS_DELEGATE_CALL,
+               "move": S.PROGRAM_INSTRUCTION_ARGUMENTS_MOVE_CALL,
+               "jump_false": S.PROGRAM_INSTRUCTION_ARGUMENTS_JUMP_FALSE_CALL,
+               "free": S.PROGRAM_INSTRUCTION_ARGUMENTS_FREE_CALL}
+# slot of the one field of each scalar / list member table of EValue
+VALUE_SLOTS = {"int": S.PROGRAM_SLOT_INT_INT_VAL, "bool": S.PROGRAM_SLOT_BOOL_BOOL_VAL,
+               "double": S.PROGRAM_SLOT_DOUBLE_DOUBLE_VAL, "string": S.PROGRAM_SLOT_STRING_STRING_VAL,
+               "int_list": S.PROGRAM_SLOT_INT_LIST_ITEMS, "double_list": S.PROGRAM_SLOT_DOUBLE_LIST_ITEMS,
+               "bool_list": S.PROGRAM_SLOT_BOOL_LIST_ITEMS, "tensor_list": S.PROGRAM_SLOT_TENSOR_LIST_ITEMS,
+               "optional_tensor_list": S.PROGRAM_SLOT_OPTIONAL_TENSOR_LIST_ITEMS}
 
 
 def _align(n, a):
@@ -50,20 +64,20 @@ def _tensor(b, t):
     if t.get("allocation") is not None:
         mem_id, off = t["allocation"]
         b.start_table()
-        b.add_field(0, "uint", mem_id)
-        b.add_field(1, "uint", off & 0xFFFFFFFF)
-        b.add_field(2, "uint", off >> 32)
+        b.add_field(S.PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_ID, "uint", mem_id)
+        b.add_field(S.PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_LOW, "uint", off & 0xFFFFFFFF)
+        b.add_field(S.PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_HIGH, "uint", off >> 32)
         alloc = b.end_table()
     b.start_table()
-    b.add_field_ref(2, sizes)
-    b.add_field_ref(3, dim_order)
-    b.add_field(5, "uint", t.get("data_buffer_idx", 0))
-    b.add_field_ref(6, alloc)
-    b.add_field(1, "int", t.get("storage_offset", 0))
-    b.add_field(0, "byte", t.get("scalar_type", 0))
-    b.add_field(4, "bool", int(t.get("requires_grad", False)))
-    b.add_field(7, "byte", t.get("layout", 0))
-    b.add_field(8, "byte", t.get("shape_dynamism", 0))
+    b.add_field_ref(S.PROGRAM_SLOT_TENSOR_SIZES, sizes)
+    b.add_field_ref(S.PROGRAM_SLOT_TENSOR_DIM_ORDER, dim_order)
+    b.add_field(S.PROGRAM_SLOT_TENSOR_DATA_BUFFER_IDX, "uint", t.get("data_buffer_idx", 0))
+    b.add_field_ref(S.PROGRAM_SLOT_TENSOR_ALLOCATION_INFO, alloc)
+    b.add_field(S.PROGRAM_SLOT_TENSOR_STORAGE_OFFSET, "int", t.get("storage_offset", 0))
+    b.add_field(S.PROGRAM_SLOT_TENSOR_SCALAR_TYPE, "byte", t.get("scalar_type", 0))
+    b.add_field(S.PROGRAM_SLOT_TENSOR_REQUIRES_GRAD, "bool", int(t.get("requires_grad", False)))
+    b.add_field(S.PROGRAM_SLOT_TENSOR_LAYOUT, "byte", t.get("layout", 0))
+    b.add_field(S.PROGRAM_SLOT_TENSOR_SHAPE_DYNAMISM, "byte", t.get("shape_dynamism", 0))
     return b.end_table()
 
 
@@ -85,16 +99,16 @@ def _evalue(b, v):
             vec = b.create_scalar_vector("int", x)
         b.start_table()
         if kind == "int":
-            b.add_field(0, "long", x)
+            b.add_field(VALUE_SLOTS[kind], "long", x)
         elif kind == "bool":
-            b.add_field(0, "bool", int(x))
+            b.add_field(VALUE_SLOTS[kind], "bool", int(x))
         elif kind == "double":
-            b.add_field(0, "double", x)
+            b.add_field(VALUE_SLOTS[kind], "double", x)
         elif vec is not None:
-            b.add_field_ref(0, vec)
+            b.add_field_ref(VALUE_SLOTS[kind], vec)
         member = b.end_table()
     b.start_table()
-    b.add_union(0, KERNEL_TYPES[kind], member)
+    b.add_union(S.PROGRAM_SLOT_E_VALUE_VAL_TYPE, KERNEL_TYPES[kind], member)
     return b.end_table()
 
 
@@ -104,18 +118,26 @@ def _instruction(b, ins):
         idx, args = x
         vec = b.create_scalar_vector("int", args)
         b.start_table()
-        b.add_field(0, "int", idx)
-        b.add_field_ref(1, vec)
-    elif kind in ("move", "jump_false"):
+        if kind == "kernel":
+            b.add_field(S.PROGRAM_SLOT_KERNEL_CALL_OP_INDEX, "int", idx)
+            b.add_field_ref(S.PROGRAM_SLOT_KERNEL_CALL_ARGS, vec)
+        else:
+            b.add_field(S.PROGRAM_SLOT_DELEGATE_CALL_DELEGATE_INDEX, "int", idx)
+            b.add_field_ref(S.PROGRAM_SLOT_DELEGATE_CALL_ARGS, vec)
+    elif kind == "move":
         b.start_table()
-        b.add_field(0, "int", x[0])
-        b.add_field(1, "int", x[1])
+        b.add_field(S.PROGRAM_SLOT_MOVE_CALL_MOVE_FROM, "int", x[0])
+        b.add_field(S.PROGRAM_SLOT_MOVE_CALL_MOVE_TO, "int", x[1])
+    elif kind == "jump_false":
+        b.start_table()
+        b.add_field(S.PROGRAM_SLOT_JUMP_FALSE_CALL_COND_VALUE_INDEX, "int", x[0])
+        b.add_field(S.PROGRAM_SLOT_JUMP_FALSE_CALL_DESTINATION_INSTRUCTION, "int", x[1])
     else:
         b.start_table()
-        b.add_field(0, "int", x)
+        b.add_field(S.PROGRAM_SLOT_FREE_CALL_VALUE_INDEX, "int", x)
     member = b.end_table()
     b.start_table()
-    b.add_union(0, INSTR_TYPES[kind], member)
+    b.add_union(S.PROGRAM_SLOT_INSTRUCTION_INSTR_ARGS_TYPE, INSTR_TYPES[kind], member)
     return b.end_table()
 
 
@@ -130,9 +152,9 @@ def _chain(b, c):
     outs = b.create_scalar_vector("int", c.get("outputs", []))
     ins = b.create_scalar_vector("int", c.get("inputs", []))
     b.start_table()
-    b.add_field_ref(0, ins)
-    b.add_field_ref(1, outs)
-    b.add_field_ref(2, instrs)
+    b.add_field_ref(S.PROGRAM_SLOT_CHAIN_INPUTS, ins)
+    b.add_field_ref(S.PROGRAM_SLOT_CHAIN_OUTPUTS, outs)
+    b.add_field_ref(S.PROGRAM_SLOT_CHAIN_INSTRUCTIONS, instrs)
     return b.end_table()
 
 
@@ -141,8 +163,8 @@ def _operator(b, op):
     ov = b.create_string(overload)
     nm = b.create_string(name)
     b.start_table()
-    b.add_field_ref(0, nm)
-    b.add_field_ref(1, ov)
+    b.add_field_ref(S.PROGRAM_SLOT_OPERATOR_NAME, nm)
+    b.add_field_ref(S.PROGRAM_SLOT_OPERATOR_OVERLOAD, ov)
     return b.end_table()
 
 
@@ -151,19 +173,20 @@ def _delegate(b, d):
         val = bb.create_byte_vector(kv[1])
         key = bb.create_string(kv[0])
         bb.start_table()
-        bb.add_field_ref(0, key)
-        bb.add_field_ref(1, val)
+        bb.add_field_ref(S.PROGRAM_SLOT_COMPILE_SPEC_KEY, key)
+        bb.add_field_ref(S.PROGRAM_SLOT_COMPILE_SPEC_VALUE, val)
         return bb.end_table()
     specs = _refs(b, d.get("compile_specs", []), spec)
     b.start_table()
-    b.add_field(0, "byte", 1 if d.get("location") == "segment" else 0)
-    b.add_field(1, "uint", d.get("index", 0))
+    b.add_field(S.PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_LOCATION, "byte",
+                S.PROGRAM_DATA_LOCATION_SEGMENT if d.get("location") == "segment" else S.PROGRAM_DATA_LOCATION_INLINE)
+    b.add_field(S.PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_INDEX, "uint", d.get("index", 0))
     processed = b.end_table()
     ident = b.create_string(d["id"])
     b.start_table()
-    b.add_field_ref(0, ident)
-    b.add_field_ref(1, processed)
-    b.add_field_ref(2, specs)
+    b.add_field_ref(S.PROGRAM_SLOT_BACKEND_DELEGATE_ID, ident)
+    b.add_field_ref(S.PROGRAM_SLOT_BACKEND_DELEGATE_PROCESSED, processed)
+    b.add_field_ref(S.PROGRAM_SLOT_BACKEND_DELEGATE_COMPILE_SPECS, specs)
     return b.end_table()
 
 
@@ -179,13 +202,20 @@ def _plan(b, p):
     o = b.create_string(out)
     i = b.create_string(inp)
     b.start_table()
-    b.add_field_ref(0, i)
-    b.add_field_ref(1, o)
+    b.add_field_ref(S.PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_INP_STR, i)
+    b.add_field_ref(S.PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_OUT_STR, o)
     meta = b.end_table()
     name = b.create_string(p["name"])
     b.start_table()
-    for slot, ref in ((0, name), (1, meta), (2, values), (3, inputs), (4, outputs),
-                      (5, chains), (6, operators), (7, delegates), (8, nbs)):
+    for slot, ref in ((S.PROGRAM_SLOT_EXECUTION_PLAN_NAME, name),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_CONTAINER_META_TYPE, meta),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_VALUES, values),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_INPUTS, inputs),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_OUTPUTS, outputs),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_CHAINS, chains),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_OPERATORS, operators),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_DELEGATES, delegates),
+                      (S.PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_SIZES, nbs)):
         b.add_field_ref(slot, ref)
     return b.end_table()
 
@@ -225,33 +255,33 @@ def write_pte(program):
 
         def seg(bb, e):
             bb.start_table()
-            bb.add_field(0, "ulong", e[0])
-            bb.add_field(1, "ulong", e[1])
+            bb.add_field(S.PROGRAM_SLOT_DATA_SEGMENT_OFFSET, "ulong", e[0])
+            bb.add_field(S.PROGRAM_SLOT_DATA_SEGMENT_SIZE, "ulong", e[1])
             return bb.end_table()
         seg_vec = _refs(b, entries, seg)
     offs = b.create_scalar_vector("ulong", const_offsets if const_offsets else [0])
     b.start_table()
-    b.add_field(0, "uint", 0)
-    b.add_field_ref(1, offs)
+    b.add_field(S.PROGRAM_SLOT_SUBSEGMENT_OFFSETS_SEGMENT_INDEX, "uint", 0)
+    b.add_field_ref(S.PROGRAM_SLOT_SUBSEGMENT_OFFSETS_OFFSETS, offs)
     const_seg = b.end_table()
 
     def inline(bb, data):
         vec = bb.create_byte_vector(data, align=16)
         bb.start_table()
-        bb.add_field_ref(0, vec)
+        bb.add_field_ref(S.PROGRAM_SLOT_BACKEND_DELEGATE_INLINE_DATA_DATA, vec)
         return bb.end_table()
     inline_vec = _refs(b, program.get("inline_blobs", []), inline) \
         if program.get("inline_blobs") else None
     plans = _refs(b, program["plans"], _plan)
     b.start_table()
-    b.add_field(0, "uint", 0)
-    b.add_field_ref(1, plans)
-    b.add_field_ref(3, inline_vec)
-    b.add_field_ref(4, seg_vec)
-    b.add_field_ref(5, const_seg)
-    b.add_field_ref(7, named)
+    b.add_field(S.PROGRAM_SLOT_PROGRAM_VERSION, "uint", 0)
+    b.add_field_ref(S.PROGRAM_SLOT_PROGRAM_EXECUTION_PLAN, plans)
+    b.add_field_ref(S.PROGRAM_SLOT_PROGRAM_BACKEND_DELEGATE_DATA, inline_vec)
+    b.add_field_ref(S.PROGRAM_SLOT_PROGRAM_SEGMENTS, seg_vec)
+    b.add_field_ref(S.PROGRAM_SLOT_PROGRAM_CONSTANT_SEGMENT, const_seg)
+    b.add_field_ref(S.PROGRAM_SLOT_PROGRAM_NAMED_DATA, named)
     root = b.end_table()
-    fb = b.finish(root, "ET12")
+    fb = b.finish(root, S.PROGRAM_FILE_IDENTIFIER)
 
     layout = {"header": False, "segments": []}
     if not blobs:

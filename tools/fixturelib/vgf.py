@@ -11,6 +11,8 @@ The input is a trusted fixture; checks are asserts, not diagnostics.
 
 import struct
 
+from . import schema_vgf as S
+
 TOSA_OPS = [
     "ARGMAX", "AVG_POOL2D", "CONV2D", "CONV3D", "DEPTHWISE_CONV2D", "FFT2D", "MATMUL",
     "MAX_POOL2D", "RFFT2D", "TRANSPOSE_CONV2D", "CLAMP", "ERF", "SIGMOID", "TANH", "ADD",
@@ -58,25 +60,25 @@ def modules(vgf):
     off, size = struct.unpack_from("<QQ", vgf, 16)
     sec = vgf[off:off + size]
     root = _u32(sec, 0)
-    vec_f = _field(sec, root, 0)
+    vec_f = _field(sec, root, S.VGF_SLOT_MODULE_TABLE_MODULES)
     out = []
     if vec_f is None:
         return out
     vec = _ref(sec, vec_f)
     for i in range(_u32(sec, vec)):
         m = _ref(sec, vec + 4 + 4 * i)
-        f = _field(sec, m, 0)
+        f = _field(sec, m, S.VGF_SLOT_MODULE_TYPE)
         mtype = sec[f] if f else 0
-        f = _field(sec, m, 1)
+        f = _field(sec, m, S.VGF_SLOT_MODULE_NAME)
         name = ""
         if f:
             s = _ref(sec, f)
             name = sec[s + 4:s + 4 + _u32(sec, s)].decode("utf-8")
         words = ()
-        f = _field(sec, m, 4)
+        f = _field(sec, m, S.VGF_SLOT_MODULE_CODE)
         if f:
             code = _ref(sec, f)
-            wf = _field(sec, code, 0)
+            wf = _field(sec, code, S.VGF_SLOT_SPIRV_WORDS)
             if wf:
                 w = _ref(sec, wf)
                 n = _u32(sec, w)
@@ -111,4 +113,4 @@ def tosa_ops(words):
 
 def segment_tosa_ops(vgf_bytes):
     """TOSA ops of every GRAPH module: [[(result id, op name)] per module]."""
-    return [tosa_ops(words) for mtype, _name, words in modules(vgf_bytes) if mtype == 1]
+    return [tosa_ops(words) for mtype, _name, words in modules(vgf_bytes) if mtype == S.VGF_MODULE_TYPE_GRAPH]

@@ -39,11 +39,14 @@ A binding may also be given as {"binding": b, "mrt_index": m}.
 import struct
 
 from . import flatbuf
+from . import schema_vgf as S
 from . import vgf as vgf_read
 
-MODULE_TYPES = {"compute": 0, "graph": 1}
-CODE_TYPES = {"none": 0, "spirv": 1, "glsl": 2, "hlsl": 3}
-CATEGORIES = {"input": 0, "output": 1, "intermediate": 2, "constant": 3}
+MODULE_TYPES = {"compute": S.VGF_MODULE_TYPE_COMPUTE, "graph": S.VGF_MODULE_TYPE_GRAPH}
+CODE_TYPES = {"none": S.VGF_MODULE_CODE_NONE, "spirv": S.VGF_MODULE_CODE_SPIRV,
+              "glsl": S.VGF_MODULE_CODE_GLSL, "hlsl": S.VGF_MODULE_CODE_HLSL}
+CATEGORIES = {"input": S.VGF_RESOURCE_CATEGORY_INPUT, "output": S.VGF_RESOURCE_CATEGORY_OUTPUT,
+              "intermediate": S.VGF_RESOURCE_CATEGORY_INTERMEDIATE, "constant": S.VGF_RESOURCE_CATEGORY_CONSTANT}
 DESCRIPTOR_NONE = 0xFFFFFFFF
 DESCRIPTOR_TENSOR_ARM = 1000460000
 HEADER_SIZE = 128
@@ -71,7 +74,8 @@ def _bindings(b, slots):
     refs = []
     for s in slots:
         binding, mrt = _binding_pair(s)
-        refs.append(flatbuf.table(b, [(0, "uint", binding), (1, "uint", mrt)]))
+        refs.append(flatbuf.table(b, [(S.VGF_SLOT_BINDING_SLOT_BINDING, "uint", binding),
+                                      (S.VGF_SLOT_BINDING_SLOT_MRT_INDEX, "uint", mrt)]))
     return b.create_offset_vector(refs)
 
 
@@ -84,23 +88,24 @@ def module_section(modules):
         default_code = "spirv" if words is not None else "glsl" if source is not None else "none"
         code_type = _enum(CODE_TYPES, m.get("code_type", default_code))
         code = None
-        if code_type == 1 and words is not None:
+        if code_type == S.VGF_MODULE_CODE_SPIRV and words is not None:
             wv = b.create_scalar_vector("uint", list(words))
-            code = flatbuf.table(b, [(0, "ref", wv)])
-        elif code_type in (2, 3) and source is not None:
+            code = flatbuf.table(b, [(S.VGF_SLOT_SPIRV_WORDS, "ref", wv)])
+        elif code_type in (S.VGF_MODULE_CODE_GLSL, S.VGF_MODULE_CODE_HLSL) and source is not None:
             sv = b.create_string(source)
-            code = flatbuf.table(b, [(0, "ref", sv)])
+            slot = S.VGF_SLOT_GLSL_CODE if code_type == S.VGF_MODULE_CODE_GLSL else S.VGF_SLOT_HLSL_CODE
+            code = flatbuf.table(b, [(slot, "ref", sv)])
         name = b.create_string(m["name"]) if m.get("name") is not None else None
         entry = b.create_string(m["entry_point"]) if m.get("entry_point") is not None else None
         b.start_table()
-        b.add_field(0, "ubyte", _enum(MODULE_TYPES, m.get("type")))
-        b.add_field_ref(1, name)
-        b.add_field_ref(2, entry)
-        b.add_field(3, "ubyte", code_type)
-        b.add_field_ref(4, code)
+        b.add_field(S.VGF_SLOT_MODULE_TYPE, "ubyte", _enum(MODULE_TYPES, m.get("type")))
+        b.add_field_ref(S.VGF_SLOT_MODULE_NAME, name)
+        b.add_field_ref(S.VGF_SLOT_MODULE_ENTRY_POINT, entry)
+        b.add_field(S.VGF_SLOT_MODULE_CODE_TYPE, "ubyte", code_type)
+        b.add_field_ref(S.VGF_SLOT_MODULE_CODE, code)
         refs.append(b.end_table())
     vec = b.create_offset_vector(refs)
-    root = flatbuf.table(b, [(0, "ref", vec)])
+    root = flatbuf.table(b, [(S.VGF_SLOT_MODULE_TABLE_MODULES, "ref", vec)])
     return b.finish(root)
 
 
@@ -112,9 +117,9 @@ def sequence_section(desc):
         for st in s.get("set_infos", []):
             bv = _bindings(b, st.get("bindings", []))
             set_index = st.get("set_index")
-            set_refs.append(flatbuf.table(b, [(0, "ref", bv),
-                                              (1, "uint", 0xFFFFFFFF if set_index is None else set_index,
-                                               0xFFFFFFFF)]))
+            set_refs.append(flatbuf.table(b, [(S.VGF_SLOT_DESCRIPTOR_SET_INFO_BINDINGS, "ref", bv),
+                                              (S.VGF_SLOT_DESCRIPTOR_SET_INFO_SET_INDEX, "uint",
+                                               0xFFFFFFFF if set_index is None else set_index, 0xFFFFFFFF)]))
         sets = b.create_offset_vector(set_refs)
         ins = _bindings(b, s.get("inputs", []))
         outs = _bindings(b, s.get("outputs", []))
@@ -126,28 +131,33 @@ def sequence_section(desc):
             disp = b.create_scalar_vector("uint", list(s["dispatch_shape"]))
         push = None
         if s.get("push_constant_ranges") is not None:
-            prefs = [flatbuf.table(b, [(0, "uint", p[0]), (1, "uint", p[1]), (2, "uint", p[2])])
+            prefs = [flatbuf.table(b, [(S.VGF_SLOT_PUSH_CONSTANT_RANGE_STAGE_FLAGS, "uint", p[0]),
+                                       (S.VGF_SLOT_PUSH_CONSTANT_RANGE_OFFSET, "uint", p[1]),
+                                       (S.VGF_SLOT_PUSH_CONSTANT_RANGE_SIZE, "uint", p[2])])
                      for p in s["push_constant_ranges"]]
             push = b.create_offset_vector(prefs)
         name = b.create_string(s["name"]) if s.get("name") is not None else None
         b.start_table()
-        b.add_field(0, "ubyte", _enum(MODULE_TYPES, s.get("type")))
-        b.add_field_ref(1, name)
-        b.add_field(2, "uint", int(s.get("module_index", 0)))
-        b.add_field_ref(3, sets)
-        b.add_field_ref(4, ins)
-        b.add_field_ref(5, outs)
-        b.add_field_ref(6, consts)
-        b.add_field_ref(7, disp)
-        b.add_field_ref(8, push)
+        b.add_field(S.VGF_SLOT_SEGMENT_INFO_TYPE, "ubyte", _enum(MODULE_TYPES, s.get("type")))
+        b.add_field_ref(S.VGF_SLOT_SEGMENT_INFO_NAME, name)
+        b.add_field(S.VGF_SLOT_SEGMENT_INFO_MODULE_INDEX, "uint", int(s.get("module_index", 0)))
+        b.add_field_ref(S.VGF_SLOT_SEGMENT_INFO_SET_INFOS, sets)
+        b.add_field_ref(S.VGF_SLOT_SEGMENT_INFO_INPUTS, ins)
+        b.add_field_ref(S.VGF_SLOT_SEGMENT_INFO_OUTPUTS, outs)
+        b.add_field_ref(S.VGF_SLOT_SEGMENT_INFO_CONSTANTS, consts)
+        b.add_field_ref(S.VGF_SLOT_SEGMENT_INFO_DISPATCH_SHAPE, disp)
+        b.add_field_ref(S.VGF_SLOT_SEGMENT_INFO_PUSH_CONSTANT_RANGES, push)
         seg_refs.append(b.end_table())
     segs = b.create_offset_vector(seg_refs)
     ins = _bindings(b, desc.get("inputs", []))
     outs = _bindings(b, desc.get("outputs", []))
     in_names = b.create_offset_vector([b.create_string(n) for n in desc.get("input_names", [])])
     out_names = b.create_offset_vector([b.create_string(n) for n in desc.get("output_names", [])])
-    root = flatbuf.table(b, [(0, "ref", segs), (1, "ref", ins), (2, "ref", outs),
-                             (3, "ref", in_names), (4, "ref", out_names)])
+    root = flatbuf.table(b, [(S.VGF_SLOT_MODEL_SEQUENCE_TABLE_SEGMENTS, "ref", segs),
+                             (S.VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUTS, "ref", ins),
+                             (S.VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUTS, "ref", outs),
+                             (S.VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUT_NAMES, "ref", in_names),
+                             (S.VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUT_NAMES, "ref", out_names)])
     return b.finish(root)
 
 
@@ -156,20 +166,21 @@ def resource_section(resources):
     refs = []
     for r in resources:
         shape = b.create_scalar_vector("long", list(r.get("shape", [])))
-        fields = [(0, "ref", shape)]
+        fields = [(S.VGF_SLOT_DESCRIPTION_SHAPE, "ref", shape)]
         if r.get("strides"):
-            fields.append((1, "ref", b.create_scalar_vector("long", list(r["strides"]))))
+            fields.append((S.VGF_SLOT_DESCRIPTION_STRIDES, "ref", b.create_scalar_vector("long", list(r["strides"]))))
         dref = flatbuf.table(b, fields)
         alias = r.get("alias_group_id")
         refs.append(flatbuf.table(b, [
-            (0, "uint", int(r.get("vk_descriptor_type", 0))),
-            (1, "uint", int(r.get("vk_format", 0))),
-            (2, "ubyte", _enum(CATEGORIES, r.get("category"))),
-            (3, "ref", dref),
-            (6, "uint", 0xFFFFFFFF if alias is None else alias, 0xFFFFFFFF),
+            (S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_DESCRIPTOR_TYPE, "uint", int(r.get("vk_descriptor_type", 0))),
+            (S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_FORMAT, "uint", int(r.get("vk_format", 0))),
+            (S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_CATEGORY, "ubyte", _enum(CATEGORIES, r.get("category"))),
+            (S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_DESCRIPTION, "ref", dref),
+            (S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_ALIAS_GROUP_ID, "uint", 0xFFFFFFFF if alias is None else alias,
+             0xFFFFFFFF),
         ]))
     vec = b.create_offset_vector(refs)
-    root = flatbuf.table(b, [(0, "ref", vec)])
+    root = flatbuf.table(b, [(S.VGF_SLOT_MODEL_RESOURCE_TABLE_MRT_ENTRY, "ref", vec)])
     return b.finish(root)
 
 
@@ -257,7 +268,8 @@ def _scalars(sec, table, slot, fmt):
 
 
 def _slots(sec, table, slot):
-    return [[_scalar(sec, t, 0, "<I"), _scalar(sec, t, 1, "<I")] for t in _tables(sec, table, slot)]
+    return [[_scalar(sec, t, S.VGF_SLOT_BINDING_SLOT_BINDING, "<I"),
+             _scalar(sec, t, S.VGF_SLOT_BINDING_SLOT_MRT_INDEX, "<I")] for t in _tables(sec, table, slot)]
 
 
 def describe(data):
@@ -272,40 +284,49 @@ def describe(data):
     sec = secs[0]
     root = _u32(sec, 0)
     mods = []
-    for m in _tables(sec, root, 0):
-        ct = _scalar(sec, m, 3, "<B")
-        mod = {"type": _scalar(sec, m, 0, "<B"), "name": _string(sec, m, 1),
-               "entry_point": _string(sec, m, 2), "code_type": ct}
-        f = vgf_read._field(sec, m, 4)
+    for m in _tables(sec, root, S.VGF_SLOT_MODULE_TABLE_MODULES):
+        ct = _scalar(sec, m, S.VGF_SLOT_MODULE_CODE_TYPE, "<B")
+        mod = {"type": _scalar(sec, m, S.VGF_SLOT_MODULE_TYPE, "<B"), "name": _string(sec, m, S.VGF_SLOT_MODULE_NAME),
+               "entry_point": _string(sec, m, S.VGF_SLOT_MODULE_ENTRY_POINT), "code_type": ct}
+        f = vgf_read._field(sec, m, S.VGF_SLOT_MODULE_CODE)
         if f is not None:
             code = vgf_read._ref(sec, f)
-            if ct == 1:
-                mod["words"] = _scalars(sec, code, 0, "<I") or []
-            elif ct in (2, 3):
-                mod["source"] = _string(sec, code, 0)
+            if ct == S.VGF_MODULE_CODE_SPIRV:
+                mod["words"] = _scalars(sec, code, S.VGF_SLOT_SPIRV_WORDS, "<I") or []
+            elif ct in (S.VGF_MODULE_CODE_GLSL, S.VGF_MODULE_CODE_HLSL):
+                mod["source"] = _string(sec, code, S.VGF_SLOT_GLSL_CODE if ct == S.VGF_MODULE_CODE_GLSL
+                                        else S.VGF_SLOT_HLSL_CODE)
         mods.append(mod)
     desc["modules"] = mods
 
     sec = secs[1]
     root = _u32(sec, 0)
     segs = []
-    for s in _tables(sec, root, 0):
+    for s in _tables(sec, root, S.VGF_SLOT_MODEL_SEQUENCE_TABLE_SEGMENTS):
         sets = []
-        for st in _tables(sec, s, 3):
-            idx = _scalar(sec, st, 1, "<I", 0xFFFFFFFF)
-            sets.append({"bindings": _slots(sec, st, 0), "set_index": None if idx == 0xFFFFFFFF else idx})
-        push = [[_scalar(sec, p, 0, "<I"), _scalar(sec, p, 1, "<I"), _scalar(sec, p, 2, "<I")]
-                for p in _tables(sec, s, 8)] if vgf_read._field(sec, s, 8) is not None else None
-        segs.append({"type": _scalar(sec, s, 0, "<B"), "name": _string(sec, s, 1),
-                     "module_index": _scalar(sec, s, 2, "<I"), "set_infos": sets,
-                     "inputs": _slots(sec, s, 4), "outputs": _slots(sec, s, 5),
-                     "constants": _scalars(sec, s, 6, "<I"),
-                     "dispatch_shape": _scalars(sec, s, 7, "<I"),
+        for st in _tables(sec, s, S.VGF_SLOT_SEGMENT_INFO_SET_INFOS):
+            idx = _scalar(sec, st, S.VGF_SLOT_DESCRIPTOR_SET_INFO_SET_INDEX, "<I", 0xFFFFFFFF)
+            sets.append({"bindings": _slots(sec, st, S.VGF_SLOT_DESCRIPTOR_SET_INFO_BINDINGS),
+                         "set_index": None if idx == 0xFFFFFFFF else idx})
+        push = None
+        if vgf_read._field(sec, s, S.VGF_SLOT_SEGMENT_INFO_PUSH_CONSTANT_RANGES) is not None:
+            push = [[_scalar(sec, p, S.VGF_SLOT_PUSH_CONSTANT_RANGE_STAGE_FLAGS, "<I"),
+                     _scalar(sec, p, S.VGF_SLOT_PUSH_CONSTANT_RANGE_OFFSET, "<I"),
+                     _scalar(sec, p, S.VGF_SLOT_PUSH_CONSTANT_RANGE_SIZE, "<I")]
+                    for p in _tables(sec, s, S.VGF_SLOT_SEGMENT_INFO_PUSH_CONSTANT_RANGES)]
+        segs.append({"type": _scalar(sec, s, S.VGF_SLOT_SEGMENT_INFO_TYPE, "<B"),
+                     "name": _string(sec, s, S.VGF_SLOT_SEGMENT_INFO_NAME),
+                     "module_index": _scalar(sec, s, S.VGF_SLOT_SEGMENT_INFO_MODULE_INDEX, "<I"), "set_infos": sets,
+                     "inputs": _slots(sec, s, S.VGF_SLOT_SEGMENT_INFO_INPUTS),
+                     "outputs": _slots(sec, s, S.VGF_SLOT_SEGMENT_INFO_OUTPUTS),
+                     "constants": _scalars(sec, s, S.VGF_SLOT_SEGMENT_INFO_CONSTANTS, "<I"),
+                     "dispatch_shape": _scalars(sec, s, S.VGF_SLOT_SEGMENT_INFO_DISPATCH_SHAPE, "<I"),
                      "push_constant_ranges": push})
     desc["segments"] = segs
-    desc["inputs"] = _slots(sec, root, 1)
-    desc["outputs"] = _slots(sec, root, 2)
-    for slot, key in ((3, "input_names"), (4, "output_names")):
+    desc["inputs"] = _slots(sec, root, S.VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUTS)
+    desc["outputs"] = _slots(sec, root, S.VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUTS)
+    for slot, key in ((S.VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUT_NAMES, "input_names"),
+                      (S.VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUT_NAMES, "output_names")):
         v = _vector(sec, root, slot)
         names = []
         if v:
@@ -317,16 +338,19 @@ def describe(data):
     sec = secs[2]
     root = _u32(sec, 0)
     res = []
-    for r in _tables(sec, root, 0):
-        f = vgf_read._field(sec, r, 3)
+    for r in _tables(sec, root, S.VGF_SLOT_MODEL_RESOURCE_TABLE_MRT_ENTRY):
+        f = vgf_read._field(sec, r, S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_DESCRIPTION)
         shape, strides = [], []
         if f is not None:
             d = vgf_read._ref(sec, f)
-            shape = _scalars(sec, d, 0, "<q") or []
-            strides = _scalars(sec, d, 1, "<q") or []
-        alias = _scalar(sec, r, 6, "<I", 0xFFFFFFFF)
-        res.append({"vk_descriptor_type": _scalar(sec, r, 0, "<I"), "vk_format": _scalar(sec, r, 1, "<I"),
-                    "category": _scalar(sec, r, 2, "<B"), "shape": shape, "strides": strides,
+            shape = _scalars(sec, d, S.VGF_SLOT_DESCRIPTION_SHAPE, "<q") or []
+            strides = _scalars(sec, d, S.VGF_SLOT_DESCRIPTION_STRIDES, "<q") or []
+        alias = _scalar(sec, r, S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_ALIAS_GROUP_ID, "<I", 0xFFFFFFFF)
+        res.append({"vk_descriptor_type":
+                    _scalar(sec, r, S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_DESCRIPTOR_TYPE, "<I"),
+                    "vk_format": _scalar(sec, r, S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_FORMAT, "<I"),
+                    "category": _scalar(sec, r, S.VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_CATEGORY, "<B"),
+                    "shape": shape, "strides": strides,
                     "alias_group_id": None if alias == 0xFFFFFFFF else alias})
     desc["resources"] = res
 
@@ -341,10 +365,10 @@ def describe(data):
                            "data": sec[base + off:base + off + size]})
     else:
         root = _u32(sec, 0)
-        for c in _tables(sec, root, 0):
-            raw = _vector(sec, c, 2)
-            consts.append({"mrt_index": _scalar(sec, c, 0, "<I"),
-                           "sparsity_dimension": _scalar(sec, c, 1, "<q"),
+        for c in _tables(sec, root, S.VGF_SLOT_CONSTANT_SECTION_DATA):
+            raw = _vector(sec, c, S.VGF_SLOT_CONSTANT_DATA_RAW)
+            consts.append({"mrt_index": _scalar(sec, c, S.VGF_SLOT_CONSTANT_DATA_MRT_INDEX, "<I"),
+                           "sparsity_dimension": _scalar(sec, c, S.VGF_SLOT_CONSTANT_DATA_SPARSITY_DIMENSION, "<q"),
                            "data": sec[raw[0]:raw[0] + raw[1]] if raw else b""})
     desc["constants"] = consts
     return desc
