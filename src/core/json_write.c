@@ -372,3 +372,14 @@ void mlia_jw_kuint(mlia_jw *w, const char *key, uint64_t v) { mlia_jw_key(w, key
 void mlia_jw_kdouble(mlia_jw *w, const char *key, double v) { mlia_jw_key(w, key); mlia_jw_double(w, v); }
 void mlia_jw_kbool(mlia_jw *w, const char *key, bool v) { mlia_jw_key(w, key); mlia_jw_bool(w, v); }
 void mlia_jw_knull(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_null(w); }
+void mlia_jw_kobj_begin(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_obj_begin(w); }
+void mlia_jw_karr_begin(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_arr_begin(w); }
+
+void mlia_jw_kname(mlia_jw *w, const char *key, const char *name, int64_t raw)
+{
+    mlia_jw_key(w, key);
+    if (name)
+        mlia_jw_str(w, name);
+    else
+        mlia_jw_int(w, raw);
+}

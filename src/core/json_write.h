@@ -76,5 +76,10 @@ void mlia_jw_kuint(mlia_jw *w, const char *key, uint64_t v);
 void mlia_jw_kdouble(mlia_jw *w, const char *key, double v);
 void mlia_jw_kbool(mlia_jw *w, const char *key, bool v);
 void mlia_jw_knull(mlia_jw *w, const char *key);
+/* Key + opening of its object / array value. */
+void mlia_jw_kobj_begin(mlia_jw *w, const char *key);
+void mlia_jw_karr_begin(mlia_jw *w, const char *key);
+/* Key + a name when known (not NULL), else the raw number: enum values. */
+void mlia_jw_kname(mlia_jw *w, const char *key, const char *name, int64_t raw);
 
 #endif

@@ -32,8 +32,7 @@ static void enum_value(mlia_jw *w, const char *name, int raw)
 
 static void i32_array(mlia_jw *w, const char *key, const int32_t *v, uint32_t n)
 {
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, key);
     for (uint32_t i = 0; i < n; i++)
         mlia_jw_int(w, v[i]);
     mlia_jw_arr_end(w);
@@ -41,8 +40,7 @@ static void i32_array(mlia_jw *w, const char *key, const int32_t *v, uint32_t n)
 
 static void u8_array(mlia_jw *w, const char *key, const uint8_t *v, uint32_t n)
 {
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, key);
     for (uint32_t i = 0; i < n; i++)
         mlia_jw_uint(w, v[i]);
     mlia_jw_arr_end(w);
@@ -67,8 +65,7 @@ static void debug_value(mlia_jw *w, const etdump_debug_value *v)
         if (v->n_tensors) {
             mlia_jw_key(w, "scalar_type");
             enum_value(w, et_scalar_type_name(v->scalar_type), v->scalar_type);
-            mlia_jw_key(w, "sizes");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "sizes");
             for (uint32_t i = 0; i < v->n_dims; i++)
                 mlia_jw_int(w, (int64_t)fb_le64(v->sizes + 8 * (size_t)i));
             mlia_jw_arr_end(w);
@@ -127,16 +124,14 @@ int inspect_etdump_members(const etdump *d, mlia_jw *w, mlia_error *err)
     mlia_jw_kuint(w, "version", d->version);
     mlia_jw_kbool(w, "size_prefixed", d->size_prefixed);
     mlia_jw_kuint(w, "file_size", d->size);
-    mlia_jw_key(w, "runs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "runs");
     for (uint32_t r = 0; r < d->n_runs; r++) {
         const etdump_run *run = &d->runs[r];
         mlia_jw_obj_begin(w);
         kstr_opt(w, "name", run->name);
         mlia_jw_kint(w, "bundled_input_index", run->bundled_input_index);
         mlia_jw_kuint(w, "offset", run->offset);
-        mlia_jw_key(w, "allocators");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "allocators");
         for (uint32_t i = 0; i < run->n_allocators; i++) {
             if (run->allocators[i].ptr)
                 mlia_jw_strn(w, run->allocators[i].ptr, run->allocators[i].len);
@@ -144,8 +139,7 @@ int inspect_etdump_members(const etdump *d, mlia_jw *w, mlia_error *err)
                 mlia_jw_null(w);
         }
         mlia_jw_arr_end(w);
-        mlia_jw_key(w, "events");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "events");
         /* one event at a time, straight to the writer */
         etdump_cursor cur;
         etdump_event e;
@@ -194,15 +188,13 @@ static void tensor_summary(mlia_jw *w, const pte_tensor *t)
     mlia_jw_kuint(w, "nbytes", t->nbytes);
     mlia_jw_kuint(w, "data_buffer_idx", t->data_buffer_idx);
     if (t->has_allocation) {
-        mlia_jw_key(w, "allocation_info");
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, "allocation_info");
         mlia_jw_kuint(w, "memory_id", t->memory_id);
         mlia_jw_kuint(w, "memory_offset", t->memory_offset);
         mlia_jw_obj_end(w);
     }
     if (t->is_constant) {
-        mlia_jw_key(w, "constant");
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, "constant");
         mlia_jw_kuint(w, "offset", t->data_offset);
         mlia_jw_kuint(w, "size", t->data_size);
         mlia_jw_obj_end(w);
@@ -225,15 +217,13 @@ static void value_json(mlia_jw *w, const pte_value *v)
     case PTE_VALUE_STRING: kstr_opt(w, "value", v->string_val); break;
     case PTE_VALUE_TENSOR: tensor_summary(w, &v->tensor); break;
     case PTE_VALUE_DOUBLE_LIST:
-        mlia_jw_key(w, "items");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "items");
         for (uint32_t i = 0; i < v->n_items; i++)
             mlia_jw_double(w, v->double_items[i]);
         mlia_jw_arr_end(w);
         break;
     case PTE_VALUE_BOOL_LIST:
-        mlia_jw_key(w, "items");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "items");
         for (uint32_t i = 0; i < v->n_items; i++)
             mlia_jw_bool(w, v->items[i] != 0);
         mlia_jw_arr_end(w);
@@ -241,8 +231,7 @@ static void value_json(mlia_jw *w, const pte_value *v)
     case PTE_VALUE_INT_LIST:
     case PTE_VALUE_TENSOR_LIST:
     case PTE_VALUE_OPTIONAL_TENSOR_LIST:
-        mlia_jw_key(w, "items");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "items");
         for (uint32_t i = 0; i < v->n_items; i++)
             mlia_jw_int(w, v->items[i]);
         mlia_jw_arr_end(w);
@@ -255,8 +244,7 @@ static void value_json(mlia_jw *w, const pte_value *v)
 
 static void io_tensors(mlia_jw *w, const char *key, const pte_plan *pl, const int32_t *idx, uint32_t n)
 {
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, key);
     for (uint32_t i = 0; i < n; i++) {
         const pte_value *v = &pl->values[idx[i]];
         mlia_jw_obj_begin(w);
@@ -278,8 +266,7 @@ static void plan_json(mlia_jw *w, const pte_plan *pl, inspect_blob_fn blob_fn, v
     mlia_jw_obj_begin(w);
     kstr_opt(w, "name", pl->name);
     mlia_jw_kuint(w, "n_values", pl->n_values);
-    mlia_jw_key(w, "values");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "values");
     for (int k = 0; k < PTE_VALUE_KIND_COUNT; k++)
         if (pl->value_counts[k])
             mlia_jw_kuint(w, pte_value_kind_name(k), pl->value_counts[k]);
@@ -290,26 +277,22 @@ static void plan_json(mlia_jw *w, const pte_plan *pl, inspect_blob_fn blob_fn, v
     i32_array(w, "outputs", pl->outputs, pl->n_outputs);
     io_tensors(w, "input_tensors", pl, pl->inputs, pl->n_inputs);
     io_tensors(w, "output_tensors", pl, pl->outputs, pl->n_outputs);
-    mlia_jw_key(w, "non_const_buffer_sizes");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "non_const_buffer_sizes");
     for (uint32_t i = 0; i < pl->n_non_const_buffer_sizes; i++)
         mlia_jw_int(w, pl->non_const_buffer_sizes[i]);
     mlia_jw_arr_end(w);
     if (pl->has_container_meta) {
-        mlia_jw_key(w, "container_meta_type");
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, "container_meta_type");
         kstr_opt(w, "encoded_inp_str", pl->encoded_inp_str);
         kstr_opt(w, "encoded_out_str", pl->encoded_out_str);
         mlia_jw_obj_end(w);
     }
-    mlia_jw_key(w, "operators");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "operators");
     for (uint32_t i = 0; i < pl->n_operators; i++)
         operator_name(w, &pl->operators[i]);
     mlia_jw_arr_end(w);
     mlia_jw_kuint(w, "chains", pl->n_chains);
-    mlia_jw_key(w, "instructions");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "instructions");
     for (uint32_t c = 0; c < pl->n_chains; c++) {
         const pte_chain *ch = &pl->chains[c];
         for (uint32_t i = 0; i < ch->n_instructions; i++) {
@@ -348,8 +331,7 @@ static void plan_json(mlia_jw *w, const pte_plan *pl, inspect_blob_fn blob_fn, v
         }
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "delegates");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "delegates");
     for (uint32_t i = 0; i < pl->n_delegates; i++) {
         const pte_delegate *d = &pl->delegates[i];
         mlia_jw_obj_begin(w);
@@ -359,8 +341,7 @@ static void plan_json(mlia_jw *w, const pte_plan *pl, inspect_blob_fn blob_fn, v
         mlia_jw_kuint(w, "index", d->index);
         mlia_jw_kuint(w, "offset", d->offset);
         mlia_jw_kuint(w, "size", d->size);
-        mlia_jw_key(w, "compile_specs");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "compile_specs");
         for (uint32_t k = 0; k < d->n_compile_specs; k++) {
             mlia_jw_obj_begin(w);
             kstr_opt(w, "key", d->compile_specs[k].key);
@@ -375,8 +356,7 @@ static void plan_json(mlia_jw *w, const pte_plan *pl, inspect_blob_fn blob_fn, v
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "value_list");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "value_list");
     for (uint32_t i = 0; i < pl->n_values; i++)
         value_json(w, &pl->values[i]);
     mlia_jw_arr_end(w);
@@ -385,8 +365,7 @@ static void plan_json(mlia_jw *w, const pte_plan *pl, inspect_blob_fn blob_fn, v
 
 static void blob_list(mlia_jw *w, const char *key, const pte_blob *b, uint32_t n)
 {
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, key);
     for (uint32_t i = 0; i < n; i++) {
         mlia_jw_obj_begin(w);
         mlia_jw_kuint(w, "offset", b[i].file_offset);
@@ -400,8 +379,7 @@ static void subsegment(mlia_jw *w, const pte_subsegment *s)
 {
     mlia_jw_obj_begin(w);
     mlia_jw_kuint(w, "segment_index", s->segment_index);
-    mlia_jw_key(w, "offsets");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "offsets");
     for (uint32_t i = 0; i < s->n_offsets; i++)
         mlia_jw_uint(w, s->offsets[i]);
     mlia_jw_arr_end(w);
@@ -425,8 +403,7 @@ void inspect_pte(const pte_program *p, mlia_jw *w, inspect_blob_fn blob_fn, void
     } else {
         mlia_jw_null(w);
     }
-    mlia_jw_key(w, "segments");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "segments");
     for (uint32_t i = 0; i < p->n_segments; i++) {
         const pte_segment *s = &p->segments[i];
         mlia_jw_obj_begin(w);
@@ -448,13 +425,11 @@ void inspect_pte(const pte_program *p, mlia_jw *w, inspect_blob_fn blob_fn, void
     if (p->constant_buffer_present)
         blob_list(w, "constant_buffer", p->constant_buffers, p->n_constant_buffers);
     blob_list(w, "backend_delegate_data", p->inline_delegates, p->n_inline_delegates);
-    mlia_jw_key(w, "mutable_data_segments");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "mutable_data_segments");
     for (uint32_t i = 0; i < p->n_mutable_data_segments; i++)
         subsegment(w, &p->mutable_data_segments[i]);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "named_data");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "named_data");
     for (uint32_t i = 0; i < p->n_named_data; i++) {
         mlia_jw_obj_begin(w);
         kstr_opt(w, "key", p->named_data[i].key);
@@ -462,8 +437,7 @@ void inspect_pte(const pte_program *p, mlia_jw *w, inspect_blob_fn blob_fn, void
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "methods");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "methods");
     for (uint32_t i = 0; i < p->n_plans; i++)
         plan_json(w, &p->plans[i], blob_fn, blob_ctx);
     mlia_jw_arr_end(w);
@@ -475,8 +449,7 @@ void inspect_pte(const pte_program *p, mlia_jw *w, inspect_blob_fn blob_fn, void
 static void bp_values(mlia_jw *w, const char *key, const bp_value *v, uint32_t n)
 {
     static const char *const kinds[] = {"NONE", "Tensor", "Int", "Bool", "Double"};
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, key);
     for (uint32_t i = 0; i < n; i++) {
         const bp_value *x = &v[i];
         mlia_jw_obj_begin(w);
@@ -510,15 +483,13 @@ void inspect_bundled_program(const bundled_program *bp, mlia_jw *w, inspect_blob
     mlia_jw_kuint(w, "program_size", bp->program_size);
     mlia_jw_key(w, "program");
     inspect_pte(bp->program, w, blob_fn, blob_ctx);
-    mlia_jw_key(w, "method_test_suites");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "method_test_suites");
     for (uint32_t i = 0; i < bp->n_method_test_suites; i++) {
         const bp_method_test_suite *s = &bp->method_test_suites[i];
         mlia_jw_obj_begin(w);
         kstr_opt(w, "method_name", s->method_name);
         mlia_jw_kuint(w, "test_cases", s->n_test_cases);
-        mlia_jw_key(w, "cases");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "cases");
         for (uint32_t k = 0; k < s->n_test_cases; k++) {
             mlia_jw_obj_begin(w);
             bp_values(w, "inputs", s->test_cases[k].inputs, s->test_cases[k].n_inputs);

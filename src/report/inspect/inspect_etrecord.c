@@ -27,16 +27,14 @@ static void write_node(mlia_jw *w, const ep_node *nd)
         mlia_jw_kint(w, "debug_handle", nd->debug_handle);
     else
         mlia_jw_knull(w, "debug_handle");
-    mlia_jw_key(w, "inputs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "inputs");
     for (uint32_t i = 0; i < nd->n_inputs; i++) {
         const ep_arg *a = &nd->inputs[i];
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "name", a->name);
         mlia_jw_kstr(w, "kind", a->kind_name);
         if (a->n_tensors) {
-            mlia_jw_key(w, "tensors");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "tensors");
             for (uint32_t t = 0; t < a->n_tensors; t++)
                 mlia_jw_str(w, a->tensors[t]);
             mlia_jw_arr_end(w);
@@ -48,14 +46,12 @@ static void write_node(mlia_jw *w, const ep_node *nd)
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "outputs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "outputs");
     for (uint32_t i = 0; i < nd->n_outputs; i++)
         mlia_jw_str(w, nd->outputs[i]);
     mlia_jw_arr_end(w);
     mlia_jw_kstr(w, "delegate_backend", nd->delegate_backend);
-    mlia_jw_key(w, "nn_module_stack");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "nn_module_stack");
     for (uint32_t i = 0; i < nd->n_modules; i++)
         mlia_jw_str(w, nd->modules[i].path);
     mlia_jw_arr_end(w);
@@ -86,8 +82,7 @@ static void write_method(etrecord *rec, const etrecord_method *m, mlia_jw *w, ml
     else
         mlia_jw_knull(w, "program_error");
 
-    mlia_jw_key(w, "debug_handles");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "debug_handles");
     for (uint32_t i = 0; i < m->n_instr; i++) {
         if (!m->debug_handles[i].present)
             continue;
@@ -98,16 +93,14 @@ static void write_method(etrecord *rec, const etrecord_method *m, mlia_jw *w, ml
     }
     mlia_jw_obj_end(w);
 
-    mlia_jw_key(w, "delegates");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "delegates");
     for (uint32_t i = 0; i < m->n_instr; i++) {
         const etrecord_delegate_entry *d = &m->delegates[i];
         if (!d->present)
             continue;
         char key[16];
         snprintf(key, sizeof key, "%u", i);
-        mlia_jw_key(w, key);
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, key);
         mlia_jw_kstr(w, "name", d->backend);
         mlia_jw_key(w, "delegate_map");
         if (d->inner_null) {
@@ -137,8 +130,7 @@ static void write_method(etrecord *rec, const etrecord_method *m, mlia_jw *w, ml
     } else {
         mlia_jw_null(w);
     }
-    mlia_jw_key(w, "graph_inputs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "graph_inputs");
     if (p) {
         for (uint32_t i = 0; i < p->n_input_specs; i++) {
             mlia_jw_obj_begin(w);
@@ -149,8 +141,7 @@ static void write_method(etrecord *rec, const etrecord_method *m, mlia_jw *w, ml
         }
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "graph_outputs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "graph_outputs");
     if (p)
         for (uint32_t i = 0; i < p->graph.n_outputs; i++)
             mlia_jw_str(w, p->graph.outputs[i]);
@@ -163,8 +154,7 @@ void inspect_etrecord(etrecord *rec, mlia_jw *w, mlia_arena *arena)
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "format", "etrecord");
     mlia_jw_kstr(w, "layout", rec->legacy ? "legacy" : "current");
-    mlia_jw_key(w, "entries");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "entries");
     for (uint32_t i = 0; i < rec->n_entries; i++) {
         const etrecord_entry *e = &rec->entries[i];
         mlia_jw_obj_begin(w);
@@ -180,8 +170,7 @@ void inspect_etrecord(etrecord *rec, mlia_jw *w, mlia_arena *arena)
         mlia_jw_kint(w, "export_graph_id", rec->export_graph_id);
     else
         mlia_jw_knull(w, "export_graph_id");
-    mlia_jw_key(w, "methods");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "methods");
     for (uint32_t i = 0; i < rec->n_methods; i++)
         write_method(rec, &rec->methods[i], w, arena);
     mlia_jw_arr_end(w);

@@ -40,8 +40,7 @@ static void write_segment(mlia_jw *w, const nx_wrapper_segment *s, const nx_mode
     mlia_jw_obj_begin(w);
     mlia_jw_kuint(w, "segment_id", s->segment_id);
     mlia_jw_kbool(w, "is_data_graph_pipeline", s->is_graph);
-    mlia_jw_key(w, "blobs");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "blobs");
     for (int k = 0; k < 3; k++) {
         mlia_jw_key(w, nx_blob_key((nx_blob_kind)k));
         write_blob(w, &s->blobs[k]);
@@ -59,8 +58,7 @@ static void write_segment(mlia_jw *w, const nx_wrapper_segment *s, const nx_mode
         nx_blob_decode(info, scratch, &d, &n);
         if (nx_parse_statistics_info(d, n, info->is_text, scratch, &ids, &n_ids, &e) == 0) {
             have_ids = true;
-            mlia_jw_key(w, "stripe_ids");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "stripe_ids");
             for (uint32_t i = 0; i < n_ids; i++)
                 mlia_jw_uint(w, ids[i]);
             mlia_jw_arr_end(w);
@@ -75,15 +73,13 @@ static void write_segment(mlia_jw *w, const nx_wrapper_segment *s, const nx_mode
         if (nx_decode_memory(d, n, mi->device, mi->mode, ids, n_ids, scratch, &rows, &nr, &e) == 0) {
             const char *const *labels;
             uint32_t nl = nx_counter_labels(mi->device, mi->mode, &labels);
-            mlia_jw_key(w, "stripes");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "stripes");
             for (uint32_t i = 0; i < nr; i++) {
                 mlia_jw_obj_begin(w);
                 mlia_jw_kuint(w, "stripe", rows[i].stripe);
                 mlia_jw_kuint(w, "op_cycles", rows[i].op_cycles);
                 mlia_jw_kuint(w, "total_cycles", rows[i].total_cycles);
-                mlia_jw_key(w, "counters");
-                mlia_jw_obj_begin(w);
+                mlia_jw_kobj_begin(w, "counters");
                 for (uint32_t k = 0; rows[i].has_counters && k < nl; k++)
                     mlia_jw_kuint(w, labels[k], rows[i].counters[k]);
                 mlia_jw_obj_end(w);
@@ -124,8 +120,7 @@ static void write_record(mlia_jw *w, const nx_wrapper *x, mlia_arena *scratch)
     } else {
         mlia_jw_null(w);
     }
-    mlia_jw_key(w, "segments");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "segments");
     for (uint32_t i = 0; i < x->n_segments; i++)
         write_segment(w, &x->segments[i], &mi, resolved, scratch);
     mlia_jw_arr_end(w);

@@ -43,8 +43,7 @@ static void name_or_raw(mlia_jw *w, const char *key, const char *name, uint64_t 
 
 static void write_bindings(mlia_jw *w, const char *key, uint32_t n, const vgf_binding *b)
 {
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, key);
     for (uint32_t i = 0; i < n; i++) {
         mlia_jw_obj_begin(w);
         mlia_jw_kuint(w, "binding", b[i].binding);
@@ -176,20 +175,17 @@ static void write_operation(mlia_jw *w, const vgf_operation *op)
     if (op->spv->has_literal)
         mlia_jw_kuint(w, "call_opcode", op->spv->literal);
     if (op->spv->opcode == SPV_OP_COMPOSITE_EXTRACT) {
-        mlia_jw_key(w, "indexes");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "indexes");
         for (uint32_t i = 0; i < op->spv->n_indexes; i++)
             mlia_jw_uint(w, op->spv->indexes[i]);
         mlia_jw_arr_end(w);
     }
-    mlia_jw_key(w, "inputs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "inputs");
     for (uint32_t i = 0; i < op->n_operands; i++)
         if (op->operands[i].kind == TOSA_TENSOR)
             write_operand(w, op, &op->operands[i]);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "attributes");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "attributes");
     for (uint32_t i = 0; i < op->n_operands; i++) {
         const vgf_operand *o = &op->operands[i];
         if (o->kind == TOSA_TENSOR)
@@ -212,8 +208,7 @@ static void write_spirv_summary(mlia_jw *w, const spv_module *m)
     mlia_jw_kuint(w, "generator", m->generator);
     mlia_jw_kuint(w, "bound", m->bound);
     mlia_jw_kuint(w, "instructions", m->n_insts);
-    mlia_jw_key(w, "imports");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "imports");
     for (uint32_t i = 0; i < m->n_imports; i++) {
         mlia_jw_obj_begin(w);
         mlia_jw_kuint(w, "id", m->imports[i].id);
@@ -221,8 +216,7 @@ static void write_spirv_summary(mlia_jw *w, const spv_module *m)
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "graphs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "graphs");
     for (uint32_t i = 0; i < m->n_graphs; i++) {
         const spv_graph *g = &m->graphs[i];
         mlia_jw_obj_begin(w);
@@ -254,16 +248,13 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "format", "vgf");
     mlia_jw_kstr(w, "version", ver);
-    mlia_jw_key(w, "header");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "header");
     mlia_jw_kstr(w, "magic", f->legacy_magic ? "0xF0E1D2C3" : "VGF1");
     mlia_jw_kuint(w, "vk_header_version", f->vk_header_version);
     mlia_jw_kuint(w, "size", f->size);
-    mlia_jw_key(w, "sections");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "sections");
     for (int s = 0; s < 4; s++) {
-        mlia_jw_key(w, secnames[s]);
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, secnames[s]);
         mlia_jw_kuint(w, "offset", f->sections[s].offset);
         mlia_jw_kuint(w, "size", f->sections[s].size);
         mlia_jw_obj_end(w);
@@ -271,8 +262,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
 
-    mlia_jw_key(w, "modules");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "modules");
     for (uint32_t i = 0; i < f->n_modules; i++) {
         const vgf_module *m = &f->modules[i];
         mlia_jw_obj_begin(w);
@@ -296,8 +286,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
     }
     mlia_jw_arr_end(w);
 
-    mlia_jw_key(w, "segments");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "segments");
     for (uint32_t i = 0; i < f->n_segments; i++) {
         const vgf_segment *s = &f->segments[i];
         const vgf_module *m = &f->modules[s->module_index];
@@ -311,8 +300,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
         kstr_or_null(w, "name", s->name);
         mlia_jw_kuint(w, "module", s->module_index);
         mlia_jw_kbool(w, "placeholder", m->placeholder);
-        mlia_jw_key(w, "descriptor_sets");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "descriptor_sets");
         for (uint32_t k = 0; k < s->n_sets; k++) {
             mlia_jw_obj_begin(w);
             mlia_jw_kuint(w, "set_index", s->sets[k].set_index);
@@ -323,8 +311,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
         mlia_jw_arr_end(w);
         write_bindings(w, "inputs", s->n_inputs, s->inputs);
         write_bindings(w, "outputs", s->n_outputs, s->outputs);
-        mlia_jw_key(w, "constants");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "constants");
         for (uint32_t k = 0; k < s->n_constants; k++)
             mlia_jw_uint(w, s->constants[k]);
         mlia_jw_arr_end(w);
@@ -337,8 +324,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
         } else {
             mlia_jw_null(w);
         }
-        mlia_jw_key(w, "push_constant_ranges");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "push_constant_ranges");
         for (uint32_t k = 0; k < s->n_push_ranges; k++) {
             mlia_jw_obj_begin(w);
             mlia_jw_kuint(w, "stage_flags", s->push_ranges[k].stage_flags);
@@ -349,12 +335,10 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
         mlia_jw_arr_end(w);
         if (s->graph) {
             const spv_graph *g = s->graph;
-            mlia_jw_key(w, "graph");
-            mlia_jw_obj_begin(w);
+            mlia_jw_kobj_begin(w, "graph");
             mlia_jw_kuint(w, "id", g->id);
             mlia_jw_kstr(w, "entry_point", g->entry ? g->entry->name : NULL);
-            mlia_jw_key(w, "inputs");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "inputs");
             for (uint32_t k = 0; k < g->n_inputs; k++) {
                 mlia_jw_obj_begin(w);
                 mlia_jw_kuint(w, "id", g->inputs[k].id);
@@ -367,8 +351,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
                 mlia_jw_obj_end(w);
             }
             mlia_jw_arr_end(w);
-            mlia_jw_key(w, "outputs");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "outputs");
             for (uint32_t k = 0; k < g->n_outputs; k++) {
                 mlia_jw_obj_begin(w);
                 mlia_jw_kuint(w, "value", g->outputs[k].value.id);
@@ -383,8 +366,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
             mlia_jw_arr_end(w);
             mlia_jw_obj_end(w);
         }
-        mlia_jw_key(w, "operations");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "operations");
         for (uint32_t k = 0; k < s->n_operations; k++)
             write_operation(w, &s->operations[k]);
         mlia_jw_arr_end(w);
@@ -392,13 +374,11 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
     }
     mlia_jw_arr_end(w);
 
-    mlia_jw_key(w, "model");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "model");
     for (int io = 0; io < 2; io++) {
         uint32_t n = io ? f->n_model_outputs : f->n_model_inputs;
         const vgf_binding *b = io ? f->model_outputs : f->model_inputs;
-        mlia_jw_key(w, io ? "outputs" : "inputs");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, io ? "outputs" : "inputs");
         for (uint32_t k = 0; k < n; k++) {
             mlia_jw_obj_begin(w);
             mlia_jw_kuint(w, "binding", b[k].binding);
@@ -408,16 +388,14 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
         mlia_jw_arr_end(w);
         uint32_t nn = io ? f->n_output_names : f->n_input_names;
         const mlia_str *names = io ? f->output_names : f->input_names;
-        mlia_jw_key(w, io ? "output_names" : "input_names");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, io ? "output_names" : "input_names");
         for (uint32_t k = 0; k < nn; k++)
             mlia_jw_strn(w, names[k].ptr, names[k].len);
         mlia_jw_arr_end(w);
     }
     mlia_jw_obj_end(w);
 
-    mlia_jw_key(w, "resources");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "resources");
     for (uint32_t i = 0; i < f->n_resources; i++) {
         const vgf_resource *r = &f->resources[i];
         mlia_jw_obj_begin(w);
@@ -436,8 +414,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
         if (r->extra_config_type == 1) {
             static const char *const names[5] = {"min_filter", "mag_filter", "address_mode_u", "address_mode_v",
                                                  "border_color"};
-            mlia_jw_key(w, "sampler");
-            mlia_jw_obj_begin(w);
+            mlia_jw_kobj_begin(w, "sampler");
             for (int k = 0; k < 5; k++)
                 mlia_jw_kuint(w, names[k], r->sampler[k]);
             mlia_jw_obj_end(w);
@@ -447,8 +424,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
     mlia_jw_arr_end(w);
 
     mlia_jw_kstr(w, "constants_encoding", f->constants_raw ? "CONST00" : "legacy");
-    mlia_jw_key(w, "constants");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "constants");
     for (uint32_t i = 0; i < f->n_constants; i++) {
         const vgf_constant *c = &f->constants[i];
         mlia_jw_obj_begin(w);
@@ -461,8 +437,7 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
     }
     mlia_jw_arr_end(w);
 
-    mlia_jw_key(w, "warnings");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "warnings");
     for (uint32_t i = 0; i < f->n_warnings; i++)
         mlia_jw_str(w, f->warnings[i]);
     mlia_jw_arr_end(w);
@@ -611,8 +586,7 @@ static void me_node_begin(mlia_jw *w, const char *id, const char *label, const c
     mlia_jw_kstr(w, "id", id);
     mlia_jw_kstr(w, "label", label);
     mlia_jw_kstr(w, "namespace", ns);
-    mlia_jw_key(w, "subgraphIds");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "subgraphIds");
     mlia_jw_arr_end(w);
 }
 
@@ -629,8 +603,7 @@ static void me_shape_meta(mlia_jw *w, uint32_t index, const char *shape)
     snprintf(id, sizeof id, "%u", index);
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "id", id);
-    mlia_jw_key(w, "attrs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "attrs");
     me_attr(w, "tensor_shape", shape);
     mlia_jw_arr_end(w);
     mlia_jw_obj_end(w);
@@ -656,8 +629,7 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
             continue; /* numbered, but not a node of its own */
         snprintf(idbuf, sizeof idbuf, "%" PRId64, n.op_number[k]);
         me_node_begin(w, idbuf, op->label, ns);
-        mlia_jw_key(w, "attrs");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "attrs");
         for (uint32_t i = 0; i < op->n_operands; i++) {
             const vgf_operand *o = &op->operands[i];
             if (o->kind == TOSA_TENSOR)
@@ -668,26 +640,22 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
             me_attr(w, o->name, text.data);
         }
         mlia_jw_arr_end(w);
-        mlia_jw_key(w, "incomingEdges");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "incomingEdges");
         for (uint32_t i = 0; i < op->n_operands; i++) {
             me_source(s, &n, op->operands[i].ref, n.hidden[k][i], src, sizeof src);
             me_edge(w, src, i);
         }
         mlia_jw_arr_end(w);
-        mlia_jw_key(w, "outputsMetadata");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "outputsMetadata");
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "id", "0");
-        mlia_jw_key(w, "attrs");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "attrs");
         me_attr(w, "tensor_index", "0");
         me_attr(w, "tensor_shape", op->result_type);
         mlia_jw_arr_end(w);
         mlia_jw_obj_end(w);
         mlia_jw_arr_end(w);
-        mlia_jw_key(w, "inputsMetadata");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "inputsMetadata");
         for (uint32_t i = 0; i < op->n_operands; i++)
             me_shape_meta(w, i, op->operands[i].type_text);
         mlia_jw_arr_end(w);
@@ -697,21 +665,17 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
     char term[32];
     snprintf(term, sizeof term, "%" PRId64, n.terminator);
     me_node_begin(w, term, "GraphOutputs", ns);
-    mlia_jw_key(w, "attrs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "attrs");
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "incomingEdges");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "incomingEdges");
     for (uint32_t j = 0; j < g->n_outputs; j++) {
         me_source(s, &n, g->outputs[j].value, n.out_hidden[j], src, sizeof src);
         me_edge(w, src, j);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "outputsMetadata");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "outputsMetadata");
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "inputsMetadata");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "inputsMetadata");
     for (uint32_t j = 0; j < g->n_outputs; j++) {
         text.len = 0;
         spv_type_text(s->spirv, spv_value_type(s->spirv, g->outputs[j].value.id), &text);
@@ -735,8 +699,7 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
                 snprintf(label, sizeof label, "%u", r->descriptor_type);
             snprintf(idbuf, sizeof idbuf, "mrt_%u", bs[k].mrt_index);
             me_node_begin(w, idbuf, label, "");
-            mlia_jw_key(w, "attrs");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "attrs");
             if (!io) {
                 text.len = 0;
                 mlia_buf_putc(&text, '[');
@@ -758,28 +721,24 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
                 me_attr(w, "Format", fbuf);
             }
             mlia_jw_arr_end(w);
-            mlia_jw_key(w, "incomingEdges");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "incomingEdges");
             if (!io && r->category == VGF_CATEGORY_INPUT)
                 me_edge(w, "GraphInputs", 0);
             if (io)
                 me_edge(w, term, 0);
             mlia_jw_arr_end(w);
-            mlia_jw_key(w, "outputsMetadata");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "outputsMetadata");
             if (!io) {
                 const char *mt = vgf_module_type_name(mod->type);
                 mlia_jw_obj_begin(w);
                 mlia_jw_kstr(w, "id", "0");
-                mlia_jw_key(w, "attrs");
-                mlia_jw_arr_begin(w);
+                mlia_jw_karr_begin(w, "attrs");
                 me_attr(w, "type", mt ? mt : "UNKNOWN");
                 mlia_jw_arr_end(w);
                 mlia_jw_obj_end(w);
             }
             mlia_jw_arr_end(w);
-            mlia_jw_key(w, "inputsMetadata");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "inputsMetadata");
             mlia_jw_arr_end(w);
             me_node_end(w);
         }
@@ -792,8 +751,7 @@ static void me_simple_node(mlia_jw *w, const char *id, const char *label)
     me_node_begin(w, id, label, "");
     static const char *const lists[] = {"attrs", "incomingEdges", "outputsMetadata", "inputsMetadata"};
     for (int i = 0; i < 4; i++) {
-        mlia_jw_key(w, lists[i]);
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, lists[i]);
         mlia_jw_arr_end(w);
     }
     me_node_end(w);
@@ -805,34 +763,28 @@ void vgf_write_model_explorer_graph_labelled(const vgf_file *f, const char *labe
     mlia_arena_init(&a);
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "label", label);
-    mlia_jw_key(w, "graphs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "graphs");
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "id", "Main");
-    mlia_jw_key(w, "nodes");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "nodes");
     me_simple_node(w, "GraphInputs", "Graph Inputs");
     for (uint32_t i = 0; i < f->n_segments; i++)
         if (f->segments[i].graph)
             me_segment(f, &f->segments[i], &a, w);
     /* Graph Outputs, fed by the model output resources. */
     me_node_begin(w, "GraphOutputs", "Graph Outputs", "");
-    mlia_jw_key(w, "attrs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "attrs");
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "incomingEdges");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "incomingEdges");
     for (uint32_t i = 0; i < f->n_model_outputs; i++) {
         char src[32];
         snprintf(src, sizeof src, "mrt_%u", f->model_outputs[i].mrt_index);
         me_edge(w, src, i);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "outputsMetadata");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "outputsMetadata");
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "inputsMetadata");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "inputsMetadata");
     mlia_jw_arr_end(w);
     me_node_end(w);
     mlia_jw_arr_end(w);

@@ -41,8 +41,7 @@ void result_json_metric(mlia_jw *w, const mlia_metric *m)
         mlia_jw_kuint(w, "samples", m->samples ? m->samples : 1);
     }
     if (m->n_qualifiers) {
-        mlia_jw_key(w, "qualifiers");
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, "qualifiers");
         for (uint8_t i = 0; i < m->n_qualifiers; i++)
             mlia_jw_kstr(w, m->qualifiers[i].key, m->qualifiers[i].value);
         mlia_jw_obj_end(w);
@@ -268,8 +267,7 @@ static void write_refs(mlia_jw *w, const char *key, const kind_refs *r)
 {
     if (!r->n)
         return;
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, key);
     for (uint32_t i = 0; i < r->n; i++)
         mlia_jw_str(w, r->v[i]);
     mlia_jw_arr_end(w);
@@ -286,15 +284,13 @@ static void write_entity(mlia_jw *w, const mlia_entity *e)
     if (e->placement)
         mlia_jw_kstr(w, "placement", e->placement);
     if (e->n_parents) {
-        mlia_jw_key(w, "parent_ids");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "parent_ids");
         for (uint32_t k = 0; k < e->n_parents; k++)
             mlia_jw_str(w, e->parents[k]->id);
         mlia_jw_arr_end(w);
     }
     if (e->n_children) {
-        mlia_jw_key(w, "child_ids");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "child_ids");
         for (uint32_t k = 0; k < e->n_children; k++)
             mlia_jw_str(w, e->children[k]->id);
         mlia_jw_arr_end(w);
@@ -315,26 +311,22 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
     mlia_jw_kstr(w, "run_id", s->run_id);
     mlia_jw_kstr(w, "timestamp", s->timestamp);
 
-    mlia_jw_key(w, "tool");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "tool");
     mlia_jw_kstr(w, "name", "mlia");
     mlia_jw_kstr(w, "version", MLIA_VERSION);
     mlia_jw_obj_end(w);
 
-    mlia_jw_key(w, "target");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "target");
     mlia_jw_kstr(w, "profile_name", "neural-technology");
     mlia_jw_kstr(w, "target_type", "neural-technology");
-    mlia_jw_key(w, "components");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "components");
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "type", "gpu");
     mlia_jw_kstr(w, "family", "mali");
     mlia_jw_kstr(w, "model", "nx");
     mlia_jw_obj_end(w);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "configuration");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "configuration");
     if (nx && nx->resolved) {
         mlia_jw_kint(w, "statistics_mode", nx->mode);
         mlia_jw_kstr(w, "device", nx->device);
@@ -344,23 +336,19 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
                  "Arm GPU with neural accelerator (Mali with NX), measured through ExecuTorch ETDump profiling data");
     mlia_jw_obj_end(w);
 
-    mlia_jw_key(w, "model");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "model");
     mlia_jw_kstr(w, "name", s->etrecord_digest.name);
     mlia_jw_kstr(w, "format", "etrecord");
     mlia_jw_kstr(w, "hash", s->etrecord_digest.sha256);
     mlia_jw_kuint(w, "size_bytes", s->etrecord_digest.size);
     mlia_jw_obj_end(w);
 
-    mlia_jw_key(w, "context");
-    mlia_jw_obj_begin(w);
-    mlia_jw_key(w, "cli_arguments");
-    mlia_jw_arr_begin(w);
+    mlia_jw_kobj_begin(w, "context");
+    mlia_jw_karr_begin(w, "cli_arguments");
     for (int i = 0; s->cli_args && i < s->n_cli_args; i++)
         mlia_jw_str(w, s->cli_args[i]);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "runtime_configuration");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "runtime_configuration");
     mlia_jw_key(w, "profiling_data");
     profiling_data(w, s);
     mlia_jw_kstr(w, "etrecord_method", s->method_name);
@@ -372,8 +360,7 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
     }
     mlia_jw_kstr(w, "time_unit", s->time_unit);
     /* unknown values are left out rather than written as null */
-    mlia_jw_key(w, "statistics");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "statistics");
     if (nx && nx->resolved) {
         mlia_jw_kint(w, "mode", nx->mode);
         mlia_jw_kbool(w, "mode_assumed", nx->mode_assumed);
@@ -385,8 +372,7 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
     mlia_jw_obj_end(w);
     /* associations may be incomplete, so say how many there are (docs/analysis.md) */
     if (nx && nx->n_ops) {
-        mlia_jw_key(w, "associations");
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, "associations");
         mlia_jw_kuint(w, "compiler_operations", nx->n_ops);
         mlia_jw_kuint(w, "compiler_operations_associated", nx->n_ops_associated);
         mlia_jw_kuint(w, "source_operators", s->program ? s->program->graph.n_nodes : 0);
@@ -401,66 +387,56 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
 
-    mlia_jw_key(w, "backends");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "backends");
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "id", "neural-technology-profiling-data");
     mlia_jw_kstr(w, "name", "Neural Technology Profiling Data");
     mlia_jw_kstr(w, "version", MLIA_VERSION);
-    mlia_jw_key(w, "configuration");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "configuration");
     mlia_jw_kstr(w, "etrecord_method", s->method_name);
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
     mlia_jw_arr_end(w);
 
-    mlia_jw_key(w, "results");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "results");
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "kind", "performance");
     mlia_jw_kstr(w, "status", r->status);
     mlia_jw_kstr(w, "producer", "neural-technology-profiling-data");
     mlia_jw_kstr(w, "mode", "measured");
-    mlia_jw_key(w, "warnings");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "warnings");
     for (uint32_t i = 0; i < r->n_warnings; i++)
         mlia_jw_str(w, r->warnings[i]);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "errors");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "errors");
     for (uint32_t i = 0; i < r->n_errors; i++)
         mlia_jw_str(w, r->errors[i]);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "metrics");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "metrics");
     for (uint32_t i = 0; i < r->n_metrics; i++)
         result_json_metric(w, &r->metrics[i]);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "breakdowns");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "breakdowns");
     for (uint32_t i = 0; i < r->n_entities; i++) {
         const mlia_entity *e = r->entities[i];
         if (!e->n_metrics)
             continue;
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "entity_id", e->id);
-        mlia_jw_key(w, "metrics");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "metrics");
         for (uint32_t k = 0; k < e->n_metrics; k++)
             result_json_metric(w, &e->metrics[k]);
         mlia_jw_arr_end(w);
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "entities");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "entities");
     for (uint32_t i = 0; i < r->n_entities; i++)
         write_entity(w, r->entities[i]);
     mlia_jw_arr_end(w);
     kind_table kinds;
     build_kinds(r, &kinds);
-    mlia_jw_key(w, "entity_kinds");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "entity_kinds");
     for (uint32_t i = 0; i < kinds.n; i++) {
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "id", kinds.v[i].id);

@@ -306,8 +306,7 @@ static void meta_event(mlia_jw *w, const char *what, int pid, int64_t tid, const
     mlia_jw_kstr(w, "ph", "M");
     mlia_jw_kint(w, "pid", pid);
     mlia_jw_kint(w, "tid", tid);
-    mlia_jw_key(w, "args");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "args");
     if (sval)
         mlia_jw_kstr(w, key, sval);
     else
@@ -913,8 +912,7 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     mlia_jw_kstr(w, "time_unit", src->time_unit);
     mlia_jw_kuint(w, "us_decimals", src->us_decimals);
     mlia_jw_kuint(w, "n_executions", nx);
-    mlia_jw_key(w, "executions");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "executions");
     for (uint32_t k = 0; k < nx && !oom; k++) {
         load_execution(src, k, &vec);
         if (vec.oom || total + vec.n > TRACE_PAGE_MAX_EVENTS)
@@ -928,8 +926,7 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
             mlia_jw_kstr(w, "capture", src->execution_captures[k]);
         kraw_us(w, "start", base, src->us_decimals);
         /* flat [start - previous start, duration, site] in ticks */
-        mlia_jw_key(w, "events");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "events");
         for (size_t i = 0; i < vec.n; i++) {
             const trace_event *e = &vec.v[i];
             uint32_t site = site_get(&sites, e);
@@ -949,8 +946,7 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     mlia_jw_kuint(w, "shown_executions", shown);
     mlia_jw_kuint(w, "shown_events", total);
     /* sites: [name, category, entity id | null, chain, instruction, [handles], etdump name] */
-    mlia_jw_key(w, "sites");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "sites");
     for (uint32_t i = 0; i < sites.n; i++) {
         const trace_event *e = &sites.store[i];
         mlia_jw_arr_begin(w);
@@ -968,15 +964,13 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     }
     mlia_jw_arr_end(w);
     /* counters: one value (or null) per shown execution */
-    mlia_jw_key(w, "counters");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "counters");
     for (uint32_t c = 0; c < src->n_counters; c++) {
         const trace_counter *tc = &src->counters[c];
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "name", tc->name);
         mlia_jw_kstr(w, "key", tc->key);
-        mlia_jw_key(w, "values");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "values");
         uint32_t i = 0;
         for (uint32_t k = 0; k < shown; k++) {
             while (i < tc->n && tc->executions[i] < k)

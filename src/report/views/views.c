@@ -516,29 +516,25 @@ static void write_collection(const vw_view *v, mlia_jw *w)
 {
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "label", v->label);
-    mlia_jw_key(w, "graphs");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "graphs");
     for (uint32_t g = 0; g < v->n_graphs; g++) {
         const vw_graph *gr = &v->graphs[g];
         mlia_jw_obj_begin(w);
         mlia_jw_kstr(w, "id", gr->id);
-        mlia_jw_key(w, "nodes");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "nodes");
         for (uint32_t i = 0; i < gr->n_nodes; i++) {
             const vw_node *n = &gr->nodes[i];
             mlia_jw_obj_begin(w);
             mlia_jw_kstr(w, "id", n->id);
             mlia_jw_kstr(w, "label", n->label);
             mlia_jw_kstr(w, "namespace", n->ns);
-            mlia_jw_key(w, "subgraphIds");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "subgraphIds");
             for (uint32_t k = 0; k < n->subgraphs.n; k++)
                 mlia_jw_str(w, n->subgraphs.v[k]);
             mlia_jw_arr_end(w);
             mlia_jw_key(w, "attrs");
             write_kvs(w, n->attrs, n->n_attrs);
-            mlia_jw_key(w, "incomingEdges");
-            mlia_jw_arr_begin(w);
+            mlia_jw_karr_begin(w, "incomingEdges");
             for (uint32_t e = 0; e < n->n_edges; e++) {
                 if (vw_map_get(&gr->index, n->edges[e].source) == VW_NONE)
                     continue;
@@ -567,8 +563,7 @@ static void write_collection(const vw_view *v, mlia_jw *w)
                 mlia_jw_null(w);
             }
             if (n->pin_top) {
-                mlia_jw_key(w, "config");
-                mlia_jw_obj_begin(w);
+                mlia_jw_kobj_begin(w, "config");
                 mlia_jw_kbool(w, "pinToGroupTop", true);
                 mlia_jw_obj_end(w);
             }
@@ -579,8 +574,7 @@ static void write_collection(const vw_view *v, mlia_jw *w)
         if (gr->n_groups) {
             mlia_jw_obj_begin(w);
             for (uint32_t k = 0; k < gr->n_groups; k++) {
-                mlia_jw_key(w, gr->groups[k].ns);
-                mlia_jw_obj_begin(w);
+                mlia_jw_kobj_begin(w, gr->groups[k].ns);
                 for (uint32_t q = 0; q < gr->groups[k].n_attrs; q++)
                     mlia_jw_kstr(w, gr->groups[k].attrs[q].key, gr->groups[k].attrs[q].value);
                 mlia_jw_obj_end(w);
@@ -605,25 +599,21 @@ static void write_node_data(const vw_view *v, const vw_overlay *ov, mlia_jw *w)
             any = ov->values[i].graph == g;
         if (!any)
             continue;
-        mlia_jw_key(w, v->graphs[g].id);
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, v->graphs[g].id);
         mlia_jw_kstr(w, "name", ov->name);
-        mlia_jw_key(w, "results");
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, "results");
         for (uint32_t i = 0; i < ov->n_values; i++) {
             const vw_value *x = &ov->values[i];
             if (x->graph != g)
                 continue;
-            mlia_jw_key(w, x->key);
-            mlia_jw_obj_begin(w);
+            mlia_jw_kobj_begin(w, x->key);
             mlia_jw_kdouble(w, "value", x->value);
             mlia_jw_kstr(w, "bgColor", x->color);
             mlia_jw_kstr(w, "textColor", x->text_color);
             mlia_jw_obj_end(w);
         }
         mlia_jw_obj_end(w);
-        mlia_jw_key(w, "gradient");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "gradient");
         for (int k = 0; k < 3; k++) {
             mlia_jw_obj_begin(w);
             mlia_jw_kdouble(w, "stop", k * 0.5);
@@ -650,8 +640,7 @@ static void write_overlay_meta(vw_ctx *c, const vw_view *v, const vw_overlay *ov
     mlia_jw_kstr(w, "entity_kind", ov->entity_kind);
     if (with_file)
         mlia_jw_kstr(w, "file", node_data_path(c, v, ov));
-    mlia_jw_key(w, "scale");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "scale");
     mlia_jw_kdouble(w, "min", ov->min);
     mlia_jw_kdouble(w, "max", ov->max);
     mlia_jw_obj_end(w);
@@ -663,8 +652,7 @@ static void write_manifest(vw_out *o, mlia_jw *w)
     vw_ctx *c = o->c;
     mlia_jw_obj_begin(w);
     mlia_jw_kint(w, "version", 1);
-    mlia_jw_key(w, "views");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "views");
     for (uint32_t i = 0; i < c->n_views; i++) {
         const vw_view *v = &c->views[i];
         mlia_jw_obj_begin(w);
@@ -673,8 +661,7 @@ static void write_manifest(vw_out *o, mlia_jw *w)
         mlia_jw_kbool(w, "available", v->available);
         mlia_jw_kstr(w, "reason", v->available ? NULL : v->reason);
         mlia_jw_kstr(w, "model", v->available ? mlia_arena_printf(c->a, "models/%s.json", v->id) : NULL);
-        mlia_jw_key(w, "overlays");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "overlays");
         for (uint32_t k = 0; v->available && k < v->n_overlays; k++) {
             mlia_jw_obj_begin(w);
             write_overlay_meta(c, v, &v->overlays[k], w, true);
@@ -685,8 +672,7 @@ static void write_manifest(vw_out *o, mlia_jw *w)
     }
     mlia_jw_arr_end(w);
     mlia_jw_kstr(w, "initial_view", o->initial_view);
-    mlia_jw_key(w, "sync_navigation");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "sync_navigation");
     for (uint32_t i = 0; i < o->n_pairs; i++) {
         const vw_pair *p = &o->pairs[i];
         mlia_jw_obj_begin(w);
@@ -700,16 +686,13 @@ static void write_manifest(vw_out *o, mlia_jw *w)
     mlia_jw_kstr(w, "view_links", "view-links.json");
     mlia_jw_kstr(w, "entity_node_mappings", "entity-node-mappings.json");
     mlia_jw_kstr(w, "page", "bundle/index.html");
-    mlia_jw_key(w, "model_explorer");
-    mlia_jw_obj_begin(w);
-    mlia_jw_key(w, "models");
-    mlia_jw_arr_begin(w);
+    mlia_jw_kobj_begin(w, "model_explorer");
+    mlia_jw_karr_begin(w, "models");
     for (uint32_t i = 0; i < c->n_views; i++)
         if (c->views[i].available)
             mlia_jw_str(w, mlia_arena_printf(c->a, "models/%s.json", c->views[i].id));
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "node_data_paths");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "node_data_paths");
     for (uint32_t i = 0; i < c->n_views; i++)
         for (uint32_t k = 0; c->views[i].available && k < c->views[i].n_overlays; k++)
             mlia_jw_str(w, node_data_path(c, &c->views[i], &c->views[i].overlays[k]));
@@ -737,15 +720,13 @@ static void write_view_links(vw_out *o, mlia_jw *w)
     vw_ctx *c = o->c;
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "schema", "mlia.view-links/1");
-    mlia_jw_key(w, "links");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "links");
     for (uint32_t i = 0; i < o->n_sync; i++) {
         const vw_sync *sy = &o->sync[i];
         mlia_jw_obj_begin(w);
         mlia_jw_key(w, "from");
         write_ref(c, sy->from, w);
-        mlia_jw_key(w, "to");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "to");
         for (uint32_t k = 0; k < sy->n; k++)
             write_ref(c, o->targets[sy->first + k], w);
         mlia_jw_arr_end(w);
@@ -761,18 +742,15 @@ static void write_pair(vw_out *o, const vw_pair *p, mlia_jw *w)
 {
     vw_ctx *c = o->c;
     mlia_jw_obj_begin(w);
-    mlia_jw_key(w, "mappingEntries");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "mappingEntries");
     for (uint32_t e = 0; e < p->n_entries; e++) {
         const vw_pair_entry *en = &p->entries[p->order[e]];
         mlia_jw_obj_begin(w);
-        mlia_jw_key(w, "leftNodeIds");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "leftNodeIds");
         for (uint32_t k = 0; k < en->n_left; k++)
             mlia_jw_str(w, ref_node(c, p->rels[en->left[k]].l)->id);
         mlia_jw_arr_end(w);
-        mlia_jw_key(w, "rightNodeIds");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "rightNodeIds");
         for (uint32_t k = 0; k < en->n_right; k++)
             mlia_jw_str(w, ref_node(c, p->rels[en->first_rel + k].r)->id);
         mlia_jw_arr_end(w);
@@ -798,8 +776,7 @@ static void write_entity_nodes(vw_out *o, mlia_jw *w)
     mlia_jw_obj_begin(w);
     for (uint32_t i = 0; i < o->n_entities; i++) {
         const vw_reflist *l = &o->entity_refs[vw_map_get(&o->entity_index, ids[i])];
-        mlia_jw_key(w, ids[i]);
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, ids[i]);
         for (uint32_t k = 0; k < l->n; k++)
             write_ref(c, l->v[k], w);
         mlia_jw_arr_end(w);
@@ -869,19 +846,16 @@ static void write_entities(vw_out *o, mlia_jw *w)
     mlia_jw_obj_begin(w);
     for (uint32_t i = 0; i < r->n_entities; i++) {
         const mlia_entity *e = r->entities[i];
-        mlia_jw_key(w, e->id);
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, e->id);
         mlia_jw_kstr(w, "kind", e->kind);
         mlia_jw_kstr(w, "name", e->name);
-        mlia_jw_key(w, "attributes");
-        mlia_jw_obj_begin(w);
+        mlia_jw_kobj_begin(w, "attributes");
         for (uint32_t k = 0; k < e->n_attrs; k++) {
             mlia_jw_key(w, e->attrs[k].key);
             result_json_attr_value(w, &e->attrs[k]);
         }
         mlia_jw_obj_end(w);
-        mlia_jw_key(w, "metrics");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "metrics");
         for (uint32_t k = 0; k < e->n_metrics; k++)
             write_metric(&e->metrics[k], w);
         mlia_jw_arr_end(w);
@@ -890,8 +864,7 @@ static void write_entities(vw_out *o, mlia_jw *w)
             mlia_jw_kdouble(w, "coverage", cov->d);
         else
             mlia_jw_knull(w, "coverage");
-        mlia_jw_key(w, "related");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "related");
         for (uint32_t k = 0; k < e->n_parents; k++) {
             mlia_jw_obj_begin(w);
             mlia_jw_kstr(w, "id", e->parents[k]->id);
@@ -925,14 +898,12 @@ static void write_page_data(vw_out *o, mlia_jw *w)
                                    s->etrecord_digest.name ? s->etrecord_digest.name : "ETRecord",
                                    s->method_name ? s->method_name : "?"));
     mlia_jw_kstr(w, "generated_by", "mlia " MLIA_VERSION);
-    mlia_jw_key(w, "warnings");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "warnings");
     for (uint32_t i = 0; i < r->n_warnings; i++)
         if (!is_assumption(r->warnings[i]))
             mlia_jw_str(w, r->warnings[i]);
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "assumptions");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "assumptions");
     for (uint32_t i = 0; i < r->n_warnings; i++)
         if (is_assumption(r->warnings[i]))
             mlia_jw_str(w, r->warnings[i]);
@@ -940,8 +911,7 @@ static void write_page_data(vw_out *o, mlia_jw *w)
         mlia_jw_str(w, "The companion PTE passed the structural compatibility checks only (segments, SPIR-V result "
                        "ids, instruction count); this does not prove that this PTE produced the capture.");
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "notes");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "notes");
     mlia_jw_str(w, mlia_arena_printf(c->a, "Times are in milliseconds (ETDump ticks read as %s).",
                                      s->time_unit ? s->time_unit : "ns"));
     mlia_jw_str(w, "Cycle counters describe captured activity, not elapsed time; they are never converted to time.");
@@ -951,8 +921,7 @@ static void write_page_data(vw_out *o, mlia_jw *w)
                                      vw_gradient_stops[0], vw_gradient_stops[1], vw_gradient_stops[2]));
     mlia_jw_arr_end(w);
     mlia_jw_kstr(w, "initial_view", o->initial_view);
-    mlia_jw_key(w, "views");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "views");
     for (uint32_t i = 0; i < c->n_views; i++) {
         const vw_view *v = &c->views[i];
         mlia_jw_obj_begin(w);
@@ -965,18 +934,15 @@ static void write_page_data(vw_out *o, mlia_jw *w)
             write_collection(v, w);
         else
             mlia_jw_null(w);
-        mlia_jw_key(w, "overlays");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "overlays");
         for (uint32_t k = 0; v->available && k < v->n_overlays; k++) {
             const vw_overlay *ov = &v->overlays[k];
             mlia_jw_obj_begin(w);
             write_overlay_meta(c, v, ov, w, false);
-            mlia_jw_key(w, "values");
-            mlia_jw_obj_begin(w);
+            mlia_jw_kobj_begin(w, "values");
             for (uint32_t q = 0; q < ov->n_values; q++) {
                 const vw_value *x = &ov->values[q];
-                mlia_jw_key(w, mlia_arena_printf(c->a, "%s/%s", v->graphs[x->graph].id, x->key));
-                mlia_jw_obj_begin(w);
+                mlia_jw_kobj_begin(w, mlia_arena_printf(c->a, "%s/%s", v->graphs[x->graph].id, x->key));
                 mlia_jw_kdouble(w, "value", x->value);
                 mlia_jw_kstr(w, "color", x->color);
                 mlia_jw_kstr(w, "text", x->text);
@@ -989,15 +955,13 @@ static void write_page_data(vw_out *o, mlia_jw *w)
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-    mlia_jw_key(w, "sync");
-    mlia_jw_arr_begin(w);
+    mlia_jw_karr_begin(w, "sync");
     for (uint32_t i = 0; i < o->n_sync; i++) {
         const vw_sync *sy = &o->sync[i];
         mlia_jw_obj_begin(w);
         mlia_jw_key(w, "from");
         write_ref(c, sy->from, w);
-        mlia_jw_key(w, "to");
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, "to");
         for (uint32_t k = 0; k < sy->n; k++)
             write_ref(c, o->targets[sy->first + k], w);
         mlia_jw_arr_end(w);
@@ -1008,11 +972,9 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     write_entities(o, w);
     mlia_jw_key(w, "entity_nodes");
     write_entity_nodes(o, w);
-    mlia_jw_key(w, "table_columns");
-    mlia_jw_obj_begin(w);
+    mlia_jw_kobj_begin(w, "table_columns");
     for (uint32_t i = 0; i < c->n_views; i++) {
-        mlia_jw_key(w, c->views[i].id);
-        mlia_jw_arr_begin(w);
+        mlia_jw_karr_begin(w, c->views[i].id);
         for (uint32_t k = 0; k < c->views[i].columns.n; k++)
             mlia_jw_str(w, c->views[i].columns.v[k]);
         mlia_jw_arr_end(w);
