@@ -236,41 +236,32 @@ void mlia_result_link_ids(mlia_result *r, const char *parent_id, const char *chi
     mlia_result_link(r, mlia_result_find(r, parent_id), mlia_result_find(r, child_id));
 }
 
+/* The fields every metric form sets; value, reason and qualifiers zero. */
+static mlia_metric metric_of(const char *name, const char *unit, mlia_value_type type, const char *aggregation,
+                             uint32_t samples)
+{
+    return (mlia_metric){.name = name, .unit = unit, .type = type, .aggregation = aggregation, .samples = samples};
+}
+
 mlia_metric mlia_metric_uint(const char *name, const char *unit, uint64_t v, const char *aggregation,
                              uint32_t samples)
 {
-    mlia_metric m;
-    memset(&m, 0, sizeof m);
-    m.name = name;
-    m.unit = unit;
-    m.type = MLIA_VALUE_UINT;
+    mlia_metric m = metric_of(name, unit, MLIA_VALUE_UINT, aggregation, samples);
     m.u = v;
-    m.aggregation = aggregation;
-    m.samples = samples;
     return m;
 }
 
 mlia_metric mlia_metric_double(const char *name, const char *unit, double v, const char *aggregation,
                                uint32_t samples)
 {
-    mlia_metric m;
-    memset(&m, 0, sizeof m);
-    m.name = name;
-    m.unit = unit;
-    m.type = MLIA_VALUE_DOUBLE;
+    mlia_metric m = metric_of(name, unit, MLIA_VALUE_DOUBLE, aggregation, samples);
     m.d = v;
-    m.aggregation = aggregation;
-    m.samples = samples;
     return m;
 }
 
 mlia_metric mlia_metric_unavailable(const char *name, const char *unit, const char *reason)
 {
-    mlia_metric m;
-    memset(&m, 0, sizeof m);
-    m.name = name;
-    m.unit = unit;
-    m.type = MLIA_VALUE_UNAVAILABLE;
+    mlia_metric m = metric_of(name, unit, MLIA_VALUE_UNAVAILABLE, NULL, 0);
     m.reason = reason;
     return m;
 }
