@@ -408,114 +408,103 @@ static int parse_number(json_parser *ps, mlia_json **out)
 
 static int parse_value(json_parser *ps, mlia_json **out);
 
-static int enter(json_parser *ps)
+/* At '[' or '{': one level deeper (bounded), past the bracket; returns 0
+ * when `close` follows at once (empty container, skipped too), 1 when
+ * elements follow, -1 on error. */
+static int open_container(json_parser *ps, char close)
 {
     if (ps->depth >= ps->max_depth)
         return mlia_error_setf(ps->err, ps->file,
                                "invalid JSON at byte %zu: nesting deeper than %u levels", ps->pos,
                                ps->max_depth);
     ps->depth++;
+    ps->pos++;
+    skip_ws(ps);
+    if (ps->pos < ps->len && ps->p[ps->pos] == close) {
+        ps->pos++;
+        return 0;
+    }
+    return 1;
+}
+
+/* Skips white space; 0 when the next byte is c (not consumed), else -1
+ * (error names `what` as expected). */
+static int at_char(json_parser *ps, char c, const char *what)
+{
+    skip_ws(ps);
+    if (ps->pos >= ps->len)
+        return fail(ps, ps->len, "unexpected end of input");
+    if (ps->p[ps->pos] != c)
+        return fail_char(ps, ps->pos, what);
     return 0;
+}
+
+/* After an array item or object member: skips ',' (returns 1) or the
+ * closing bracket `close` (returns 0); anything else is an error (-1). */
+static int after_element(json_parser *ps, char close, const char *expected)
+{
+    skip_ws(ps);
+    if (ps->pos >= ps->len)
+        return fail(ps, ps->len, "unexpected end of input");
+    unsigned char c = ps->p[ps->pos];
+    if (c != ',' && c != (unsigned char)close)
+        return fail_char(ps, ps->pos, expected);
+    ps->pos++;
+    return c == ',';
+}
+
+/* The value of a closed array or object (opened at byte `start`): its
+ * elements move from the parser's stack (n of elem bytes at `from`) into
+ * the arena; one level up again. The caller pops its stack. */
+static void close_container(json_parser *ps, mlia_json_type t, size_t start, const void *from, size_t n, size_t elem,
+                            mlia_json **out)
+{
+    mlia_json *v = new_value(ps, t, start);
+    void *to = mlia_arena_array(ps->arena, n, elem);
+    if (n)
+        memcpy(to, from, n * elem);
+    if (t == MLIA_JSON_ARRAY) {
+        v->u.array.n = n;
+        v->u.array.items = to;
+    } else {
+        v->u.object.n = n;
+        v->u.object.members = to;
+    }
+    ps->depth--;
+    *out = v;
 }
 
 static int parse_array(json_parser *ps, mlia_json **out)
 {
-    size_t start = ps->pos;
-    if (enter(ps) < 0)
-        return -1;
-    ps->pos++;
-    size_t base = ps->n_items;
-    skip_ws(ps);
-    if (ps->pos < ps->len && ps->p[ps->pos] == ']') {
-        ps->pos++;
-    } else {
-        for (;;) {
-            mlia_json *item;
-            if (parse_value(ps, &item) < 0)
-                return -1;
-            push_item(ps, item);
-            skip_ws(ps);
-            if (ps->pos >= ps->len)
-                return fail(ps, ps->len, "unexpected end of input");
-            unsigned char c = ps->p[ps->pos];
-            if (c == ',') {
-                ps->pos++;
-                continue;
-            }
-            if (c == ']') {
-                ps->pos++;
-                break;
-            }
-            return fail_char(ps, ps->pos, "',' or ']'");
-        }
+    size_t start = ps->pos, base = ps->n_items;
+    for (int more = open_container(ps, ']'); more; more = after_element(ps, ']', "',' or ']'")) {
+        mlia_json *item;
+        if (more < 0 || parse_value(ps, &item) < 0)
+            return -1;
+        push_item(ps, item);
     }
-    mlia_json *v = new_value(ps, MLIA_JSON_ARRAY, start);
-    size_t n = ps->n_items - base;
-    v->u.array.n = n;
-    v->u.array.items = mlia_arena_array(ps->arena, n, sizeof(mlia_json *));
-    if (n)
-        memcpy(v->u.array.items, ps->items + base, n * sizeof(mlia_json *));
+    close_container(ps, MLIA_JSON_ARRAY, start, ps->items + base, ps->n_items - base, sizeof *ps->items, out);
     ps->n_items = base;
-    ps->depth--;
-    *out = v;
     return 0;
 }
 
 static int parse_object(json_parser *ps, mlia_json **out)
 {
-    size_t start = ps->pos;
-    if (enter(ps) < 0)
-        return -1;
-    ps->pos++;
-    size_t base = ps->n_members;
-    skip_ws(ps);
-    if (ps->pos < ps->len && ps->p[ps->pos] == '}') {
+    size_t start = ps->pos, base = ps->n_members;
+    for (int more = open_container(ps, '}'); more; more = after_element(ps, '}', "',' or '}'")) {
+        const char *key;
+        size_t key_len;
+        mlia_json *val;
+        if (more < 0 || at_char(ps, '"', "a string key") < 0 || parse_string(ps, &key, &key_len) < 0 ||
+            at_char(ps, ':', "':'") < 0)
+            return -1;
         ps->pos++;
-    } else {
-        for (;;) {
-            skip_ws(ps);
-            if (ps->pos >= ps->len)
-                return fail(ps, ps->len, "unexpected end of input");
-            if (ps->p[ps->pos] != '"')
-                return fail_char(ps, ps->pos, "a string key");
-            const char *key;
-            size_t key_len;
-            if (parse_string(ps, &key, &key_len) < 0)
-                return -1;
-            skip_ws(ps);
-            if (ps->pos >= ps->len)
-                return fail(ps, ps->len, "unexpected end of input");
-            if (ps->p[ps->pos] != ':')
-                return fail_char(ps, ps->pos, "':'");
-            ps->pos++;
-            mlia_json *val;
-            if (parse_value(ps, &val) < 0)
-                return -1;
-            push_member(ps, key, key_len, val);
-            skip_ws(ps);
-            if (ps->pos >= ps->len)
-                return fail(ps, ps->len, "unexpected end of input");
-            unsigned char c = ps->p[ps->pos];
-            if (c == ',') {
-                ps->pos++;
-                continue;
-            }
-            if (c == '}') {
-                ps->pos++;
-                break;
-            }
-            return fail_char(ps, ps->pos, "',' or '}'");
-        }
+        if (parse_value(ps, &val) < 0)
+            return -1;
+        push_member(ps, key, key_len, val);
     }
-    mlia_json *v = new_value(ps, MLIA_JSON_OBJECT, start);
-    size_t n = ps->n_members - base;
-    v->u.object.n = n;
-    v->u.object.members = mlia_arena_array(ps->arena, n, sizeof(mlia_json_member));
-    if (n)
-        memcpy(v->u.object.members, ps->members + base, n * sizeof(mlia_json_member));
+    close_container(ps, MLIA_JSON_OBJECT, start, ps->members + base, ps->n_members - base, sizeof *ps->members, out);
     ps->n_members = base;
-    ps->depth--;
-    *out = v;
     return 0;
 }
 
