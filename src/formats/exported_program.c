@@ -353,16 +353,28 @@ static int parse_arg(ep_ctx *c, const mlia_json *j, ep_arg *a, uint32_t depth)
     return 0;
 }
 
+/* Member `key` of obj, which must be an array: enters it in the path
+ * (*saved = the path to restore) and counts its items (*n). NULL on error. */
+static const mlia_json *array_member(ep_ctx *c, const mlia_json *obj, const char *key, size_t *saved, uint32_t *n)
+{
+    *saved = path_key(c, key);
+    const mlia_json *v = mlia_json_get(obj, key);
+    if (!v || v->type != MLIA_JSON_ARRAY || v->u.array.n > UINT32_MAX) {
+        failf(c, v && v->type == MLIA_JSON_ARRAY ? "too many items" : "expected an array");
+        return NULL;
+    }
+    *n = (uint32_t)v->u.array.n;
+    return v;
+}
+
 static int parse_arg_array(ep_ctx *c, const mlia_json *obj, const char *key, bool named,
                            uint32_t depth, ep_arg **out, uint32_t *n_out)
 {
-    size_t s = path_key(c, key);
-    const mlia_json *v = mlia_json_get(obj, key);
-    if (!v || v->type != MLIA_JSON_ARRAY)
-        return failf(c, "expected an array");
-    if (v->u.array.n > UINT32_MAX)
-        return failf(c, "too many items");
-    uint32_t n = (uint32_t)v->u.array.n;
+    size_t s;
+    uint32_t n;
+    const mlia_json *v = array_member(c, obj, key, &s, &n);
+    if (!v)
+        return -1;
     ep_arg *args = mlia_arena_array(c->arena, n, sizeof *args);
     for (uint32_t i = 0; i < n; i++) {
         size_t si = path_index(c, i);
@@ -438,12 +450,17 @@ static uint32_t split_outside(mlia_arena *arena, const char *s, char sep, const 
     return n;
 }
 
+/* The ';'-separated entries of a metadata stack; an empty text has none. */
+static uint32_t stack_entries(ep_ctx *c, const char *raw, const char ***entries)
+{
+    uint32_t n = split_outside(c->arena, raw, ';', entries);
+    return n == 1 && (*entries)[0][0] == 0 ? 0 : n;
+}
+
 static int parse_module_stack(ep_ctx *c, ep_node *nd, const char *raw)
 {
     const char **entries;
-    uint32_t n = split_outside(c->arena, raw, ';', &entries);
-    if (n == 1 && entries[0][0] == 0)
-        n = 0;
+    uint32_t n = stack_entries(c, raw, &entries);
     nd->modules = mlia_arena_array(c->arena, n, sizeof *nd->modules);
     for (uint32_t i = 0; i < n; i++) {
         const char **parts;
@@ -461,9 +478,7 @@ static int parse_module_stack(ep_ctx *c, ep_node *nd, const char *raw)
 static int parse_source_fn_stack(ep_ctx *c, ep_node *nd, const char *raw)
 {
     const char **entries;
-    uint32_t n = split_outside(c->arena, raw, ';', &entries);
-    if (n == 1 && entries[0][0] == 0)
-        n = 0;
+    uint32_t n = stack_entries(c, raw, &entries);
     nd->source_fns = mlia_arena_array(c->arena, n, sizeof *nd->source_fns);
     for (uint32_t i = 0; i < n; i++) {
         const char *e = entries[i];
@@ -673,13 +688,11 @@ static int parse_sym_int(ep_ctx *c, const mlia_json *v, int64_t *iv, const char 
 static int parse_sym_list(ep_ctx *c, const mlia_json *obj, const char *key, uint32_t *n_out,
                           int64_t **vals, const char ***exprs, bool *dynamic)
 {
-    size_t s = path_key(c, key);
-    const mlia_json *v = mlia_json_get(obj, key);
-    if (!v || v->type != MLIA_JSON_ARRAY)
-        return failf(c, "expected an array");
-    if (v->u.array.n > UINT32_MAX)
-        return failf(c, "too many items");
-    uint32_t n = (uint32_t)v->u.array.n;
+    size_t s;
+    uint32_t n;
+    const mlia_json *v = array_member(c, obj, key, &s, &n);
+    if (!v)
+        return -1;
     *vals = mlia_arena_array(c->arena, n, sizeof(int64_t));
     const char **ex = mlia_arena_array(c->arena, n, sizeof(const char *));
     for (uint32_t i = 0; i < n; i++) {
