@@ -58,13 +58,7 @@ nx_stat nx_summarise(const uint64_t *v, uint32_t n)
     memcpy(t, v, (size_t)n * sizeof *t);
     s.available = true;
     s.samples = n;
-    s.min = s.max = t[0];
-    for (uint32_t i = 1; i < n; i++) {
-        if (t[i] < s.min)
-            s.min = t[i];
-        if (t[i] > s.max)
-            s.max = t[i];
-    }
+    runtime_min_max_u64(t, n, &s.min, &s.max);
     s.p50 = runtime_p50_u64(t, n);
     free(t);
     return s;

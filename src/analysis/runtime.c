@@ -42,6 +42,17 @@
 /* ------------------------------------------------------------------ */
 /* helpers                                                              */
 
+void runtime_min_max_u64(const uint64_t *v, uint32_t n, uint64_t *min, uint64_t *max)
+{
+    *min = *max = v[0];
+    for (uint32_t i = 1; i < n; i++) {
+        if (v[i] < *min)
+            *min = v[i];
+        if (v[i] > *max)
+            *max = v[i];
+    }
+}
+
 /* Nearest-rank P50 by quickselect (expected linear time; the values are
  * reordered). Summaries run once per entity and metric, so avoiding a full
  * sort matters for 5,000 entities x 1,000 executions. */
@@ -1132,13 +1143,8 @@ static summary summarise_values(uint64_t *v, uint32_t n)
 {
     if (!n)
         return (summary){0, 0, 0, 0};
-    summary s = {n, 0, UINT64_MAX, 0};
-    for (uint32_t i = 0; i < n; i++) {
-        if (v[i] < s.min)
-            s.min = v[i];
-        if (v[i] > s.max)
-            s.max = v[i];
-    }
+    summary s = {n, 0, 0, 0};
+    runtime_min_max_u64(v, n, &s.min, &s.max);
     s.p50 = runtime_p50_u64(v, n);
     return s;
 }

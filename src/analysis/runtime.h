@@ -121,5 +121,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
 
 /* Nearest-rank P50 (lower median) of n values, sorts `v` in place. */
 uint64_t runtime_p50_u64(uint64_t *v, uint32_t n);
+/* Smallest and largest of n > 0 values. */
+void runtime_min_max_u64(const uint64_t *v, uint32_t n, uint64_t *min, uint64_t *max);
 
 #endif

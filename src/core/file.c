@@ -44,18 +44,14 @@
 
 const char *mlia_file_kind(unsigned mode)
 {
-    if (S_ISDIR(mode))
-        return "a directory";
-    if (S_ISFIFO(mode))
-        return "a FIFO (named pipe)";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    if (S_ISREG(mode))
-        return "a regular file";
+    static const struct {
+        unsigned type;
+        const char *name;
+    } kinds[] = {{S_IFDIR, "a directory"},        {S_IFIFO, "a FIFO (named pipe)"}, {S_IFCHR, "a character device"},
+                 {S_IFBLK, "a block device"},     {S_IFSOCK, "a socket"},           {S_IFREG, "a regular file"}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if ((mode & S_IFMT) == kinds[i].type)
+            return kinds[i].name;
     return "not a regular file";
 }
 
@@ -113,10 +109,8 @@ int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
 {
     size_t size;
     int fd = file_start(f, path, &size, err);
-    if (fd == -2)
-        return 0;
     if (fd < 0)
-        return -1;
+        return fd == -2 ? 0 : -1; /* -2: empty file, f complete */
     /* One byte more than expected: a read that fills it shows the file grew. */
     uint8_t *buf = malloc(size + 1);
     if (!buf) {
@@ -248,10 +242,8 @@ int mlia_file_map(mlia_file *f, const char *path, mlia_error *err)
 {
     size_t size;
     int fd = file_start(f, path, &size, err);
-    if (fd == -2)
-        return 0;
     if (fd < 0)
-        return -1;
+        return fd == -2 ? 0 : -1; /* -2: empty file, f complete */
     if (n_guards == MAX_GUARDED) {
         close(fd);
         return mlia_file_open(f, path, err); /* more mappings than expected on this thread: read instead */

@@ -204,6 +204,18 @@ static bool info_separator(uint8_t c)
            c == ';';
 }
 
+/* The next token of p[*i, n) between separators: true with *start and *i
+ * at its ends, false when only separators remain. */
+static bool next_info_token(const uint8_t *p, size_t n, size_t *i, size_t *start)
+{
+    while (*i < n && info_separator(p[*i]))
+        (*i)++;
+    *start = *i;
+    while (*i < n && !info_separator(p[*i]))
+        (*i)++;
+    return *i > *start;
+}
+
 static int hexval(uint8_t c)
 {
     if (c >= '0' && c <= '9')
@@ -276,15 +288,8 @@ int nx_parse_statistics_info(const uint8_t *data, size_t len, bool is_text, mlia
         if (!utf8_valid(p, n, detail, sizeof detail))
             return mlia_error_setf(err, NULL, "Cannot parse textual statistics info: %s", detail);
         /* pass 1: count and validate tokens (rule 5 before rule 6) */
-        size_t tokens = 0;
-        for (size_t i = 0; i < n;) {
-            if (info_separator(p[i])) {
-                i++;
-                continue;
-            }
-            size_t s = i;
-            while (i < n && !info_separator(p[i]))
-                i++;
+        size_t tokens = 0, s;
+        for (size_t i = 0; next_info_token(p, n, &i, &s);) {
             if (!info_token_valid(p + s, i - s))
                 return mlia_error_setf(
                     err, NULL, "Textual statistics info must contain only unsigned integer stripe IDs.");
@@ -293,14 +298,7 @@ int nx_parse_statistics_info(const uint8_t *data, size_t len, bool is_text, mlia
         if (tokens == 0)
             return mlia_error_setf(err, NULL, "Textual statistics info is empty.");
         out = mlia_arena_array(arena, tokens, sizeof *out);
-        for (size_t i = 0; i < n;) {
-            if (info_separator(p[i])) {
-                i++;
-                continue;
-            }
-            size_t s = i;
-            while (i < n && !info_separator(p[i]))
-                i++;
+        for (size_t i = 0; next_info_token(p, n, &i, &s);) {
             if (!info_token_value(p + s, i - s, &out[count]))
                 return mlia_error_setf(
                     err, NULL, "Textual statistics info contains a stripe ID outside uint32 range.");
