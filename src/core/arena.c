@@ -166,14 +166,20 @@ void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size
     return p;
 }
 
+void *mlia_arena_room(mlia_arena *a, void *arr, size_t n, uint32_t *cap, size_t elem)
+{
+    if (n < *cap)
+        return arr;
+    uint32_t nc = *cap ? *cap * 2 : 4;
+    arr = mlia_arena_grow(a, arr, n, nc, elem);
+    *cap = nc;
+    return arr;
+}
+
 const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max)
 {
     if (*n > max)
         return NULL;
-    if (*n == *cap) {
-        uint32_t nc = *cap ? *cap * 2 : 8;
-        *list = mlia_arena_grow(a, (void *)*list, *n, nc, sizeof **list);
-        *cap = nc;
-    }
+    *list = mlia_arena_room(a, (void *)*list, *n, cap, sizeof **list);
     return &(*list)[(*n)++];
 }

@@ -44,6 +44,10 @@ char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
 /* Grow an arena array: returns a new array of new_n elements holding the old_n
  * old ones (old storage is simply abandoned inside the arena). */
 void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size_t size);
+/* Room for element n of an arena array of *cap elements: arr itself while
+ * n < *cap, else a copy with twice the room (at least 4) and *cap updated.
+ * Fresh room is zero-filled. */
+void *mlia_arena_room(mlia_arena *a, void *arr, size_t n, uint32_t *cap, size_t elem);
 /* Next slot of a reader's bounded warning list (*n entries, *cap slots,
  * doubling from 8): counts the entry and returns its slot, or NULL once the
  * list holds max + 1 entries. When the returned entry is number max + 1

@@ -173,16 +173,6 @@ typedef struct vw_out {
     const char *me_command;    /* "model-explorer <models> --node_data_paths=<files>" */
 } vw_out;
 
-#define PUSH(a, n, cap, ptr)                                                             \
-    do {                                                                                 \
-        if ((n) == (cap)) {                                                              \
-            uint32_t nc_ = (cap) ? (cap) * 2 : 8;                                        \
-            (ptr) = mlia_arena_grow((a), (ptr), (n), nc_, sizeof *(ptr));                \
-            (cap) = nc_;                                                                 \
-        }                                                                                \
-        (n)++;                                                                           \
-    } while (0)
-
 static vw_node *ref_node(const vw_ctx *c, vw_ref r)
 {
     return &c->views[r.view].graphs[r.graph].nodes[r.node];
@@ -205,7 +195,7 @@ static void index_entities(vw_out *o)
                 uint32_t slot = vw_map_get(&o->entity_index, e);
                 if (slot == VW_NONE) {
                     uint32_t old_cap = o->cap_entities;
-                    PUSH(c->a, o->n_entities, o->cap_entities, o->entity_ids);
+                    VW_PUSH(c->a, o->n_entities, o->cap_entities, o->entity_ids);
                     if (o->cap_entities != old_cap)
                         o->entity_refs = mlia_arena_grow(c->a, o->entity_refs, o->n_entities - 1, o->cap_entities,
                                                          sizeof *o->entity_refs);
@@ -215,8 +205,7 @@ static void index_entities(vw_out *o)
                     vw_map_put(&o->entity_index, c->a, e, slot);
                 }
                 vw_reflist *l = &o->entity_refs[slot];
-                PUSH(c->a, l->n, l->cap, l->v);
-                l->v[l->n - 1] = (vw_ref){v, g, n};
+                *VW_PUSH(c->a, l->n, l->cap, l->v) = (vw_ref){v, g, n};
             }
         }
     /* children of every result entity (for sync and the page's related links) */
@@ -251,8 +240,7 @@ static void sync_add_entity(vw_out *o, vw_ref from, const char *entity, uint32_t
             dup = o->targets[q].view == to.view && o->targets[q].graph == to.graph && o->targets[q].node == to.node;
         if (dup)
             continue;
-        PUSH(o->c->a, o->n_targets, o->cap_targets, o->targets);
-        o->targets[o->n_targets - 1] = to;
+        *VW_PUSH(o->c->a, o->n_targets, o->cap_targets, o->targets) = to;
     }
 }
 
@@ -282,8 +270,7 @@ static void compute_sync(vw_out *o)
                 for (uint32_t k = 0; ln && k < ln->n; k++)
                     sync_add_entity(o, from, ln->v[k], first);
                 if (o->n_targets > first) {
-                    PUSH(c->a, o->n_sync, o->cap_sync, o->sync);
-                    o->sync[o->n_sync - 1] = (vw_sync){from, first, o->n_targets - first};
+                    *VW_PUSH(c->a, o->n_sync, o->cap_sync, o->sync) = (vw_sync){from, first, o->n_targets - first};
                 }
             }
         }
@@ -344,17 +331,13 @@ static void build_pair(vw_ctx *c, vw_pair *p)
         const char *ks = mlia_arena_strndup(c->a, key.data, key.len);
         uint32_t e = vw_map_get(&by_rights, ks);
         if (e == VW_NONE) {
-            PUSH(c->a, p->n_entries, p->cap_entries, p->entries);
-            e = p->n_entries - 1;
-            memset(&p->entries[e], 0, sizeof p->entries[e]);
-            p->entries[e].first_rel = i;
-            p->entries[e].n_right = j - i;
-            p->entries[e].seq = e;
+            e = p->n_entries;
+            *VW_PUSH(c->a, p->n_entries, p->cap_entries, p->entries) =
+                (vw_pair_entry){.first_rel = i, .n_right = j - i, .seq = e};
             vw_map_put(&by_rights, c->a, ks, e);
         }
         vw_pair_entry *en = &p->entries[e];
-        PUSH(c->a, en->n_left, en->cap_left, en->left);
-        en->left[en->n_left - 1] = i;
+        *VW_PUSH(c->a, en->n_left, en->cap_left, en->left) = i;
         i = j;
     }
     mlia_buf_free(&key);
@@ -388,8 +371,7 @@ static void compute_pairs(vw_out *o)
                 b = t;
             }
             vw_pair *p = &all[a.view * nv + b.view];
-            PUSH(c->a, p->n_rels, p->cap_rels, p->rels);
-            p->rels[p->n_rels - 1] = (vw_rel){a, b};
+            *VW_PUSH(c->a, p->n_rels, p->cap_rels, p->rels) = (vw_rel){a, b};
         }
     }
     for (uint32_t a = 0; a < nv; a++)

@@ -91,32 +91,14 @@ uint32_t vw_map_put(vw_map *m, mlia_arena *a, const char *key, uint32_t val)
 
 void vw_strs_add(vw_strs *l, mlia_arena *a, const char *s)
 {
-    if (l->n == l->cap) {
-        uint32_t nc = l->cap ? l->cap * 2 : 4;
-        l->v = mlia_arena_grow(a, l->v, l->n, nc, sizeof *l->v);
-        l->cap = nc;
-    }
-    l->v[l->n++] = s;
+    *VW_PUSH(a, l->n, l->cap, l->v) = s;
 }
-
-/* Append one element to an arena array (n, cap, ptr), returning its index. */
-#define VW_PUSH(a, n, cap, ptr)                                                          \
-    do {                                                                                 \
-        if ((n) == (cap)) {                                                              \
-            uint32_t nc_ = (cap) ? (cap) * 2 : 4;                                        \
-            (ptr) = mlia_arena_grow((a), (ptr), (n), nc_, sizeof *(ptr));                \
-            (cap) = nc_;                                                                 \
-        }                                                                                \
-        (n)++;                                                                           \
-    } while (0)
 
 /* ---- graphs and nodes ---- */
 
 uint32_t vw_graph_add(vw_ctx *c, vw_view *v, const char *id)
 {
-    VW_PUSH(c->a, v->n_graphs, v->cap_graphs, v->graphs);
-    vw_graph *g = &v->graphs[v->n_graphs - 1];
-    memset(g, 0, sizeof *g);
+    vw_graph *g = VW_PUSH(c->a, v->n_graphs, v->cap_graphs, v->graphs);
     g->id = id;
     vw_map_init(&g->index, c->a, 64);
     vw_map_init(&g->group_index, c->a, 8);
@@ -129,10 +111,8 @@ uint32_t vw_node_add(vw_ctx *c, vw_graph *g, const char *id, const char *label, 
     const char *uid = id;
     for (uint32_t k = 2; vw_map_get(&g->index, uid) != VW_NONE; k++)
         uid = mlia_arena_printf(c->a, "%s#%u", id, k);
-    VW_PUSH(c->a, g->n_nodes, g->cap_nodes, g->nodes);
-    uint32_t i = g->n_nodes - 1;
-    vw_node *n = &g->nodes[i];
-    memset(n, 0, sizeof *n);
+    uint32_t i = g->n_nodes;
+    vw_node *n = VW_PUSH(c->a, g->n_nodes, g->cap_nodes, g->nodes);
     n->id = uid;
     n->label = label ? label : uid;
     n->ns = ns ? ns : "";
@@ -149,8 +129,7 @@ vw_node *vw_node_find(vw_graph *g, const char *id)
 
 void vw_node_attr(vw_ctx *c, vw_node *n, const char *key, const char *value)
 {
-    VW_PUSH(c->a, n->n_attrs, n->cap_attrs, n->attrs);
-    n->attrs[n->n_attrs - 1] = (vw_kv){key, value ? value : ""};
+    *VW_PUSH(c->a, n->n_attrs, n->cap_attrs, n->attrs) = (vw_kv){key, value ? value : ""};
 }
 
 void vw_node_attrf(vw_ctx *c, vw_node *n, const char *key, const char *fmt, ...)
@@ -165,24 +144,18 @@ void vw_node_attrf(vw_ctx *c, vw_node *n, const char *key, const char *fmt, ...)
 
 void vw_node_edge(vw_ctx *c, vw_node *n, const char *source, const char *source_output)
 {
-    VW_PUSH(c->a, n->n_edges, n->cap_edges, n->edges);
-    vw_edge *e = &n->edges[n->n_edges - 1];
-    e->source = source;
-    e->source_output = source_output ? source_output : "0";
-    e->target_input = mlia_arena_printf(c->a, "%u", n->n_edges - 1);
+    const char *target_input = mlia_arena_printf(c->a, "%u", n->n_edges);
+    *VW_PUSH(c->a, n->n_edges, n->cap_edges, n->edges) =
+        (vw_edge){source, source_output ? source_output : "0", target_input};
 }
 
 static void meta_add(vw_ctx *c, uint32_t *n, uint32_t *cap, vw_meta **list, const char *id, const char *key,
                      const char *value)
 {
-    VW_PUSH(c->a, *n, *cap, *list);
-    vw_meta *m = &(*list)[*n - 1];
-    memset(m, 0, sizeof *m);
+    vw_meta *m = VW_PUSH(c->a, *n, *cap, *list);
     m->id = id;
-    if (key) {
-        VW_PUSH(c->a, m->n_attrs, m->cap_attrs, m->attrs);
-        m->attrs[0] = (vw_kv){key, value ? value : ""};
-    }
+    if (key)
+        *VW_PUSH(c->a, m->n_attrs, m->cap_attrs, m->attrs) = (vw_kv){key, value ? value : ""};
 }
 
 void vw_node_output(vw_ctx *c, vw_node *n, const char *id, const char *key, const char *value)
@@ -199,15 +172,12 @@ void vw_group_attr(vw_ctx *c, vw_graph *g, const char *ns, const char *key, cons
 {
     uint32_t i = vw_map_get(&g->group_index, ns);
     if (i == VW_NONE) {
-        VW_PUSH(c->a, g->n_groups, g->cap_groups, g->groups);
-        i = g->n_groups - 1;
-        memset(&g->groups[i], 0, sizeof g->groups[i]);
-        g->groups[i].ns = ns;
+        i = g->n_groups;
+        VW_PUSH(c->a, g->n_groups, g->cap_groups, g->groups)->ns = ns;
         vw_map_put(&g->group_index, c->a, ns, i);
     }
     vw_group *gr = &g->groups[i];
-    VW_PUSH(c->a, gr->n_attrs, gr->cap_attrs, gr->attrs);
-    gr->attrs[gr->n_attrs - 1] = (vw_kv){key, value ? value : ""};
+    *VW_PUSH(c->a, gr->n_attrs, gr->cap_attrs, gr->attrs) = (vw_kv){key, value ? value : ""};
 }
 
 uint32_t vw_summary_node(vw_ctx *c, vw_graph *g, const char *ns, const char *entity, const char *label)
@@ -237,27 +207,17 @@ void vw_drop_empty_overlays(vw_ctx *c)
 uint32_t vw_overlay_add(vw_ctx *c, vw_view *v, const char *id, const char *label, const char *unit,
                         const char *entity_kind, const char *metric, bool group_measurement)
 {
-    VW_PUSH(c->a, v->n_overlays, v->cap_overlays, v->overlays);
-    vw_overlay *o = &v->overlays[v->n_overlays - 1];
-    memset(o, 0, sizeof *o);
-    o->id = id;
-    o->label = label;
-    o->unit = unit;
-    o->entity_kind = entity_kind;
-    o->scale_key = mlia_arena_printf(c->a, "%s|%s", entity_kind, metric);
-    o->group_measurement = group_measurement;
+    const char *scale_key = mlia_arena_printf(c->a, "%s|%s", entity_kind, metric);
+    *VW_PUSH(c->a, v->n_overlays, v->cap_overlays, v->overlays) =
+        (vw_overlay){.id = id, .label = label, .unit = unit, .entity_kind = entity_kind, .scale_key = scale_key,
+                     .group_measurement = group_measurement};
     return v->n_overlays - 1;
 }
 
 void vw_overlay_value(vw_ctx *c, vw_overlay *o, uint32_t graph, const char *key, double value, const char *text)
 {
-    VW_PUSH(c->a, o->n_values, o->cap_values, o->values);
-    vw_value *x = &o->values[o->n_values - 1];
-    memset(x, 0, sizeof *x);
-    x->graph = graph;
-    x->key = key;
-    x->value = value;
-    x->text = text;
+    *VW_PUSH(c->a, o->n_values, o->cap_values, o->values) =
+        (vw_value){.graph = graph, .key = key, .value = value, .text = text};
 }
 
 /* ---- links ---- */
@@ -266,9 +226,8 @@ void vw_multi_add(mlia_arena *a, vw_links *l, const char *from, const char *to, 
 {
     uint32_t slot = vw_map_get(&l->index, from);
     if (slot == VW_NONE) {
+        slot = l->n;
         VW_PUSH(a, l->n, l->cap, l->lists);
-        slot = l->n - 1;
-        memset(&l->lists[slot], 0, sizeof l->lists[slot]);
         vw_map_put(&l->index, a, from, slot);
     }
     vw_strs *s = &l->lists[slot];

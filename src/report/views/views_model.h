@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analysis/nx_analysis.h"
 #include "analysis/run.h"
@@ -53,6 +54,12 @@ typedef struct vw_strs {
     const char **v;
 } vw_strs;
 void vw_strs_add(vw_strs *l, mlia_arena *a, const char *s);
+
+/* Appends one zeroed element to an arena array (n, cap, ptr); evaluates to
+ * its address. */
+#define VW_PUSH(a, n, cap, ptr)                                                                        \
+    ((ptr) = mlia_arena_room((a), (ptr), (n), &(cap), sizeof *(ptr)),                                  \
+     memset(&(ptr)[(n)], 0, sizeof *(ptr)), &(ptr)[(n)++])
 
 typedef struct vw_kv {
     const char *key, *value;
