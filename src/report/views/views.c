@@ -629,11 +629,11 @@ static void write_overlay_meta(vw_ctx *c, const vw_view *v, const vw_overlay *ov
     mlia_jw_kbool(w, "group_measurement", ov->group_measurement);
 }
 
-static void write_manifest(vw_out *o, mlia_jw *w)
+/* "views": one entry per row of the table. The manifest names each
+ * available view's model and node-data files; the page embeds the
+ * collection and the overlay values instead. */
+static void write_views(vw_ctx *c, bool page, mlia_jw *w)
 {
-    vw_ctx *c = o->c;
-    mlia_jw_obj_begin(w);
-    mlia_jw_kint(w, "version", 1);
     mlia_jw_karr_begin(w, "views");
     for (uint32_t i = 0; i < c->n_views; i++) {
         const vw_view *v = &c->views[i];
@@ -642,17 +642,45 @@ static void write_manifest(vw_out *o, mlia_jw *w)
         mlia_jw_kstr(w, "label", v->label);
         mlia_jw_kbool(w, "available", v->available);
         mlia_jw_kstr(w, "reason", v->available ? NULL : v->reason);
-        mlia_jw_kstr(w, "model", v->available ? mlia_arena_printf(c->a, "models/%s.json", v->id) : NULL);
+        if (!page) {
+            mlia_jw_kstr(w, "model", v->available ? mlia_arena_printf(c->a, "models/%s.json", v->id) : NULL);
+        } else if (v->available) {
+            mlia_jw_key(w, "collection");
+            write_collection(v, w);
+        } else {
+            mlia_jw_knull(w, "collection");
+        }
         mlia_jw_karr_begin(w, "overlays");
         for (uint32_t k = 0; v->available && k < v->n_overlays; k++) {
+            const vw_overlay *ov = &v->overlays[k];
             mlia_jw_obj_begin(w);
-            write_overlay_meta(c, v, &v->overlays[k], w, true);
+            write_overlay_meta(c, v, ov, w, !page);
+            if (page) {
+                mlia_jw_kobj_begin(w, "values");
+                for (uint32_t q = 0; q < ov->n_values; q++) {
+                    const vw_value *x = &ov->values[q];
+                    mlia_jw_kobj_begin(w, mlia_arena_printf(c->a, "%s/%s", v->graphs[x->graph].id, x->key));
+                    mlia_jw_kdouble(w, "value", x->value);
+                    mlia_jw_kstr(w, "color", x->color);
+                    mlia_jw_kstr(w, "text", x->text);
+                    mlia_jw_obj_end(w);
+                }
+                mlia_jw_obj_end(w);
+            }
             mlia_jw_obj_end(w);
         }
         mlia_jw_arr_end(w);
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
+}
+
+static void write_manifest(vw_out *o, mlia_jw *w)
+{
+    vw_ctx *c = o->c;
+    mlia_jw_obj_begin(w);
+    mlia_jw_kint(w, "version", 1);
+    write_views(c, false, w);
     mlia_jw_kstr(w, "initial_view", o->initial_view);
     mlia_jw_karr_begin(w, "sync_navigation");
     for (uint32_t i = 0; i < o->n_pairs; i++) {
@@ -694,27 +722,33 @@ static void write_ref(vw_ctx *c, vw_ref r, mlia_jw *w)
     mlia_jw_obj_end(w);
 }
 
+/* "key": [{"from": ref, "to": [ref...]}]: every node's related nodes in
+ * other views (view-links.json and the page's "sync"). */
+static void write_sync(vw_out *o, const char *key, mlia_jw *w)
+{
+    mlia_jw_karr_begin(w, key);
+    for (uint32_t i = 0; i < o->n_sync; i++) {
+        const vw_sync *sy = &o->sync[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_key(w, "from");
+        write_ref(o->c, sy->from, w);
+        mlia_jw_karr_begin(w, "to");
+        for (uint32_t k = 0; k < sy->n; k++)
+            write_ref(o->c, o->targets[sy->first + k], w);
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+}
+
 /* view-links.json: every node's related nodes in other views, graph-qualified
  * (the same pairs as the page's "sync"). Not Model Explorer's format: Model
  * Explorer's sync files are sync/<left>--<right>.json. */
 static void write_view_links(vw_out *o, mlia_jw *w)
 {
-    vw_ctx *c = o->c;
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "schema", "mlia.view-links/1");
-    mlia_jw_karr_begin(w, "links");
-    for (uint32_t i = 0; i < o->n_sync; i++) {
-        const vw_sync *sy = &o->sync[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_key(w, "from");
-        write_ref(c, sy->from, w);
-        mlia_jw_karr_begin(w, "to");
-        for (uint32_t k = 0; k < sy->n; k++)
-            write_ref(c, o->targets[sy->first + k], w);
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
+    write_sync(o, "links", w);
     mlia_jw_obj_end(w);
     mlia_jw_finish(w);
 }
@@ -903,53 +937,8 @@ static void write_page_data(vw_out *o, mlia_jw *w)
                                      vw_gradient_stops[0], vw_gradient_stops[1], vw_gradient_stops[2]));
     mlia_jw_arr_end(w);
     mlia_jw_kstr(w, "initial_view", o->initial_view);
-    mlia_jw_karr_begin(w, "views");
-    for (uint32_t i = 0; i < c->n_views; i++) {
-        const vw_view *v = &c->views[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "id", v->id);
-        mlia_jw_kstr(w, "label", v->label);
-        mlia_jw_kbool(w, "available", v->available);
-        mlia_jw_kstr(w, "reason", v->available ? NULL : v->reason);
-        mlia_jw_key(w, "collection");
-        if (v->available)
-            write_collection(v, w);
-        else
-            mlia_jw_null(w);
-        mlia_jw_karr_begin(w, "overlays");
-        for (uint32_t k = 0; v->available && k < v->n_overlays; k++) {
-            const vw_overlay *ov = &v->overlays[k];
-            mlia_jw_obj_begin(w);
-            write_overlay_meta(c, v, ov, w, false);
-            mlia_jw_kobj_begin(w, "values");
-            for (uint32_t q = 0; q < ov->n_values; q++) {
-                const vw_value *x = &ov->values[q];
-                mlia_jw_kobj_begin(w, mlia_arena_printf(c->a, "%s/%s", v->graphs[x->graph].id, x->key));
-                mlia_jw_kdouble(w, "value", x->value);
-                mlia_jw_kstr(w, "color", x->color);
-                mlia_jw_kstr(w, "text", x->text);
-                mlia_jw_obj_end(w);
-            }
-            mlia_jw_obj_end(w);
-            mlia_jw_obj_end(w);
-        }
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
-    mlia_jw_karr_begin(w, "sync");
-    for (uint32_t i = 0; i < o->n_sync; i++) {
-        const vw_sync *sy = &o->sync[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_key(w, "from");
-        write_ref(c, sy->from, w);
-        mlia_jw_karr_begin(w, "to");
-        for (uint32_t k = 0; k < sy->n; k++)
-            write_ref(c, o->targets[sy->first + k], w);
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
+    write_views(c, true, w);
+    write_sync(o, "sync", w);
     mlia_jw_key(w, "entities");
     write_entities(o, w);
     mlia_jw_key(w, "entity_nodes");
