@@ -375,6 +375,40 @@ void mlia_jw_knull(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_n
 void mlia_jw_kobj_begin(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_obj_begin(w); }
 void mlia_jw_karr_begin(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_arr_begin(w); }
 
+void mlia_jw_karray(mlia_jw *w, const char *key, uint32_t n, mlia_jw_item_fn item, const void *v)
+{
+    if (key)
+        mlia_jw_key(w, key);
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++)
+        item(w, v, i);
+    mlia_jw_arr_end(w);
+}
+
+void mlia_jw_kobjects(mlia_jw *w, const char *key, const void *items, uint32_t n, size_t size,
+                      mlia_jw_members_fn members)
+{
+    mlia_jw_karr_begin(w, key);
+    for (uint32_t i = 0; i < n; i++) {
+        mlia_jw_obj_begin(w);
+        members(w, (const char *)items + (size_t)i * size, i);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+}
+
+void mlia_jw_item_str(mlia_jw *w, const void *v, uint32_t i) { mlia_jw_str(w, ((const char *const *)v)[i]); }
+void mlia_jw_item_mstr(mlia_jw *w, const void *v, uint32_t i)
+{
+    const mlia_str *s = &((const mlia_str *)v)[i];
+    mlia_jw_strn(w, s->ptr, s->len);
+}
+void mlia_jw_item_u8(mlia_jw *w, const void *v, uint32_t i) { mlia_jw_uint(w, ((const uint8_t *)v)[i]); }
+void mlia_jw_item_i32(mlia_jw *w, const void *v, uint32_t i) { mlia_jw_int(w, ((const int32_t *)v)[i]); }
+void mlia_jw_item_u32(mlia_jw *w, const void *v, uint32_t i) { mlia_jw_uint(w, ((const uint32_t *)v)[i]); }
+void mlia_jw_item_i64(mlia_jw *w, const void *v, uint32_t i) { mlia_jw_int(w, ((const int64_t *)v)[i]); }
+void mlia_jw_item_u64(mlia_jw *w, const void *v, uint32_t i) { mlia_jw_uint(w, ((const uint64_t *)v)[i]); }
+
 void mlia_jw_kname(mlia_jw *w, const char *key, const char *name, int64_t raw)
 {
     mlia_jw_key(w, key);

@@ -82,4 +82,24 @@ void mlia_jw_karr_begin(mlia_jw *w, const char *key);
 /* Key + a name when known (not NULL), else the raw number: enum values. */
 void mlia_jw_kname(mlia_jw *w, const char *key, const char *name, int64_t raw);
 
+/* Lists: "key": [item(0), ..., item(n - 1)], where item writes element i
+ * of the list `v` as one JSON value (an object, a number...). With key
+ * NULL only the array is written (after a key or inside an array). */
+typedef void (*mlia_jw_item_fn)(mlia_jw *w, const void *v, uint32_t i);
+void mlia_jw_karray(mlia_jw *w, const char *key, uint32_t n, mlia_jw_item_fn item, const void *v);
+/* Lists of records: "key": [{...}, ...], where members writes the members
+ * of the object of element i (at `item`) of the array `items` of n
+ * elements of `size` bytes. */
+typedef void (*mlia_jw_members_fn)(mlia_jw *w, const void *item, uint32_t i);
+void mlia_jw_kobjects(mlia_jw *w, const char *key, const void *items, uint32_t n, size_t size,
+                      mlia_jw_members_fn members);
+/* Item writers of plain arrays, for mlia_jw_karray. */
+void mlia_jw_item_str(mlia_jw *w, const void *v, uint32_t i);    /* const char *[], NULL as null */
+void mlia_jw_item_mstr(mlia_jw *w, const void *v, uint32_t i);   /* mlia_str[], ptr NULL as null */
+void mlia_jw_item_u8(mlia_jw *w, const void *v, uint32_t i);     /* uint8_t[] */
+void mlia_jw_item_i32(mlia_jw *w, const void *v, uint32_t i);    /* int32_t[] */
+void mlia_jw_item_u32(mlia_jw *w, const void *v, uint32_t i);    /* uint32_t[] */
+void mlia_jw_item_i64(mlia_jw *w, const void *v, uint32_t i);    /* int64_t[] */
+void mlia_jw_item_u64(mlia_jw *w, const void *v, uint32_t i);    /* uint64_t[] */
+
 #endif

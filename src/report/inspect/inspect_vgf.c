@@ -23,34 +23,23 @@
 
 #define INSPECT_MAX_VALUES 4096u
 
-static void kstr_or_null(mlia_jw *w, const char *key, mlia_str s)
+/* "key": a possibly absent string of the file (null when absent). */
+static void kmstr(mlia_jw *w, const char *key, mlia_str s)
 {
-    mlia_jw_key(w, key);
-    if (s.ptr)
-        mlia_jw_strn(w, s.ptr, s.len);
-    else
-        mlia_jw_null(w);
+    mlia_jw_kstrn(w, key, s.ptr, s.len);
 }
 
-static void name_or_raw(mlia_jw *w, const char *key, const char *name, uint64_t raw)
+/* {"binding", "resource"} of vgf_binding[i]. */
+static void binding_json(mlia_jw *w, const void *item, uint32_t i)
 {
-    mlia_jw_key(w, key);
-    if (name)
-        mlia_jw_str(w, name);
-    else
-        mlia_jw_uint(w, raw);
+    const vgf_binding *b = item;
+    mlia_jw_kuint(w, "binding", b->binding);
+    mlia_jw_kuint(w, "resource", b->mrt_index);
 }
 
 static void write_bindings(mlia_jw *w, const char *key, uint32_t n, const vgf_binding *b)
 {
-    mlia_jw_karr_begin(w, key);
-    for (uint32_t i = 0; i < n; i++) {
-        mlia_jw_obj_begin(w);
-        mlia_jw_kuint(w, "binding", b[i].binding);
-        mlia_jw_kuint(w, "resource", b[i].mrt_index);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
+    mlia_jw_kobjects(w, key, b, n, sizeof(vgf_binding), binding_json);
 }
 
 /* One scalar of a decoded constant as a JSON value. */
@@ -174,12 +163,8 @@ static void write_operation(mlia_jw *w, const vgf_operation *op)
     mlia_jw_kstr(w, "label", op->label);
     if (op->spv->has_literal)
         mlia_jw_kuint(w, "call_opcode", op->spv->literal);
-    if (op->spv->opcode == SPV_OP_COMPOSITE_EXTRACT) {
-        mlia_jw_karr_begin(w, "indexes");
-        for (uint32_t i = 0; i < op->spv->n_indexes; i++)
-            mlia_jw_uint(w, op->spv->indexes[i]);
-        mlia_jw_arr_end(w);
-    }
+    if (op->spv->opcode == SPV_OP_COMPOSITE_EXTRACT)
+        mlia_jw_karray(w, "indexes", op->spv->n_indexes, mlia_jw_item_u32, op->spv->indexes);
     mlia_jw_karr_begin(w, "inputs");
     for (uint32_t i = 0; i < op->n_operands; i++)
         if (op->operands[i].kind == TOSA_TENSOR)
@@ -199,6 +184,23 @@ static void write_operation(mlia_jw *w, const vgf_operation *op)
     mlia_jw_obj_end(w);
 }
 
+static void import_json(mlia_jw *w, const void *item, uint32_t i)
+{
+    const spv_import *im = item;
+    mlia_jw_kuint(w, "id", im->id);
+    mlia_jw_kstr(w, "name", im->name);
+}
+
+static void graph_summary(mlia_jw *w, const void *item, uint32_t i)
+{
+    const spv_graph *g = item;
+    mlia_jw_kuint(w, "id", g->id);
+    mlia_jw_kstr(w, "entry_point", g->entry ? g->entry->name : NULL);
+    mlia_jw_kuint(w, "inputs", g->n_inputs);
+    mlia_jw_kuint(w, "operations", g->n_ops);
+    mlia_jw_kuint(w, "outputs", g->n_outputs);
+}
+
 static void write_spirv_summary(mlia_jw *w, const spv_module *m)
 {
     mlia_jw_obj_begin(w);
@@ -208,36 +210,149 @@ static void write_spirv_summary(mlia_jw *w, const spv_module *m)
     mlia_jw_kuint(w, "generator", m->generator);
     mlia_jw_kuint(w, "bound", m->bound);
     mlia_jw_kuint(w, "instructions", m->n_insts);
-    mlia_jw_karr_begin(w, "imports");
-    for (uint32_t i = 0; i < m->n_imports; i++) {
-        mlia_jw_obj_begin(w);
-        mlia_jw_kuint(w, "id", m->imports[i].id);
-        mlia_jw_kstr(w, "name", m->imports[i].name);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
-    mlia_jw_karr_begin(w, "graphs");
-    for (uint32_t i = 0; i < m->n_graphs; i++) {
-        const spv_graph *g = &m->graphs[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kuint(w, "id", g->id);
-        mlia_jw_kstr(w, "entry_point", g->entry ? g->entry->name : NULL);
-        mlia_jw_kuint(w, "inputs", g->n_inputs);
-        mlia_jw_kuint(w, "operations", g->n_ops);
-        mlia_jw_kuint(w, "outputs", g->n_outputs);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
+    mlia_jw_kobjects(w, "imports", m->imports, m->n_imports, sizeof(spv_import), import_json);
+    mlia_jw_kobjects(w, "graphs", m->graphs, m->n_graphs, sizeof(spv_graph), graph_summary);
     mlia_jw_kuint(w, "graph_constants", m->n_graph_constants);
     mlia_jw_obj_end(w);
 }
 
-static void write_shape(mlia_jw *w, uint32_t n, const int64_t *dims)
+/* A shape or strides list; an unknown dimension (INT64_MIN) is -1. */
+static void dim_json(mlia_jw *w, const void *v, uint32_t i)
 {
-    mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < n; i++)
-        mlia_jw_int(w, dims[i] == INT64_MIN ? -1 : dims[i]);
+    int64_t d = ((const int64_t *)v)[i];
+    mlia_jw_int(w, d == INT64_MIN ? -1 : d);
+}
+
+static void module_json(mlia_jw *w, const void *item, uint32_t i)
+{
+    const vgf_module *m = item;
+    mlia_jw_kuint(w, "index", i);
+    mlia_jw_kname(w, "type", vgf_module_type_name(m->type), m->type);
+    kmstr(w, "name", m->name);
+    kmstr(w, "entry_point", m->entry_point);
+    mlia_jw_kname(w, "code_type", vgf_code_type_name(m->code_type), m->code_type);
+    mlia_jw_kbool(w, "placeholder", m->placeholder);
+    if (m->code_type == VGF_CODE_SPIRV && m->has_words) {
+        mlia_jw_kuint(w, "words", m->n_words);
+        mlia_jw_kuint(w, "words_offset", m->words_offset);
+    }
+    if (m->source.ptr)
+        mlia_jw_kuint(w, "source_bytes", m->source.len);
+    if (m->spirv) {
+        mlia_jw_key(w, "spirv");
+        write_spirv_summary(w, m->spirv);
+    }
+}
+
+static void set_json(mlia_jw *w, const void *item, uint32_t k)
+{
+    const vgf_set_info *set = item;
+    mlia_jw_kuint(w, "set_index", set->set_index);
+    mlia_jw_kbool(w, "explicit_index", set->has_set_index);
+    write_bindings(w, "bindings", set->n_bindings, set->bindings);
+}
+
+static void push_range_json(mlia_jw *w, const void *item, uint32_t k)
+{
+    const vgf_push_range *p = item;
+    mlia_jw_kuint(w, "stage_flags", p->stage_flags);
+    mlia_jw_kuint(w, "offset", p->offset);
+    mlia_jw_kuint(w, "size", p->size);
+}
+
+/* A graph input or output: its id key and value, its index and type text. */
+static void graph_io(mlia_jw *w, const spv_module *m, const char *id_key, uint32_t id, uint32_t index,
+                     uint32_t type)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kuint(w, id_key, id);
+    mlia_jw_kuint(w, "index", index);
+    mlia_buf tb;
+    mlia_buf_init(&tb);
+    spv_type_text(m, type, &tb);
+    mlia_jw_kstrn(w, "type", tb.data, tb.len);
+    mlia_buf_free(&tb);
+    mlia_jw_obj_end(w);
+}
+
+static void write_graph(mlia_jw *w, const vgf_segment *s)
+{
+    const spv_graph *g = s->graph;
+    mlia_jw_kobj_begin(w, "graph");
+    mlia_jw_kuint(w, "id", g->id);
+    mlia_jw_kstr(w, "entry_point", g->entry ? g->entry->name : NULL);
+    mlia_jw_karr_begin(w, "inputs");
+    for (uint32_t k = 0; k < g->n_inputs; k++)
+        graph_io(w, s->spirv, "id", g->inputs[k].id, g->inputs[k].index, g->inputs[k].type);
     mlia_jw_arr_end(w);
+    mlia_jw_karr_begin(w, "outputs");
+    for (uint32_t k = 0; k < g->n_outputs; k++)
+        graph_io(w, s->spirv, "value", g->outputs[k].value.id, g->outputs[k].index,
+                 spv_value_type(s->spirv, g->outputs[k].value.id));
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+}
+
+static void operation_json(mlia_jw *w, const void *v, uint32_t k)
+{
+    write_operation(w, &((const vgf_operation *)v)[k]);
+}
+
+static void segment_json(mlia_jw *w, const void *v, uint32_t i)
+{
+    const vgf_file *f = v;
+    const vgf_segment *s = &f->segments[i];
+    mlia_jw_obj_begin(w);
+    mlia_jw_kuint(w, "index", i);
+    mlia_jw_kname(w, "type", s->type <= 1 ? (s->type ? "graph" : "compute") : NULL, s->type);
+    kmstr(w, "name", s->name);
+    mlia_jw_kuint(w, "module", s->module_index);
+    mlia_jw_kbool(w, "placeholder", f->modules[s->module_index].placeholder);
+    mlia_jw_kobjects(w, "descriptor_sets", s->sets, s->n_sets, sizeof(vgf_set_info), set_json);
+    write_bindings(w, "inputs", s->n_inputs, s->inputs);
+    write_bindings(w, "outputs", s->n_outputs, s->outputs);
+    mlia_jw_karray(w, "constants", s->n_constants, mlia_jw_item_u32, s->constants);
+    if (s->has_dispatch)
+        mlia_jw_karray(w, "dispatch_shape", 3, mlia_jw_item_u32, s->dispatch);
+    else
+        mlia_jw_knull(w, "dispatch_shape");
+    mlia_jw_kobjects(w, "push_constant_ranges", s->push_ranges, s->n_push_ranges, sizeof(vgf_push_range), push_range_json);
+    if (s->graph)
+        write_graph(w, s);
+    mlia_jw_karray(w, "operations", s->n_operations, operation_json, s->operations);
+    mlia_jw_obj_end(w);
+}
+
+static void resource_json(mlia_jw *w, const void *item, uint32_t i)
+{
+    const vgf_resource *r = item;
+    mlia_jw_kuint(w, "index", i);
+    mlia_jw_kname(w, "category", vgf_category_name(r->category), r->category);
+    mlia_jw_karray(w, "shape", r->rank, dim_json, r->shape);
+    mlia_jw_kname(w, "format", vgf_format_name(r->format), r->format);
+    mlia_jw_kname(w, "descriptor_type", vgf_descriptor_type_name(r->descriptor_type), r->descriptor_type);
+    if (r->n_strides)
+        mlia_jw_karray(w, "strides", r->n_strides, dim_json, r->strides);
+    if (r->alias_group_id != 0xFFFFFFFFu)
+        mlia_jw_kuint(w, "alias_group_id", r->alias_group_id);
+    if (r->extra_config_type == 1) {
+        static const char *const names[5] = {"min_filter", "mag_filter", "address_mode_u", "address_mode_v",
+                                             "border_color"};
+        mlia_jw_kobj_begin(w, "sampler");
+        for (int k = 0; k < 5; k++)
+            mlia_jw_kuint(w, names[k], r->sampler[k]);
+        mlia_jw_obj_end(w);
+    }
+}
+
+static void constant_json(mlia_jw *w, const void *item, uint32_t i)
+{
+    const vgf_constant *c = item;
+    mlia_jw_kuint(w, "index", i);
+    mlia_jw_kuint(w, "resource", c->mrt_index);
+    mlia_jw_kuint(w, "size", c->size);
+    mlia_jw_kint(w, "sparsity_dimension", c->sparsity_dimension);
+    mlia_jw_kuint(w, "offset", c->file_offset);
 }
 
 void inspect_vgf(const vgf_file *f, mlia_jw *w)
@@ -261,186 +376,18 @@ void inspect_vgf(const vgf_file *f, mlia_jw *w)
     }
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
-
-    mlia_jw_karr_begin(w, "modules");
-    for (uint32_t i = 0; i < f->n_modules; i++) {
-        const vgf_module *m = &f->modules[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kuint(w, "index", i);
-        name_or_raw(w, "type", vgf_module_type_name(m->type), m->type);
-        kstr_or_null(w, "name", m->name);
-        kstr_or_null(w, "entry_point", m->entry_point);
-        name_or_raw(w, "code_type", vgf_code_type_name(m->code_type), m->code_type);
-        mlia_jw_kbool(w, "placeholder", m->placeholder);
-        if (m->code_type == VGF_CODE_SPIRV && m->has_words) {
-            mlia_jw_kuint(w, "words", m->n_words);
-            mlia_jw_kuint(w, "words_offset", m->words_offset);
-        }
-        if (m->source.ptr)
-            mlia_jw_kuint(w, "source_bytes", m->source.len);
-        if (m->spirv) {
-            mlia_jw_key(w, "spirv");
-            write_spirv_summary(w, m->spirv);
-        }
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
-
-    mlia_jw_karr_begin(w, "segments");
-    for (uint32_t i = 0; i < f->n_segments; i++) {
-        const vgf_segment *s = &f->segments[i];
-        const vgf_module *m = &f->modules[s->module_index];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kuint(w, "index", i);
-        mlia_jw_key(w, "type");
-        if (s->type <= 1)
-            mlia_jw_str(w, s->type ? "graph" : "compute");
-        else
-            mlia_jw_uint(w, s->type);
-        kstr_or_null(w, "name", s->name);
-        mlia_jw_kuint(w, "module", s->module_index);
-        mlia_jw_kbool(w, "placeholder", m->placeholder);
-        mlia_jw_karr_begin(w, "descriptor_sets");
-        for (uint32_t k = 0; k < s->n_sets; k++) {
-            mlia_jw_obj_begin(w);
-            mlia_jw_kuint(w, "set_index", s->sets[k].set_index);
-            mlia_jw_kbool(w, "explicit_index", s->sets[k].has_set_index);
-            write_bindings(w, "bindings", s->sets[k].n_bindings, s->sets[k].bindings);
-            mlia_jw_obj_end(w);
-        }
-        mlia_jw_arr_end(w);
-        write_bindings(w, "inputs", s->n_inputs, s->inputs);
-        write_bindings(w, "outputs", s->n_outputs, s->outputs);
-        mlia_jw_karr_begin(w, "constants");
-        for (uint32_t k = 0; k < s->n_constants; k++)
-            mlia_jw_uint(w, s->constants[k]);
-        mlia_jw_arr_end(w);
-        mlia_jw_key(w, "dispatch_shape");
-        if (s->has_dispatch) {
-            mlia_jw_arr_begin(w);
-            for (int k = 0; k < 3; k++)
-                mlia_jw_uint(w, s->dispatch[k]);
-            mlia_jw_arr_end(w);
-        } else {
-            mlia_jw_null(w);
-        }
-        mlia_jw_karr_begin(w, "push_constant_ranges");
-        for (uint32_t k = 0; k < s->n_push_ranges; k++) {
-            mlia_jw_obj_begin(w);
-            mlia_jw_kuint(w, "stage_flags", s->push_ranges[k].stage_flags);
-            mlia_jw_kuint(w, "offset", s->push_ranges[k].offset);
-            mlia_jw_kuint(w, "size", s->push_ranges[k].size);
-            mlia_jw_obj_end(w);
-        }
-        mlia_jw_arr_end(w);
-        if (s->graph) {
-            const spv_graph *g = s->graph;
-            mlia_jw_kobj_begin(w, "graph");
-            mlia_jw_kuint(w, "id", g->id);
-            mlia_jw_kstr(w, "entry_point", g->entry ? g->entry->name : NULL);
-            mlia_jw_karr_begin(w, "inputs");
-            for (uint32_t k = 0; k < g->n_inputs; k++) {
-                mlia_jw_obj_begin(w);
-                mlia_jw_kuint(w, "id", g->inputs[k].id);
-                mlia_jw_kuint(w, "index", g->inputs[k].index);
-                mlia_buf tb;
-                mlia_buf_init(&tb);
-                spv_type_text(s->spirv, g->inputs[k].type, &tb);
-                mlia_jw_kstrn(w, "type", tb.data, tb.len);
-                mlia_buf_free(&tb);
-                mlia_jw_obj_end(w);
-            }
-            mlia_jw_arr_end(w);
-            mlia_jw_karr_begin(w, "outputs");
-            for (uint32_t k = 0; k < g->n_outputs; k++) {
-                mlia_jw_obj_begin(w);
-                mlia_jw_kuint(w, "value", g->outputs[k].value.id);
-                mlia_jw_kuint(w, "index", g->outputs[k].index);
-                mlia_buf tb;
-                mlia_buf_init(&tb);
-                spv_type_text(s->spirv, spv_value_type(s->spirv, g->outputs[k].value.id), &tb);
-                mlia_jw_kstrn(w, "type", tb.data, tb.len);
-                mlia_buf_free(&tb);
-                mlia_jw_obj_end(w);
-            }
-            mlia_jw_arr_end(w);
-            mlia_jw_obj_end(w);
-        }
-        mlia_jw_karr_begin(w, "operations");
-        for (uint32_t k = 0; k < s->n_operations; k++)
-            write_operation(w, &s->operations[k]);
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
-
+    mlia_jw_kobjects(w, "modules", f->modules, f->n_modules, sizeof(vgf_module), module_json);
+    mlia_jw_karray(w, "segments", f->n_segments, segment_json, f);
     mlia_jw_kobj_begin(w, "model");
-    for (int io = 0; io < 2; io++) {
-        uint32_t n = io ? f->n_model_outputs : f->n_model_inputs;
-        const vgf_binding *b = io ? f->model_outputs : f->model_inputs;
-        mlia_jw_karr_begin(w, io ? "outputs" : "inputs");
-        for (uint32_t k = 0; k < n; k++) {
-            mlia_jw_obj_begin(w);
-            mlia_jw_kuint(w, "binding", b[k].binding);
-            mlia_jw_kuint(w, "resource", b[k].mrt_index);
-            mlia_jw_obj_end(w);
-        }
-        mlia_jw_arr_end(w);
-        uint32_t nn = io ? f->n_output_names : f->n_input_names;
-        const mlia_str *names = io ? f->output_names : f->input_names;
-        mlia_jw_karr_begin(w, io ? "output_names" : "input_names");
-        for (uint32_t k = 0; k < nn; k++)
-            mlia_jw_strn(w, names[k].ptr, names[k].len);
-        mlia_jw_arr_end(w);
-    }
+    write_bindings(w, "inputs", f->n_model_inputs, f->model_inputs);
+    mlia_jw_karray(w, "input_names", f->n_input_names, mlia_jw_item_mstr, f->input_names);
+    write_bindings(w, "outputs", f->n_model_outputs, f->model_outputs);
+    mlia_jw_karray(w, "output_names", f->n_output_names, mlia_jw_item_mstr, f->output_names);
     mlia_jw_obj_end(w);
-
-    mlia_jw_karr_begin(w, "resources");
-    for (uint32_t i = 0; i < f->n_resources; i++) {
-        const vgf_resource *r = &f->resources[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kuint(w, "index", i);
-        name_or_raw(w, "category", vgf_category_name(r->category), r->category);
-        mlia_jw_key(w, "shape");
-        write_shape(w, r->rank, r->shape);
-        name_or_raw(w, "format", vgf_format_name(r->format), r->format);
-        name_or_raw(w, "descriptor_type", vgf_descriptor_type_name(r->descriptor_type), r->descriptor_type);
-        if (r->n_strides) {
-            mlia_jw_key(w, "strides");
-            write_shape(w, r->n_strides, r->strides);
-        }
-        if (r->alias_group_id != 0xFFFFFFFFu)
-            mlia_jw_kuint(w, "alias_group_id", r->alias_group_id);
-        if (r->extra_config_type == 1) {
-            static const char *const names[5] = {"min_filter", "mag_filter", "address_mode_u", "address_mode_v",
-                                                 "border_color"};
-            mlia_jw_kobj_begin(w, "sampler");
-            for (int k = 0; k < 5; k++)
-                mlia_jw_kuint(w, names[k], r->sampler[k]);
-            mlia_jw_obj_end(w);
-        }
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
-
+    mlia_jw_kobjects(w, "resources", f->resources, f->n_resources, sizeof(vgf_resource), resource_json);
     mlia_jw_kstr(w, "constants_encoding", f->constants_raw ? "CONST00" : "legacy");
-    mlia_jw_karr_begin(w, "constants");
-    for (uint32_t i = 0; i < f->n_constants; i++) {
-        const vgf_constant *c = &f->constants[i];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kuint(w, "index", i);
-        mlia_jw_kuint(w, "resource", c->mrt_index);
-        mlia_jw_kuint(w, "size", c->size);
-        mlia_jw_kint(w, "sparsity_dimension", c->sparsity_dimension);
-        mlia_jw_kuint(w, "offset", c->file_offset);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
-
-    mlia_jw_karr_begin(w, "warnings");
-    for (uint32_t i = 0; i < f->n_warnings; i++)
-        mlia_jw_str(w, f->warnings[i]);
-    mlia_jw_arr_end(w);
+    mlia_jw_kobjects(w, "constants", f->constants, f->n_constants, sizeof(vgf_constant), constant_json);
+    mlia_jw_karray(w, "warnings", f->n_warnings, mlia_jw_item_str, f->warnings);
     mlia_jw_obj_end(w);
 }
 
@@ -597,16 +544,37 @@ static void me_node_end(mlia_jw *w)
     mlia_jw_obj_end(w);
 }
 
+/* An inputsMetadata / outputsMetadata entry: {"id": id, "attrs": [...]};
+ * the attributes go between begin and end. */
+static void me_meta_begin(mlia_jw *w, const char *id)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "id", id);
+    mlia_jw_karr_begin(w, "attrs");
+}
+
+static void me_meta_end(mlia_jw *w)
+{
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+}
+
 static void me_shape_meta(mlia_jw *w, uint32_t index, const char *shape)
 {
     char id[16];
     snprintf(id, sizeof id, "%u", index);
-    mlia_jw_obj_begin(w);
-    mlia_jw_kstr(w, "id", id);
-    mlia_jw_karr_begin(w, "attrs");
+    me_meta_begin(w, id);
     me_attr(w, "tensor_shape", shape);
-    mlia_jw_arr_end(w);
-    mlia_jw_obj_end(w);
+    me_meta_end(w);
+}
+
+/* "<prefix><name>" of a value with a name, else its number. */
+static void name_text(char *buf, size_t cap, const char *prefix, const char *name, uint32_t raw)
+{
+    if (name)
+        snprintf(buf, cap, "%s%s", prefix, name);
+    else
+        snprintf(buf, cap, "%u", raw);
 }
 
 static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, mlia_jw *w)
@@ -647,13 +615,10 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
         }
         mlia_jw_arr_end(w);
         mlia_jw_karr_begin(w, "outputsMetadata");
-        mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "id", "0");
-        mlia_jw_karr_begin(w, "attrs");
+        me_meta_begin(w, "0");
         me_attr(w, "tensor_index", "0");
         me_attr(w, "tensor_shape", op->result_type);
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
+        me_meta_end(w);
         mlia_jw_arr_end(w);
         mlia_jw_karr_begin(w, "inputsMetadata");
         for (uint32_t i = 0; i < op->n_operands; i++)
@@ -691,12 +656,9 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
         const vgf_binding *bs = io ? s->outputs : s->inputs;
         for (uint32_t k = 0; k < cnt; k++) {
             const vgf_resource *r = &f->resources[bs[k].mrt_index];
-            const char *dt = vgf_descriptor_type_name(r->descriptor_type);
             char label[96];
-            if (dt)
-                snprintf(label, sizeof label, "VK_DESCRIPTOR_TYPE_%s", dt);
-            else
-                snprintf(label, sizeof label, "%u", r->descriptor_type);
+            name_text(label, sizeof label, "VK_DESCRIPTOR_TYPE_", vgf_descriptor_type_name(r->descriptor_type),
+                      r->descriptor_type);
             snprintf(idbuf, sizeof idbuf, "mrt_%u", bs[k].mrt_index);
             me_node_begin(w, idbuf, label, "");
             mlia_jw_karr_begin(w, "attrs");
@@ -708,17 +670,11 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
                 mlia_buf_putc(&text, ']');
                 mlia_buf_putc(&text, 0);
                 me_attr(w, "Shape", text.data);
-                const char *cat = vgf_category_name(r->category);
-                char raw[32];
-                snprintf(raw, sizeof raw, "%u", r->category);
-                me_attr(w, "Category", cat ? cat : raw);
-                const char *fmt = vgf_format_name(r->format);
-                char fbuf[96];
-                if (fmt)
-                    snprintf(fbuf, sizeof fbuf, "VK_FORMAT_%s", fmt);
-                else
-                    snprintf(fbuf, sizeof fbuf, "%u", r->format);
-                me_attr(w, "Format", fbuf);
+                char name[96];
+                name_text(name, sizeof name, "", vgf_category_name(r->category), r->category);
+                me_attr(w, "Category", name);
+                name_text(name, sizeof name, "VK_FORMAT_", vgf_format_name(r->format), r->format);
+                me_attr(w, "Format", name);
             }
             mlia_jw_arr_end(w);
             mlia_jw_karr_begin(w, "incomingEdges");
@@ -730,12 +686,9 @@ static void me_segment(const vgf_file *f, const vgf_segment *s, mlia_arena *a, m
             mlia_jw_karr_begin(w, "outputsMetadata");
             if (!io) {
                 const char *mt = vgf_module_type_name(mod->type);
-                mlia_jw_obj_begin(w);
-                mlia_jw_kstr(w, "id", "0");
-                mlia_jw_karr_begin(w, "attrs");
+                me_meta_begin(w, "0");
                 me_attr(w, "type", mt ? mt : "UNKNOWN");
-                mlia_jw_arr_end(w);
-                mlia_jw_obj_end(w);
+                me_meta_end(w);
             }
             mlia_jw_arr_end(w);
             mlia_jw_karr_begin(w, "inputsMetadata");
