@@ -372,6 +372,8 @@ void mlia_jw_kuint(mlia_jw *w, const char *key, uint64_t v) { mlia_jw_key(w, key
 void mlia_jw_kdouble(mlia_jw *w, const char *key, double v) { mlia_jw_key(w, key); mlia_jw_double(w, v); }
 void mlia_jw_kbool(mlia_jw *w, const char *key, bool v) { mlia_jw_key(w, key); mlia_jw_bool(w, v); }
 void mlia_jw_knull(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_null(w); }
+void mlia_jw_kint_or_null(mlia_jw *w, const char *key, bool present, int64_t v) { present ? mlia_jw_kint(w, key, v) : mlia_jw_knull(w, key); }
+void mlia_jw_kuint_or_null(mlia_jw *w, const char *key, bool present, uint64_t v) { present ? mlia_jw_kuint(w, key, v) : mlia_jw_knull(w, key); }
 void mlia_jw_kobj_begin(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_obj_begin(w); }
 void mlia_jw_karr_begin(mlia_jw *w, const char *key) { mlia_jw_key(w, key); mlia_jw_arr_begin(w); }
 

@@ -79,6 +79,9 @@ void mlia_jw_knull(mlia_jw *w, const char *key);
 /* Key + opening of its object / array value. */
 void mlia_jw_kobj_begin(mlia_jw *w, const char *key);
 void mlia_jw_karr_begin(mlia_jw *w, const char *key);
+/* Key + the number when present, else null. */
+void mlia_jw_kint_or_null(mlia_jw *w, const char *key, bool present, int64_t v);
+void mlia_jw_kuint_or_null(mlia_jw *w, const char *key, bool present, uint64_t v);
 /* Key + a name when known (not NULL), else the raw number: enum values. */
 void mlia_jw_kname(mlia_jw *w, const char *key, const char *name, int64_t raw);
 

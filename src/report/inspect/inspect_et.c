@@ -21,15 +21,6 @@ static void kmstr(mlia_jw *w, const char *key, mlia_str s)
     mlia_jw_kstrn(w, key, s.ptr, s.len);
 }
 
-/* "key": the number, or null when unknown. */
-static void kuint_or_null(mlia_jw *w, const char *key, bool known, uint64_t v)
-{
-    if (known)
-        mlia_jw_kuint(w, key, v);
-    else
-        mlia_jw_knull(w, key);
-}
-
 /* Little-endian int64 values in place (ETDump tensor sizes). */
 static void le64_item(mlia_jw *w, const void *v, uint32_t i)
 {
@@ -59,7 +50,7 @@ static void debug_value(mlia_jw *w, const etdump_debug_value *v)
             mlia_jw_karray(w, "sizes", v->n_dims, le64_item, v->sizes);
             mlia_jw_kint(w, "offset", v->data_offset);
         }
-        kuint_or_null(w, "nbytes", v->nbytes_known, v->nbytes);
+        mlia_jw_kuint_or_null(w, "nbytes", v->nbytes_known, v->nbytes);
         break;
     default:
         break;
@@ -84,7 +75,7 @@ static void event_object(mlia_jw *w, const etdump_event *e, const etdump_debug_v
     if (e->kind == ETDUMP_EVENT_PROFILE) {
         mlia_jw_kuint(w, "start_time", e->start_time);
         mlia_jw_kuint(w, "end_time", e->end_time);
-        kuint_or_null(w, "metadata_size", e->has_metadata, e->metadata_size);
+        mlia_jw_kuint_or_null(w, "metadata_size", e->has_metadata, e->metadata_size);
     }
     if (e->kind == ETDUMP_EVENT_DEBUG) {
         mlia_jw_key(w, "value");
@@ -343,7 +334,7 @@ static void segment_members(mlia_jw *w, const void *item, uint32_t i)
     const pte_segment *s = item;
     mlia_jw_kuint(w, "offset", s->offset);
     mlia_jw_kuint(w, "size", s->size);
-    kuint_or_null(w, "file_offset", s->in_file, s->file_offset);
+    mlia_jw_kuint_or_null(w, "file_offset", s->in_file, s->file_offset);
 }
 
 static void named_data_members(mlia_jw *w, const void *item, uint32_t i)
