@@ -467,107 +467,91 @@ static int write_buf(mlia_outdir *od, const char *rel, const mlia_buf *b, mlia_e
     return mlia_outdir_write(od, rel, b->data, b->len, err);
 }
 
-static void write_kvs(mlia_jw *w, const vw_kv *kv, uint32_t n)
+static void kv_members(mlia_jw *w, const void *item, uint32_t i)
 {
-    mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < n; i++) {
+    const vw_kv *kv = item;
+    mlia_jw_kstr(w, "key", kv->key);
+    mlia_jw_kstr(w, "value", kv->value);
+}
+
+static void meta_members(mlia_jw *w, const void *item, uint32_t i)
+{
+    const vw_meta *m = item;
+    mlia_jw_kstr(w, "id", m->id);
+    mlia_jw_kobjects(w, "attrs", m->attrs, m->n_attrs, sizeof *m->attrs, kv_members);
+}
+
+/* A node of a Model Explorer graph. Edges whose source is not a node of
+ * the graph are left out (Model Explorer drops them anyway). */
+static void write_node(mlia_jw *w, const vw_graph *gr, const vw_node *n)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "id", n->id);
+    mlia_jw_kstr(w, "label", n->label);
+    mlia_jw_kstr(w, "namespace", n->ns);
+    mlia_jw_karray(w, "subgraphIds", n->subgraphs.n, mlia_jw_item_str, n->subgraphs.v);
+    mlia_jw_kobjects(w, "attrs", n->attrs, n->n_attrs, sizeof *n->attrs, kv_members);
+    mlia_jw_karr_begin(w, "incomingEdges");
+    for (uint32_t e = 0; e < n->n_edges; e++) {
+        if (vw_map_get(&gr->index, n->edges[e].source) == VW_NONE)
+            continue;
         mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "key", kv[i].key);
-        mlia_jw_kstr(w, "value", kv[i].value);
+        mlia_jw_kstr(w, "sourceNodeId", n->edges[e].source);
+        mlia_jw_kstr(w, "sourceNodeOutputId", n->edges[e].source_output);
+        mlia_jw_kstr(w, "targetNodeInputId", n->edges[e].target_input);
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
-}
-
-static void write_metas(mlia_jw *w, const vw_meta *m, uint32_t n)
-{
-    mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < n; i++) {
-        mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "id", m[i].id);
-        mlia_jw_key(w, "attrs");
-        write_kvs(w, m[i].attrs, m[i].n_attrs);
+    mlia_jw_kobjects(w, "inputsMetadata", n->inputs, n->n_inputs, sizeof *n->inputs, meta_members);
+    mlia_jw_kobjects(w, "outputsMetadata", n->outputs, n->n_outputs, sizeof *n->outputs, meta_members);
+    if (n->style_bg || n->style_border) {
+        mlia_jw_kobj_begin(w, "style");
+        if (n->style_bg)
+            mlia_jw_kstr(w, "backgroundColor", n->style_bg);
+        if (n->style_border) {
+            mlia_jw_kstr(w, "borderColor", n->style_border);
+            mlia_jw_kdouble(w, "borderWidth", 2);
+        }
+        mlia_jw_obj_end(w);
+    } else {
+        mlia_jw_knull(w, "style");
+    }
+    if (n->pin_top) {
+        mlia_jw_kobj_begin(w, "config");
+        mlia_jw_kbool(w, "pinToGroupTop", true);
         mlia_jw_obj_end(w);
     }
-    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
 }
 
-/* Model Explorer graph collection. Edges whose source is not a node of the
- * graph are left out (Model Explorer drops them anyway). */
+static void graph_members(mlia_jw *w, const void *item, uint32_t g)
+{
+    const vw_graph *gr = item;
+    mlia_jw_kstr(w, "id", gr->id);
+    mlia_jw_karr_begin(w, "nodes");
+    for (uint32_t i = 0; i < gr->n_nodes; i++)
+        write_node(w, gr, &gr->nodes[i]);
+    mlia_jw_arr_end(w);
+    if (!gr->n_groups) {
+        mlia_jw_knull(w, "groupNodeAttributes");
+        return;
+    }
+    mlia_jw_kobj_begin(w, "groupNodeAttributes");
+    for (uint32_t k = 0; k < gr->n_groups; k++) {
+        mlia_jw_kobj_begin(w, gr->groups[k].ns);
+        for (uint32_t q = 0; q < gr->groups[k].n_attrs; q++)
+            mlia_jw_kstr(w, gr->groups[k].attrs[q].key, gr->groups[k].attrs[q].value);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_obj_end(w);
+}
+
+/* Model Explorer graph collection of a view. */
 static void write_collection(const vw_view *v, mlia_jw *w)
 {
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "label", v->label);
-    mlia_jw_karr_begin(w, "graphs");
-    for (uint32_t g = 0; g < v->n_graphs; g++) {
-        const vw_graph *gr = &v->graphs[g];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "id", gr->id);
-        mlia_jw_karr_begin(w, "nodes");
-        for (uint32_t i = 0; i < gr->n_nodes; i++) {
-            const vw_node *n = &gr->nodes[i];
-            mlia_jw_obj_begin(w);
-            mlia_jw_kstr(w, "id", n->id);
-            mlia_jw_kstr(w, "label", n->label);
-            mlia_jw_kstr(w, "namespace", n->ns);
-            mlia_jw_karr_begin(w, "subgraphIds");
-            for (uint32_t k = 0; k < n->subgraphs.n; k++)
-                mlia_jw_str(w, n->subgraphs.v[k]);
-            mlia_jw_arr_end(w);
-            mlia_jw_key(w, "attrs");
-            write_kvs(w, n->attrs, n->n_attrs);
-            mlia_jw_karr_begin(w, "incomingEdges");
-            for (uint32_t e = 0; e < n->n_edges; e++) {
-                if (vw_map_get(&gr->index, n->edges[e].source) == VW_NONE)
-                    continue;
-                mlia_jw_obj_begin(w);
-                mlia_jw_kstr(w, "sourceNodeId", n->edges[e].source);
-                mlia_jw_kstr(w, "sourceNodeOutputId", n->edges[e].source_output);
-                mlia_jw_kstr(w, "targetNodeInputId", n->edges[e].target_input);
-                mlia_jw_obj_end(w);
-            }
-            mlia_jw_arr_end(w);
-            mlia_jw_key(w, "inputsMetadata");
-            write_metas(w, n->inputs, n->n_inputs);
-            mlia_jw_key(w, "outputsMetadata");
-            write_metas(w, n->outputs, n->n_outputs);
-            mlia_jw_key(w, "style");
-            if (n->style_bg || n->style_border) {
-                mlia_jw_obj_begin(w);
-                if (n->style_bg)
-                    mlia_jw_kstr(w, "backgroundColor", n->style_bg);
-                if (n->style_border) {
-                    mlia_jw_kstr(w, "borderColor", n->style_border);
-                    mlia_jw_kdouble(w, "borderWidth", 2);
-                }
-                mlia_jw_obj_end(w);
-            } else {
-                mlia_jw_null(w);
-            }
-            if (n->pin_top) {
-                mlia_jw_kobj_begin(w, "config");
-                mlia_jw_kbool(w, "pinToGroupTop", true);
-                mlia_jw_obj_end(w);
-            }
-            mlia_jw_obj_end(w);
-        }
-        mlia_jw_arr_end(w);
-        mlia_jw_key(w, "groupNodeAttributes");
-        if (gr->n_groups) {
-            mlia_jw_obj_begin(w);
-            for (uint32_t k = 0; k < gr->n_groups; k++) {
-                mlia_jw_kobj_begin(w, gr->groups[k].ns);
-                for (uint32_t q = 0; q < gr->groups[k].n_attrs; q++)
-                    mlia_jw_kstr(w, gr->groups[k].attrs[q].key, gr->groups[k].attrs[q].value);
-                mlia_jw_obj_end(w);
-            }
-            mlia_jw_obj_end(w);
-        } else {
-            mlia_jw_null(w);
-        }
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
+    mlia_jw_kobjects(w, "graphs", v->graphs, v->n_graphs, sizeof *v->graphs, graph_members);
     mlia_jw_obj_end(w);
 }
 
