@@ -97,26 +97,17 @@ typedef struct fb_vec {
 /* ---- little-endian loads (no alignment assumption) ---- */
 
 static inline uint16_t fb_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* a little-endian host loads the bytes as they are */
+static inline uint32_t fb_le32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t fb_le64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+#else
 static inline uint32_t fb_le32(const uint8_t *p)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-#else
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-#endif
 }
-static inline uint64_t fb_le64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-#else
-    return (uint64_t)fb_le32(p) | ((uint64_t)fb_le32(p + 4) << 32);
+static inline uint64_t fb_le64(const uint8_t *p) { return (uint64_t)fb_le32(p) | ((uint64_t)fb_le32(p + 4) << 32); }
 #endif
-}
 
 /* ---- opening ---- */
 

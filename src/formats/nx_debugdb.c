@@ -374,24 +374,23 @@ static const char *first_or(const nx_strmap *m, const char *key, const char *dfl
     return l && l->n ? l->items[0] : dflt;
 }
 
+/* The first name recorded for key, else "<prefix>_<s>" (a synthesized name). */
+static const char *first_or_synth(mlia_arena *a, const nx_strmap *m, const char *key, const char *prefix, uint32_t s)
+{
+    const char *v = first_or(m, key, NULL);
+    return v ? v : mlia_arena_printf(a, "%s_%" PRIu32, prefix, s);
+}
+
 void nx_debugdb_synthesize(nx_debugdb *db, const uint32_t *stripes, uint32_t n_stripes)
 {
     mlia_arena *a = db->stripe_chain.arena;
     for (uint32_t i = 0; i < n_stripes; i++) {
         uint32_t s = stripes[i];
         const char *key = mlia_arena_printf(a, "%" PRIu32, s);
-        const char *chain = first_or(&db->stripe_chain, key, NULL);
-        if (!chain)
-            chain = mlia_arena_printf(a, "chain_%" PRIu32, s);
-        const char *cascade = first_or(&db->stripe_cascade, key, NULL);
-        if (!cascade)
-            cascade = mlia_arena_printf(a, "cascade_%" PRIu32, s);
-        const char *fused = first_or(&db->chain_fused, chain, NULL);
-        if (!fused)
-            fused = mlia_arena_printf(a, "fused_%" PRIu32, s);
-        const char *tosa = first_or(&db->fused_tosa, fused, NULL);
-        if (!tosa)
-            tosa = mlia_arena_printf(a, "tosa_%" PRIu32, s);
+        const char *chain = first_or_synth(a, &db->stripe_chain, key, "chain", s);
+        const char *cascade = first_or_synth(a, &db->stripe_cascade, key, "cascade", s);
+        const char *fused = first_or_synth(a, &db->chain_fused, chain, "fused", s);
+        const char *tosa = first_or_synth(a, &db->fused_tosa, fused, "tosa", s);
         if (missing(&db->stripe_chain, key))
             nx_strmap_set(&db->stripe_chain, key, one_item(a, chain));
         if (missing(&db->stripe_cascade, key))

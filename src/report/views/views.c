@@ -181,33 +181,44 @@ static vw_node *ref_node(const vw_ctx *c, vw_ref r)
 /* ------------------------------------------------------------------ */
 /* entity index and sync mapping                                        */
 
+/* Calls fn for every node that represents an entity, in view, graph and
+ * node order. */
+static void for_entity_nodes(vw_out *o, void (*fn)(vw_out *o, vw_ref at, const char *entity))
+{
+    const vw_ctx *c = o->c;
+    for (uint32_t v = 0; v < c->n_views; v++)
+        for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
+            const vw_graph *gr = &c->views[v].graphs[g];
+            for (uint32_t n = 0; n < gr->n_nodes; n++)
+                if (gr->nodes[n].entity)
+                    fn(o, (vw_ref){v, g, n}, gr->nodes[n].entity);
+        }
+}
+
+static void index_node(vw_out *o, vw_ref at, const char *e)
+{
+    vw_ctx *c = o->c;
+    uint32_t slot = vw_map_get(&o->entity_index, e);
+    if (slot == VW_NONE) {
+        uint32_t old_cap = o->cap_entities;
+        VW_PUSH(c->a, o->n_entities, o->cap_entities, o->entity_ids);
+        if (o->cap_entities != old_cap)
+            o->entity_refs =
+                mlia_arena_grow(c->a, o->entity_refs, o->n_entities - 1, o->cap_entities, sizeof *o->entity_refs);
+        slot = o->n_entities - 1;
+        o->entity_ids[slot] = e;
+        memset(&o->entity_refs[slot], 0, sizeof o->entity_refs[slot]);
+        vw_map_put(&o->entity_index, c->a, e, slot);
+    }
+    vw_reflist *l = &o->entity_refs[slot];
+    *VW_PUSH(c->a, l->n, l->cap, l->v) = at;
+}
+
 static void index_entities(vw_out *o)
 {
     vw_ctx *c = o->c;
     vw_map_init(&o->entity_index, c->a, 1024);
-    for (uint32_t v = 0; v < c->n_views; v++)
-        for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
-            const vw_graph *gr = &c->views[v].graphs[g];
-            for (uint32_t n = 0; n < gr->n_nodes; n++) {
-                const char *e = gr->nodes[n].entity;
-                if (!e)
-                    continue;
-                uint32_t slot = vw_map_get(&o->entity_index, e);
-                if (slot == VW_NONE) {
-                    uint32_t old_cap = o->cap_entities;
-                    VW_PUSH(c->a, o->n_entities, o->cap_entities, o->entity_ids);
-                    if (o->cap_entities != old_cap)
-                        o->entity_refs = mlia_arena_grow(c->a, o->entity_refs, o->n_entities - 1, o->cap_entities,
-                                                         sizeof *o->entity_refs);
-                    slot = o->n_entities - 1;
-                    o->entity_ids[slot] = e;
-                    memset(&o->entity_refs[slot], 0, sizeof o->entity_refs[slot]);
-                    vw_map_put(&o->entity_index, c->a, e, slot);
-                }
-                vw_reflist *l = &o->entity_refs[slot];
-                *VW_PUSH(c->a, l->n, l->cap, l->v) = (vw_ref){v, g, n};
-            }
-        }
+    for_entity_nodes(o, index_node);
     /* children of every result entity (for sync and the page's related links) */
     const mlia_result *r = c->s->result;
     vw_map_init(&o->children.index, c->a, r->n_entities);
@@ -244,36 +255,31 @@ static void sync_add_entity(vw_out *o, vw_ref from, const char *entity, uint32_t
     }
 }
 
-static void compute_sync(vw_out *o)
+/* The sync targets of one node: the same entity, its parents, children and
+ * extra links in other views. */
+static void sync_node(vw_out *o, vw_ref from, const char *e)
 {
     vw_ctx *c = o->c;
-    const mlia_result *r = c->s->result;
-    for (uint32_t v = 0; v < c->n_views; v++)
-        for (uint32_t g = 0; g < c->views[v].n_graphs; g++) {
-            const vw_graph *gr = &c->views[v].graphs[g];
-            for (uint32_t n = 0; n < gr->n_nodes; n++) {
-                const char *e = gr->nodes[n].entity;
-                if (!e)
-                    continue;
-                vw_ref from = {v, g, n};
-                uint32_t first = o->n_targets;
-                sync_add_entity(o, from, e, first);
-                const mlia_entity *ent = mlia_result_find(r, e);
-                if (ent) {
-                    for (uint32_t k = 0; k < ent->n_parents; k++)
-                        sync_add_entity(o, from, ent->parents[k]->id, first);
-                    const vw_strs *ch = children_of(o, e);
-                    for (uint32_t k = 0; ch && k < ch->n && o->n_targets - first < VW_SYNC_CAP; k++)
-                        sync_add_entity(o, from, ch->v[k], first);
-                }
-                const vw_strs *ln = vw_links_of(c, e);
-                for (uint32_t k = 0; ln && k < ln->n; k++)
-                    sync_add_entity(o, from, ln->v[k], first);
-                if (o->n_targets > first) {
-                    *VW_PUSH(c->a, o->n_sync, o->cap_sync, o->sync) = (vw_sync){from, first, o->n_targets - first};
-                }
-            }
-        }
+    uint32_t first = o->n_targets;
+    sync_add_entity(o, from, e, first);
+    const mlia_entity *ent = mlia_result_find(c->s->result, e);
+    if (ent) {
+        for (uint32_t k = 0; k < ent->n_parents; k++)
+            sync_add_entity(o, from, ent->parents[k]->id, first);
+        const vw_strs *ch = children_of(o, e);
+        for (uint32_t k = 0; ch && k < ch->n && o->n_targets - first < VW_SYNC_CAP; k++)
+            sync_add_entity(o, from, ch->v[k], first);
+    }
+    const vw_strs *ln = vw_links_of(c, e);
+    for (uint32_t k = 0; ln && k < ln->n; k++)
+        sync_add_entity(o, from, ln->v[k], first);
+    if (o->n_targets > first)
+        *VW_PUSH(c->a, o->n_sync, o->cap_sync, o->sync) = (vw_sync){from, first, o->n_targets - first};
+}
+
+static void compute_sync(vw_out *o)
+{
+    for_entity_nodes(o, sync_node);
 }
 
 /* ------------------------------------------------------------------ */
