@@ -18,24 +18,31 @@
 #include "analysis/runtime.h"
 #include "formats/exported_program.h"
 
+bool result_json_metric_head(mlia_jw *w, const mlia_metric *m, const char *reason)
+{
+    mlia_jw_kstr(w, "name", m->name);
+    if (m->type == MLIA_VALUE_UNAVAILABLE) {
+        mlia_jw_kstr(w, "unit", m->unit);
+        mlia_jw_kstr(w, "availability", "unavailable");
+        mlia_jw_kstr(w, "reason", reason);
+        return false;
+    }
+    mlia_jw_key(w, "value");
+    if (m->type == MLIA_VALUE_UINT)
+        mlia_jw_uint(w, m->u);
+    else
+        mlia_jw_double(w, m->d);
+    mlia_jw_kstr(w, "unit", m->unit);
+    return true;
+}
+
 void result_json_metric(mlia_jw *w, const mlia_metric *m)
 {
     /* the two metric forms of MLIA schema 1.2.0: numeric {name, value, unit,
      * aggregation?, samples?, qualifiers?} or unavailable {name, unit,
      * availability, reason, qualifiers?}; optional fields are omitted, never null */
     mlia_jw_obj_begin(w);
-    mlia_jw_kstr(w, "name", m->name);
-    if (m->type == MLIA_VALUE_UNAVAILABLE) {
-        mlia_jw_kstr(w, "unit", m->unit);
-        mlia_jw_kstr(w, "availability", "unavailable");
-        mlia_jw_kstr(w, "reason", m->reason && *m->reason ? m->reason : "The value is not available.");
-    } else {
-        mlia_jw_key(w, "value");
-        if (m->type == MLIA_VALUE_UINT)
-            mlia_jw_uint(w, m->u);
-        else
-            mlia_jw_double(w, m->d);
-        mlia_jw_kstr(w, "unit", m->unit);
+    if (result_json_metric_head(w, m, m->reason && *m->reason ? m->reason : "The value is not available.")) {
         if (m->aggregation)
             mlia_jw_kstr(w, "aggregation", m->aggregation);
         mlia_jw_kuint(w, "samples", m->samples ? m->samples : 1);

@@ -14,6 +14,10 @@
 void result_json_write(const mlia_run_record *s, mlia_jw *w);
 /* One metric object (numeric or unavailable). */
 void result_json_metric(mlia_jw *w, const mlia_metric *m);
+/* The members every metric object starts with (the result document and the
+ * page): "name", then "unit", "availability" and `reason` when the metric
+ * is unavailable (returns false), else "value" and "unit" (returns true). */
+bool result_json_metric_head(mlia_jw *w, const mlia_metric *m, const char *reason);
 /* One attribute value (string, number, bool or list). */
 void result_json_attr_value(mlia_jw *w, const mlia_attr *a);
 /* Attributes object of an entity. */

@@ -801,20 +801,10 @@ static bool is_assumption(const char *w)
 static void write_metric(const mlia_metric *m, mlia_jw *w)
 {
     mlia_jw_obj_begin(w);
-    mlia_jw_kstr(w, "name", m->name);
-    if (m->type == MLIA_VALUE_UNAVAILABLE) {
-        mlia_jw_kstr(w, "unit", m->unit);
-        mlia_jw_kstr(w, "availability", "unavailable");
-        mlia_jw_kstr(w, "reason", m->reason);
+    if (!result_json_metric_head(w, m, m->reason)) {
         mlia_jw_obj_end(w);
         return;
     }
-    mlia_jw_key(w, "value");
-    if (m->type == MLIA_VALUE_UINT)
-        mlia_jw_uint(w, m->u);
-    else
-        mlia_jw_double(w, m->d);
-    mlia_jw_kstr(w, "unit", m->unit);
     const char *st = mlia_metric_qualifier(m, "statistic");
     if (st)
         mlia_jw_kstr(w, "statistic", st);
