@@ -72,14 +72,21 @@ static void load_execution(const trace_source *src, uint32_t exec, ev_vec *vec)
         qsort(vec->v, vec->n, sizeof *vec->v, cmp_event);
 }
 
+/* The decimal digits of v, least significant first; returns their count. */
+static int reversed_digits(char out[24], uint64_t v)
+{
+    int n = 0;
+    do {
+        out[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return n;
+}
+
 void trace_format_us(char *buf, uint64_t ticks, uint32_t decimals)
 {
     char digits[24];
-    int n = 0;
-    do {
-        digits[n++] = (char)('0' + ticks % 10);
-        ticks /= 10;
-    } while (ticks);
+    int n = reversed_digits(digits, ticks);
     while ((uint32_t)n <= decimals)
         digits[n++] = '0';
     /* digits are reversed: [0, decimals) is the fraction */
@@ -412,11 +419,7 @@ static bool site_fragments(site_map *m, uint32_t site)
 static void put_uint(mlia_buf *b, uint64_t v)
 {
     char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
+    int n = reversed_digits(tmp, v);
     while (n)
         mlia_buf_putc(b, tmp[--n]);
 }
@@ -588,8 +591,25 @@ static bool helper_stopped(handoff *h)
     return stop;
 }
 
-static void helper_work(handoff *h)
+/* Runs fn(arg) under a recovery point of its own: an allocation failure
+ * sets *oom, a mapped input that shrank sets *fault_file; either ends the
+ * work early with an error the caller reports. */
+static void run_guarded(void (*fn)(void *arg), void *arg, bool *oom, const char **fault_file)
 {
+    mlia_oom_point p;
+    mlia_oom_enter(&p);
+    if (setjmp(p.jump) == 0) {
+        fn(arg);
+    } else {
+        *oom = !p.fault_file;
+        *fault_file = p.fault_file;
+    }
+    mlia_oom_leave(&p);
+}
+
+static void helper_work(void *arg)
+{
+    handoff *h = arg;
     exec_writer *x = &h->x;
     for (uint32_t k = 1; k < x->src->n_executions; k += 2) {
         if (helper_stopped(h))
@@ -614,15 +634,7 @@ static void *helper_thread(void *arg)
         src->thread_begin(src->ctx);
     mlia_c_locale_scope loc; /* "C" like the calling thread (core/cnum.h) */
     mlia_c_locale_enter(&loc);
-    mlia_oom_point p;
-    mlia_oom_enter(&p);
-    if (setjmp(p.jump) == 0) {
-        helper_work(h);
-    } else {
-        h->oom = !p.fault_file;
-        h->fault_file = p.fault_file;
-    }
-    mlia_oom_leave(&p);
+    run_guarded(helper_work, h, &h->oom, &h->fault_file);
     mlia_c_locale_leave(&loc);
     if (src->thread_end)
         src->thread_end(src->ctx);
@@ -686,8 +698,9 @@ typedef struct events_job {
     handoff *h;                  /* NULL: one thread */
 } events_job;
 
-static void write_events_main(events_job *j)
+static void write_events_main(void *arg)
 {
+    events_job *j = arg;
     exec_writer x;
     writer_init(&x, j->src, j->bounds, j->has, FLUSH_AT);
     main_spill ms = {j->fp, &j->failed};
@@ -718,15 +731,7 @@ static void write_events_main(events_job *j)
  * released. */
 static void write_events_guarded(events_job *j)
 {
-    mlia_oom_point p;
-    mlia_oom_enter(&p);
-    if (setjmp(p.jump) == 0) {
-        write_events_main(j);
-    } else {
-        j->oom = !p.fault_file;
-        j->fault_file = p.fault_file;
-    }
-    mlia_oom_leave(&p);
+    run_guarded(write_events_main, j, &j->oom, &j->fault_file);
 }
 
 /* All complete events, in execution order. */
@@ -895,6 +900,26 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     return 0;
 }
 
+/* A counter of the timeline: one value (or null) per shown execution. */
+static void write_counter(mlia_jw *w, const trace_counter *tc, uint32_t shown)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "name", tc->name);
+    mlia_jw_kstr(w, "key", tc->key);
+    mlia_jw_karr_begin(w, "values");
+    uint32_t i = 0;
+    for (uint32_t k = 0; k < shown; k++) {
+        while (i < tc->n && tc->executions[i] < k)
+            i++;
+        if (i < tc->n && tc->executions[i] == k)
+            mlia_jw_uint(w, tc->values[i]);
+        else
+            mlia_jw_null(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+}
+
 void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
 {
     uint32_t nx = src->n_executions;
@@ -965,24 +990,8 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     mlia_jw_arr_end(w);
     /* counters: one value (or null) per shown execution */
     mlia_jw_karr_begin(w, "counters");
-    for (uint32_t c = 0; c < src->n_counters; c++) {
-        const trace_counter *tc = &src->counters[c];
-        mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "name", tc->name);
-        mlia_jw_kstr(w, "key", tc->key);
-        mlia_jw_karr_begin(w, "values");
-        uint32_t i = 0;
-        for (uint32_t k = 0; k < shown; k++) {
-            while (i < tc->n && tc->executions[i] < k)
-                i++;
-            if (i < tc->n && tc->executions[i] == k)
-                mlia_jw_uint(w, tc->values[i]);
-            else
-                mlia_jw_null(w);
-        }
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
-    }
+    for (uint32_t c = 0; c < src->n_counters; c++)
+        write_counter(w, &src->counters[c], shown);
     mlia_jw_arr_end(w);
     mlia_jw_obj_end(w);
     free(vec.v);
