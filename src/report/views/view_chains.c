@@ -22,6 +22,19 @@ static const char *safe_id(vw_ctx *c, const char *s)
 
 #define VW_MAX_STRIPE_NODES 64
 
+/* A chain or stripe node of a sequence: cycle attributes, the edge from the
+ * previous node (*prev, then this node) and its overlay value. */
+static void sequence_node(vw_ctx *c, vw_view *v, uint32_t gi, vw_node *n, const char *id, const char **prev,
+                          uint32_t ov, const char *metric)
+{
+    const mlia_entity *e = mlia_result_find(c->s->result, id);
+    vw_cycle_attrs(c, n, e);
+    if (*prev)
+        vw_node_edge(c, n, *prev, "0");
+    *prev = n->id;
+    vw_overlay_metric(c, v, ov, gi, id, e, metric, "p50");
+}
+
 /* The overlays of the view's row in views.c, in order; one per counter follows. */
 enum { OV_CHAINS_CHAIN, OV_CHAINS_STRIPE, OV_CHAINS_CASCADE, OV_CHAINS_SEGMENT, OV_CHAINS_COUNTER0 };
 
@@ -54,31 +67,14 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
         if (!vw_segment_shown(seg) || !seg->n_chains)
             continue;
         vw_graph *gr = &v->graphs[gi];
-        const mlia_entity *se = mlia_result_find(r, seg->id);
-        vw_group_attr(c, gr, c->segment_ns[si], "segment", seg->id);
-        vw_group_attr(c, gr, c->segment_ns[si], "name", seg->display_name);
-        double x;
-        if (vw_metric(se, metric, "p50", &x, NULL))
-            vw_group_attr(c, gr, c->segment_ns[si], mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric),
-                          vw_num(c, x, "cycles"));
         /* the group measurement lives on the segment's summary node */
-        uint32_t sni = vw_summary_node(c, gr, c->segment_ns[si], seg->id,
-                                       mlia_arena_printf(c->a, "Segment %s", seg->token));
-        vw_cycle_attrs(c, &gr->nodes[sni], se);
-        vw_overlay_metric(c, v, OV_CHAINS_SEGMENT, gi, seg->id, se, metric, "p50");
+        vw_measured_group(c, v, gi, c->segment_ns[si], "segment", seg->id, seg->display_name,
+                          mlia_arena_printf(c->a, "Segment %s", seg->token), OV_CHAINS_SEGMENT, metric);
         for (uint32_t k = 0; k < seg->n_cascades; k++) {
             const nx_cascade *ca = &nx->cascades[seg->first_cascade + k];
             const char *cx = vw_strip_prefix(ca->raw_id, "cascade_");
-            const char *cns = mlia_arena_printf(c->a, "%s/cascade_%s", c->segment_ns[si], cx);
-            const mlia_entity *ce = mlia_result_find(r, ca->id);
-            vw_group_attr(c, gr, cns, "cascade", ca->id);
-            vw_group_attr(c, gr, cns, "name", ca->name);
-            if (vw_metric(ce, metric, "p50", &x, NULL))
-                vw_group_attr(c, gr, cns, mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x, "cycles"));
-            gr = &v->graphs[gi];
-            uint32_t cni = vw_summary_node(c, gr, cns, ca->id, mlia_arena_printf(c->a, "Cascade %s", cx));
-            vw_cycle_attrs(c, &gr->nodes[cni], ce);
-            vw_overlay_metric(c, v, OV_CHAINS_CASCADE, gi, ca->id, ce, metric, "p50");
+            vw_measured_group(c, v, gi, mlia_arena_printf(c->a, "%s/cascade_%s", c->segment_ns[si], cx), "cascade",
+                              ca->id, ca->name, mlia_arena_printf(c->a, "Cascade %s", cx), OV_CHAINS_CASCADE, metric);
         }
         const char *prev = NULL;
         for (uint32_t k = 0; k < seg->n_chains; k++) {
@@ -123,11 +119,7 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
                 mlia_buf_free(&vals);
             }
             vw_node_attrf(c, n, "compiler_operations", "%u", ch->n_ops);
-            vw_cycle_attrs(c, n, he);
-            if (prev)
-                vw_node_edge(c, n, prev, "0");
-            prev = n->id;
-            vw_overlay_metric(c, v, OV_CHAINS_CHAIN, gi, ch->id, he, metric, "p50");
+            sequence_node(c, v, gi, n, ch->id, &prev, OV_CHAINS_CHAIN, metric);
             for (uint32_t q = 0; q < nx->n_counters; q++)
                 vw_overlay_metric(c, v, OV_CHAINS_COUNTER0 + q, gi, ch->id, he,
                                mlia_arena_printf(c->a, "%s_cycles", nx->counter_labels[q]), "p50");
@@ -138,15 +130,10 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
                 const nx_stripe *st = &nx->stripes[seg->first_stripe + q];
                 if (st->chain != chi)
                     continue;
-                const mlia_entity *te = mlia_result_find(r, st->id);
                 uint32_t ti = vw_node_add(c, gr, st->id, st->name, c->chain_path[chi], st->id);
                 n = &gr->nodes[ti];
                 vw_node_attrf(c, n, "stripe", "%u", st->stripe);
-                vw_cycle_attrs(c, n, te);
-                if (sprev)
-                    vw_node_edge(c, n, sprev, "0");
-                sprev = n->id;
-                vw_overlay_metric(c, v, OV_CHAINS_STRIPE, gi, st->id, te, metric, "p50");
+                sequence_node(c, v, gi, n, st->id, &sprev, OV_CHAINS_STRIPE, metric);
             }
         }
     }

@@ -57,16 +57,9 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
                     uint32_t chi = op->parents[0];
                     group_done[chi] = 1;
                     const nx_chain *ch = &nx->chains[chi];
-                    const mlia_entity *he = mlia_result_find(r, ch->id);
-                    vw_group_attr(c, gr, c->chain_path[chi], "chain", ch->id);
-                    double x;
-                    if (vw_metric(he, metric, "p50", &x, NULL))
-                        vw_group_attr(c, gr, c->chain_path[chi],
-                                      mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x, "cycles"));
-                    uint32_t hi = vw_summary_node(c, gr, c->chain_path[chi], ch->id,
-                                                  mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")));
-                    vw_cycle_attrs(c, &gr->nodes[hi], he);
-                    vw_overlay_metric(c, v, OV_TRACE_CHAIN_GROUP, gi, ch->id, he, metric, "p50");
+                    vw_measured_group(c, v, gi, c->chain_path[chi], "chain", ch->id, NULL,
+                                      mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")),
+                                      OV_TRACE_CHAIN_GROUP, metric);
                 }
                 uint32_t ni = vw_node_add(c, gr, op->id, op->name, ns, op->id);
                 vw_node *n = &gr->nodes[ni];

@@ -107,6 +107,23 @@ void vw_nx_namespaces(vw_ctx *c)
     }
 }
 
+void vw_measured_group(vw_ctx *c, vw_view *v, uint32_t gi, const char *ns, const char *kind, const char *id,
+                       const char *name, const char *label, uint32_t ov, const char *metric)
+{
+    vw_graph *gr = &v->graphs[gi];
+    const mlia_entity *e = mlia_result_find(c->s->result, id);
+    vw_group_attr(c, gr, ns, kind, id);
+    if (name)
+        vw_group_attr(c, gr, ns, "name", name);
+    double x;
+    if (vw_metric(e, metric, "p50", &x, NULL))
+        vw_group_attr(c, gr, ns, mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric),
+                      vw_num(c, x, "cycles"));
+    uint32_t si = vw_summary_node(c, gr, ns, id, label);
+    vw_cycle_attrs(c, &gr->nodes[si], e);
+    vw_overlay_metric(c, v, ov, gi, id, e, metric, "p50");
+}
+
 const char *vw_chain_metric(const nx_result *nx)
 {
     for (uint32_t i = 0; nx && i < nx->n_chains; i++)

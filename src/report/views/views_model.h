@@ -229,6 +229,11 @@ const char *vw_nx_reason(const nx_result *nx);
 bool vw_segment_shown(const nx_segment *seg);
 /* total/op cycle attributes (p50, min, max), per-counter cycles, coverage. */
 void vw_cycle_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e);
+/* A measured group `ns` of graph gi: group attributes <kind> = id, "name"
+ * (when not NULL) and "<metric>_p50 (group measurement)"; its summary node
+ * (label) with the cycle attributes, which carries overlay value ov. */
+void vw_measured_group(vw_ctx *c, vw_view *v, uint32_t gi, const char *ns, const char *kind, const char *id,
+                       const char *name, const char *label, uint32_t ov, const char *metric);
 /* Fills chain_parent / chain_path / segment_ns (idempotent; no-op without NX). */
 void vw_nx_namespaces(vw_ctx *c);
 
