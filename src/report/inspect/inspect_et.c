@@ -88,6 +88,31 @@ static void event_object(mlia_jw *w, const etdump_event *e, const etdump_debug_v
     mlia_jw_obj_end(w);
 }
 
+/* One run; its events are decoded one at a time, straight to the writer. */
+static int write_run(const etdump *d, uint32_t r, mlia_jw *w, mlia_error *err)
+{
+    const etdump_run *run = &d->runs[r];
+    mlia_jw_obj_begin(w);
+    kmstr(w, "name", run->name);
+    mlia_jw_kint(w, "bundled_input_index", run->bundled_input_index);
+    mlia_jw_kuint(w, "offset", run->offset);
+    mlia_jw_karray(w, "allocators", run->n_allocators, mlia_jw_item_mstr, run->allocators);
+    mlia_jw_karr_begin(w, "events");
+    etdump_cursor cur;
+    etdump_event e;
+    etdump_debug_value dv;
+    if (etdump_run_begin(d, r, &cur, err) < 0)
+        return -1;
+    int more;
+    while ((more = etdump_run_next(&cur, &e, &dv, err)) > 0)
+        event_object(w, &e, &dv);
+    if (more < 0)
+        return -1;
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+    return 0;
+}
+
 int inspect_etdump_members(const etdump *d, mlia_jw *w, mlia_error *err)
 {
     mlia_jw_kstr(w, "format", "etdump");
@@ -95,28 +120,9 @@ int inspect_etdump_members(const etdump *d, mlia_jw *w, mlia_error *err)
     mlia_jw_kbool(w, "size_prefixed", d->size_prefixed);
     mlia_jw_kuint(w, "file_size", d->size);
     mlia_jw_karr_begin(w, "runs");
-    for (uint32_t r = 0; r < d->n_runs; r++) {
-        const etdump_run *run = &d->runs[r];
-        mlia_jw_obj_begin(w);
-        kmstr(w, "name", run->name);
-        mlia_jw_kint(w, "bundled_input_index", run->bundled_input_index);
-        mlia_jw_kuint(w, "offset", run->offset);
-        mlia_jw_karray(w, "allocators", run->n_allocators, mlia_jw_item_mstr, run->allocators);
-        /* one event at a time, straight to the writer */
-        mlia_jw_karr_begin(w, "events");
-        etdump_cursor cur;
-        etdump_event e;
-        etdump_debug_value dv;
-        if (etdump_run_begin(d, r, &cur, err) < 0)
+    for (uint32_t r = 0; r < d->n_runs; r++)
+        if (write_run(d, r, w, err) < 0)
             return -1;
-        int more;
-        while ((more = etdump_run_next(&cur, &e, &dv, err)) > 0)
-            event_object(w, &e, &dv);
-        if (more < 0)
-            return -1;
-        mlia_jw_arr_end(w);
-        mlia_jw_obj_end(w);
-    }
     mlia_jw_arr_end(w);
     return 0;
 }
