@@ -262,13 +262,20 @@ int fb_table_at(const fb_table *parent, uint64_t refpos, const char *name, int64
     return fb_check_table(out, err);
 }
 
+/* The position of an offset field (a table, string or vector reference):
+ * 1 with *pos when present, 0 when absent, -1 on error (err filled). */
+static int ref_field(const fb_table *t, unsigned slot, const char *name, uint64_t *pos, mlia_error *err)
+{
+    *pos = fb_field_pos(t, slot, name, 4, err);
+    return *pos == UINT64_MAX ? -1 : *pos != 0;
+}
+
 int fb_get_table(const fb_table *t, unsigned slot, const char *name, fb_table *out, mlia_error *err)
 {
-    uint64_t p = fb_field_pos(t, slot, name, 4, err);
-    if (p == 0)
-        return 0;
-    if (p == UINT64_MAX)
-        return -1;
+    uint64_t p;
+    int rc = ref_field(t, slot, name, &p, err);
+    if (rc <= 0)
+        return rc;
     return fb_table_at(t, p, name, -1, out, err) < 0 ? -1 : 1;
 }
 
@@ -297,11 +304,10 @@ int fb_get_string(const fb_table *t, unsigned slot, const char *name, mlia_str *
 {
     out->ptr = NULL;
     out->len = 0;
-    uint64_t p = fb_field_pos(t, slot, name, 4, err);
-    if (p == 0)
-        return 0;
-    if (p == UINT64_MAX)
-        return -1;
+    uint64_t p;
+    int rc = ref_field(t, slot, name, &p, err);
+    if (rc <= 0)
+        return rc;
     return fb_string_at(t, p, name, -1, out, err) < 0 ? -1 : 1;
 }
 
@@ -322,11 +328,10 @@ int fb_get_vector(const fb_table *t, unsigned slot, const char *name, unsigned e
     out->n = 0;
     out->elem_size = elem_size;
     out->present = false;
-    uint64_t p = fb_field_pos(t, slot, name, 4, err);
-    if (p == 0)
-        return 0;
-    if (p == UINT64_MAX)
-        return -1;
+    uint64_t p;
+    int rc = ref_field(t, slot, name, &p, err);
+    if (rc <= 0)
+        return rc;
     uint64_t vec = fb_follow(t, p, name, -1, "vector", err);
     if (vec == UINT64_MAX)
         return -1;
