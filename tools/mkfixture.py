@@ -60,14 +60,13 @@ def build_desc(desc, outdir, base_dir="."):
         for kind, ref, suffix in (("", False, ""), ("reference_", True, ".ref")):
             if ref and fx.debug_spec(True) is None:
                 continue
-            dump, buf = fx.debug_buffer(ref)
+            dump, buf, size = fx.debug_capture(ref)
             path = os.path.join(outdir, fx.name + suffix + ".etdump")
             with open(path, "wb") as f:
                 f.write(dump)
             out[kind + "etdump"] = path
             path = os.path.join(outdir, fx.name + suffix + ".debug.bin")
-            with open(path, "wb") as f:
-                f.write(buf)
+            buf.write(path, size)
             out[kind + "debug_buffer"] = path
     if desc.get("pte"):
         data, _layout = fx.pte_bytes()

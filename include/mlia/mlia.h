@@ -90,6 +90,15 @@ typedef struct mlia_check_options {
      * pooled into one sample set (docs/captures.md). */
     const char *const *etdump_paths;
     int n_etdump_paths;
+    /* Numerical accuracy from intermediate outputs (docs/accuracy.md), all optional. These
+     * fields came after the ones above: callers zero-initialise the struct (memset, or
+     * `= {0}`), so code written before them leaves them NULL and gets the same results. */
+    const char *debug_buffer_path;           /* the run's debug buffer (--debug-buffer) or NULL */
+    const char *reference_etdump_path;       /* a reference capture of the same program
+                                                (--reference-profiling-data) or NULL */
+    const char *reference_debug_buffer_path; /* its debug buffer (--reference-debug-buffer); required
+                                                with reference_etdump_path, which needs
+                                                debug_buffer_path */
 } mlia_check_options;
 
 /* Result of one run. */
@@ -121,8 +130,10 @@ MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
 
 /* Python binding entry point: request is a JSON object {"model": ...,
  * "profiling_data": [...], "companion_model": ..., "output_dir": ...,
- * "model_explorer": ..., "etrecord_method": ...}; on success *result is the
- * result JSON text. Returns 0 or 1 (with *error) or 2 (usage error). */
+ * "model_explorer": ..., "etrecord_method": ..., "debug_buffer": ...,
+ * "reference_profiling_data": ..., "reference_debug_buffer": ...}; on success
+ * *result is the result JSON text. Returns 0 or 1 (with *error) or 2 (usage
+ * error). */
 MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char **error);
 
 /* `mlia compare BASELINE NEW` (docs/compare.md). Each side is an mlia-output

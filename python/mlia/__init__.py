@@ -112,12 +112,18 @@ def run_advisor(advice_category: str = "performance",
                 companion_model: Optional[Union[str, os.PathLike]] = None,
                 output_dir: Optional[Union[str, os.PathLike]] = None,
                 backend_options: Optional[Dict[str, Dict[str, Any]]] = None,
-                model_explorer: Optional[str] = None) -> Dict[str, Any]:
+                model_explorer: Optional[str] = None,
+                debug_buffer: Optional[Union[str, os.PathLike]] = None,
+                reference_profiling_data: Optional[Union[str, os.PathLike]] = None,
+                reference_debug_buffer: Optional[Union[str, os.PathLike]] = None) -> Dict[str, Any]:
     """Run `mlia check` and return the standardized result as a dict.
 
     backend_options={"neural-technology-profiling-data": {"etrecord_method": "decode"}}
-    selects a method of a multi-method ETRecord. Errors raise MliaError (or
-    MliaUsageError) carrying the CLI's message.
+    selects a method of a multi-method ETRecord. debug_buffer (--debug-buffer) adds
+    output statistics per operator from the ETDump's intermediate outputs;
+    reference_profiling_data and reference_debug_buffer (both, with debug_buffer) add
+    the error metrics against a reference capture (docs/accuracy.md). Errors raise
+    MliaError (or MliaUsageError) carrying the CLI's message.
     """
     if model is None:
         raise MliaUsageError("model is required")
@@ -135,6 +141,10 @@ def run_advisor(advice_category: str = "performance",
         request["output_dir"] = _text("output_dir", output_dir)
     if model_explorer is not None:
         request["model_explorer"] = _text("model_explorer", model_explorer, path=False)
+    for key, value in (("debug_buffer", debug_buffer), ("reference_profiling_data", reference_profiling_data),
+                       ("reference_debug_buffer", reference_debug_buffer)):
+        if value is not None:
+            request[key] = _text(key, value)
     opts = (backend_options or {}).get("neural-technology-profiling-data", {})
     for key in opts:
         if key != "etrecord_method":

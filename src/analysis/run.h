@@ -25,6 +25,7 @@ struct pte_program;
 struct vgf_file;
 struct nx_result;
 struct runtime_analysis;
+struct accuracy_analysis;
 
 /* Identity of one input file (result context and log). */
 typedef struct mlia_input_digest {
@@ -55,6 +56,13 @@ typedef struct mlia_run_record {
     bool has_companion;
     uint32_t n_captures;                     /* ETDumps (1 unless --profiling-data was repeated) */
     const mlia_capture_info *captures;       /* [n_captures], in command-line order */
+    /* intermediate outputs (docs/accuracy.md): the run's debug buffer, a
+     * reference capture and its buffer, when given */
+    mlia_input_digest debug_digest, ref_etdump_digest, ref_debug_digest;
+    bool has_debug_buffer, has_reference;
+    uint32_t ref_n_executions;
+    const uint32_t *ref_execution_runs;
+    const struct accuracy_analysis *accuracy; /* NULL when nothing was analysed */
 
     const char *method_name;                 /* selected ETRecord method */
     const struct ep_program *program;        /* its edge program, may be NULL */

@@ -109,6 +109,30 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     o.output_dir = mlia_json_get_str(req, "output_dir");
     o.model_explorer = mlia_json_get_str(req, "model_explorer");
     o.method = mlia_json_get_str(req, "etrecord_method");
+    /* intermediate outputs: the CLI's rules and messages (src/cli/args.c, rule 8) */
+    o.debug_buffer_path = mlia_json_get_str(req, "debug_buffer");
+    o.reference_etdump_path = mlia_json_get_str(req, "reference_profiling_data");
+    o.reference_debug_buffer_path = mlia_json_get_str(req, "reference_debug_buffer");
+    if (o.reference_etdump_path && !o.reference_debug_buffer_path) {
+        rc = usage(error, "--reference-profiling-data requires --reference-debug-buffer.");
+        goto out;
+    }
+    if (o.reference_debug_buffer_path && !o.reference_etdump_path) {
+        rc = usage(error, "--reference-debug-buffer requires --reference-profiling-data.");
+        goto out;
+    }
+    if (o.debug_buffer_path && n_etdumps > 1) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "--debug-buffer belongs to one ETDump: give exactly one --profiling-data with it "
+                                  "(got %zu).", n_etdumps);
+        rc = usage(error, msg);
+        goto out;
+    }
+    if (o.reference_etdump_path && !o.debug_buffer_path) {
+        rc = usage(error, "--reference-profiling-data requires --debug-buffer (the run's intermediate outputs it "
+                          "is compared with).");
+        goto out;
+    }
     if (o.model_explorer && strcmp(o.model_explorer, "files") != 0 && strcmp(o.model_explorer, "open") != 0) {
         rc = usage(error, "model_explorer must be 'files' or 'open'");
         goto out;

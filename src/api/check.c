@@ -37,14 +37,16 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
         *error = NULL;
     /* the memory cap counts every input, each ETDump included */
     int n_dumps = opts->n_etdump_paths > 0 ? opts->n_etdump_paths : 1;
-    const char **inputs = malloc(((size_t)n_dumps + 2) * sizeof *inputs);
+    /* (the debug buffers are read piece by piece: memory does not follow them) */
+    const char **inputs = malloc(((size_t)n_dumps + 3) * sizeof *inputs);
     if (!inputs)
         return mlia_guard_fail(error, 1, "out of memory");
     inputs[0] = opts->etrecord_path;
     for (int i = 0; i < n_dumps; i++)
         inputs[1 + i] = opts->n_etdump_paths > 0 ? opts->etdump_paths[i] : opts->etdump_path;
     inputs[1 + n_dumps] = opts->companion_path;
-    size_t cap = mlia_guard_cap(inputs, n_dumps + 2);
+    inputs[2 + n_dumps] = opts->reference_etdump_path;
+    size_t cap = mlia_guard_cap(inputs, n_dumps + 3);
     free(inputs);
     check_call c = {check_session_new(opts, cap), out};
     if (!c.s)

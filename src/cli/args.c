@@ -24,7 +24,7 @@
 enum opt_id {
     OPT_TARGET, OPT_PERFORMANCE, OPT_COMPATIBILITY, OPT_PROFILING, OPT_BACKEND, OPT_COMPANION,
     OPT_OUTPUT_DIR, OPT_MODEL_EXPLORER, OPT_METHOD, OPT_JSON, OPT_QUIET, OPT_DEBUG, OPT_HELP,
-    OPT_VERSION
+    OPT_VERSION, OPT_DEBUG_BUFFER, OPT_REF_PROFILING, OPT_REF_DEBUG_BUFFER
 };
 
 typedef struct opt_def {
@@ -50,6 +50,9 @@ static const opt_def OPTS[] = {
     {OPT_DEBUG, "--debug", 'd', false, false},
     {OPT_HELP, "--help", 'h', false, false},
     {OPT_VERSION, "--version", 'v', false, false},
+    {OPT_DEBUG_BUFFER, "--debug-buffer", 0, true, true},
+    {OPT_REF_PROFILING, "--reference-profiling-data", 0, true, true},
+    {OPT_REF_DEBUG_BUFFER, "--reference-debug-buffer", 0, true, true},
 };
 
 static int usage_error(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -118,6 +121,9 @@ static void apply(mlia_cli_args *a, const opt_def *o, const char *value)
     case OPT_DEBUG: a->debug = true; break;
     case OPT_HELP: a->help = true; break;
     case OPT_VERSION: a->version = true; break;
+    case OPT_DEBUG_BUFFER: a->debug_buffer = value; break;
+    case OPT_REF_PROFILING: a->reference_profiling_data = value; break;
+    case OPT_REF_DEBUG_BUFFER: a->reference_debug_buffer = value; break;
     }
 }
 
@@ -338,6 +344,23 @@ int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t n)
     if (a->companion && !has_suffix_ci(a->companion, ".pte"))
         return usage_error(msg, n, "%s: unsupported companion model file; expected a PTE (.pte).",
                            a->companion);
+    /* 8. Intermediate outputs (docs/accuracy.md): a reference capture comes
+     *    with its buffer and is compared with the run's buffer. */
+    if (a->reference_profiling_data && !a->reference_debug_buffer)
+        return usage_error(msg, n, "--reference-profiling-data requires --reference-debug-buffer.");
+    if (a->reference_debug_buffer && !a->reference_profiling_data)
+        return usage_error(msg, n, "--reference-debug-buffer requires --reference-profiling-data.");
+    if (a->debug_buffer && a->n_profiling_data > 1)
+        return usage_error(msg, n, "--debug-buffer belongs to one ETDump: give exactly one --profiling-data with it "
+                           "(got %u).", a->n_profiling_data);
+    if (a->reference_profiling_data && !a->debug_buffer)
+        return usage_error(msg, n, "--reference-profiling-data requires --debug-buffer (the run's intermediate "
+                           "outputs it is compared with).");
+    const char *ref = a->reference_profiling_data;
+    if (ref && !has_suffix_ci(ref, ".etdump") && !has_suffix_ci(ref, ".etdp"))
+        return usage_error(msg, n,
+                           "%s: unsupported reference profiling data file; expected an ETDump (.etdump or .etdp).",
+                           ref);
     return 0;
 }
 
@@ -361,6 +384,8 @@ const char *mlia_cli_help(mlia_cli_command command)
                "                  [--companion-model PTE] [--output-dir DIR]\n"
                "                  [--model-explorer {files,open}]\n"
                "                  [--neural-technology-profiling-data.etrecord-method NAME]\n"
+               "                  [--debug-buffer BIN [--reference-profiling-data ETDUMP\n"
+               "                   --reference-debug-buffer BIN]]\n"
                "                  [-b BACKEND] [--json] [-q] [-d]\n"
                "\n"
                "Analyse an ExecuTorch ETDump (runtime timings and VGF neural statistics)\n"
@@ -382,6 +407,12 @@ const char *mlia_cli_help(mlia_cli_command command)
                "                                'open' also opens the page in a browser\n"
                "  --neural-technology-profiling-data.etrecord-method NAME\n"
                "                                method to analyse when the ETRecord has several\n"
+               "  --debug-buffer BIN            the debug buffer written with the ETDump: output\n"
+               "                                statistics per operator (docs/accuracy.md)\n"
+               "  --reference-profiling-data ETDUMP\n"
+               "                                a reference capture of the same program (e.g. on\n"
+               "                                CPU): error, SNR and cosine similarity per operator\n"
+               "  --reference-debug-buffer BIN  the reference capture's debug buffer\n"
                "  --json                        print the result JSON on standard output\n"
                "                                instead of the summary\n"
                "  -q, --quiet                   print nothing on success\n"

@@ -36,6 +36,9 @@ typedef struct mlia_cli_args {
     const char *output_dir;
     const char *model_explorer;
     const char *method;           /* --neural-technology-profiling-data.etrecord-method */
+    const char *debug_buffer;     /* --debug-buffer */
+    const char *reference_profiling_data; /* --reference-profiling-data */
+    const char *reference_debug_buffer;   /* --reference-debug-buffer */
     uint32_t n_profiling_data, n_backends, n_unrecognized;
     const char *profiling_data[MLIA_CLI_MAX_PROFILING];
     const char *backends[MLIA_CLI_MAX_VALUES];

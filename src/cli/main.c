@@ -244,7 +244,9 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     for (uint32_t i = 0; i < a->n_profiling_data; i++)
         if (check_input(a->profiling_data[i]) != 0)
             return 1;
-    if (a->companion && check_input(a->companion) != 0)
+    if ((a->companion && check_input(a->companion) != 0) || (a->debug_buffer && check_input(a->debug_buffer) != 0) ||
+        (a->reference_profiling_data && check_input(a->reference_profiling_data) != 0) ||
+        (a->reference_debug_buffer && check_input(a->reference_debug_buffer) != 0))
         return 1;
     const char *output_dir = a->output_dir ? a->output_dir : ".";
     mlia_error err;
@@ -264,6 +266,9 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     opts.output_dir = output_dir;
     opts.model_explorer = a->model_explorer;
     opts.method = a->method;
+    opts.debug_buffer_path = a->debug_buffer;
+    opts.reference_etdump_path = a->reference_profiling_data;
+    opts.reference_debug_buffer_path = a->reference_debug_buffer;
     opts.cli_args = (const char *const *)(argv + 1);
     opts.n_cli_args = argc - 1;
     opts.console_width = summary_width();

@@ -607,6 +607,8 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
                 read_event(&e, run->n_allocators, &ev, &dv, &end, err) < 0)
                 return -1;
             run->n_metadata_events += ev.kind == ETDUMP_EVENT_PROFILE && ev.has_metadata && ev.metadata_size;
+            run->n_debug_tensors += ev.kind == ETDUMP_EVENT_DEBUG && dv.present &&
+                                    (dv.value_type == ETDUMP_VALUE_TENSOR || dv.value_type == ETDUMP_VALUE_TENSOR_LIST);
             if (release) {
                 uint64_t slot = events.pos + 4 * (uint64_t)k;
                 note_consumed(&rel_lo, &rel_hi, &since_release, slot < e.pos ? slot : e.pos,

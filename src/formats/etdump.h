@@ -126,6 +126,8 @@ typedef struct etdump_run {
     uint32_t n_metadata_events;    /* profile events with non-empty delegate_debug_metadata
                                       (NX statistics candidates): passes that only look at
                                       those skip the other runs */
+    uint32_t n_debug_tensors;      /* debug events whose value is a Tensor or TensorList
+                                      (intermediate or program outputs) */
     /* In-memory runs (hand-built dumps in tests): when non-NULL, the run's
      * events are these instead of being decoded from the bytes. NULL for
      * every dump read by etdump_read(). */

@@ -166,6 +166,12 @@ static void *worker_body(void *arg)
         job->rc_digest = mlia_file_sha256_hex(&s->etdump_files[i], s->captures[i].digest.sha256, &job->err_digest);
     if (s->has_companion && !job->rc_digest)
         job->rc_digest = mlia_file_sha256_hex(&s->companion_file, s->companion_digest.sha256, &job->err_digest);
+    if (s->has_debug_buffer && !job->rc_digest)
+        job->rc_digest = mlia_file_sha256_hex(&s->debug_file, s->debug_digest.sha256, &job->err_digest);
+    if (s->has_reference && !job->rc_digest)
+        job->rc_digest = mlia_file_sha256_hex(&s->ref_etdump_file, s->ref_etdump_digest.sha256, &job->err_digest);
+    if (s->has_reference && !job->rc_digest)
+        job->rc_digest = mlia_file_sha256_hex(&s->ref_debug_file, s->ref_debug_digest.sha256, &job->err_digest);
     mlia_oom_leave(&oom);
     return NULL;
 }
@@ -436,6 +442,8 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
             return -1;
         s->has_companion = true;
     }
+    if (accuracy_open(s, err))
+        return -1;
     worker_job *job = mlia_arena_alloc(&s->arena, sizeof *job);
     job->s = s;
     mlia_arena_init(&job->arena);
@@ -581,6 +589,12 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
         return -1;
     s->stage_ms[3] = now_ms() - t0;
     mlia_log_add(s, "stage NX statistics: %.3f ms", s->stage_ms[3]);
+    t0 = now_ms();
+    if (accuracy_stage(s, err))
+        return -1;
+    s->stage_ms[6] = now_ms() - t0;
+    if (s->accuracy)
+        mlia_log_add(s, "stage intermediate outputs: %.3f ms", s->stage_ms[6]);
 
     model_metrics(s);
     compute_status(s);
@@ -606,6 +620,11 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
             const mlia_input_digest *d = i == 1 ? &s->captures[k].digest : ds[i];
             mlia_log_add(s, "input %s: %llu bytes, sha256 %s", d->path, (unsigned long long)d->size, d->sha256);
         }
+    const mlia_input_digest *extra[3] = {&s->debug_digest, &s->ref_etdump_digest, &s->ref_debug_digest};
+    for (int i = 0; i < 3; i++)
+        if (i == 0 ? s->has_debug_buffer : s->has_reference)
+            mlia_log_add(s, "input %s: %llu bytes, sha256 %s", extra[i]->path, (unsigned long long)extra[i]->size,
+                         extra[i]->sha256);
 
     /* The result text is built only when the caller wants it; otherwise
      * the document is streamed into its file (bounded memory). */
@@ -680,6 +699,9 @@ void check_session_free(mlia_session *s)
     mlia_file_close(&s->etrecord_file);
     captures_free(s);
     mlia_file_close(&s->companion_file);
+    mlia_file_close(&s->debug_file);
+    mlia_file_close(&s->ref_etdump_file);
+    mlia_file_close(&s->ref_debug_file);
     if (s->worker_arena)
         mlia_arena_free(s->worker_arena);
     mlia_arena_free(&s->arena);

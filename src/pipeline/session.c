@@ -42,6 +42,14 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->captures = s->captures;
     rec->companion_digest = s->companion_digest;
     rec->has_companion = s->has_companion;
+    rec->debug_digest = s->debug_digest;
+    rec->ref_etdump_digest = s->ref_etdump_digest;
+    rec->ref_debug_digest = s->ref_debug_digest;
+    rec->has_debug_buffer = s->has_debug_buffer;
+    rec->has_reference = s->has_reference;
+    rec->ref_n_executions = s->ref_n_executions;
+    rec->ref_execution_runs = s->ref_execution_runs;
+    rec->accuracy = s->accuracy;
     rec->method_name = s->method_name;
     rec->program = s->program;
     rec->fingerprint = &s->fingerprint;

@@ -30,6 +30,7 @@ struct ep_program;
 struct nx_result;
 struct runtime_analysis;
 struct trace_source;
+struct accuracy_analysis;
 
 /* Log of decisions, written to logs/mlia.log. Lines are arena strings. */
 typedef struct mlia_log {
@@ -57,6 +58,16 @@ typedef struct mlia_session {
     mlia_file *etdump_files;
     mlia_capture_info *captures;            /* digests, executions (what the writers read) */
     struct etdump **dumps;                  /* each capture as read */
+
+    /* intermediate outputs (accuracy_stage.c): the run's debug buffer and a
+     * reference capture with its buffer; the buffers are read piece by piece */
+    mlia_file debug_file, ref_etdump_file, ref_debug_file;
+    mlia_input_digest debug_digest, ref_etdump_digest, ref_debug_digest;
+    bool has_debug_buffer, has_reference;
+    struct etdump *ref_dump;
+    uint32_t ref_n_executions;
+    uint32_t *ref_execution_runs;
+    struct accuracy_analysis *accuracy;     /* NULL when nothing was analysed */
 
     struct etrecord *etrecord;
     const struct etrecord_method *method;   /* selected method */

@@ -27,4 +27,13 @@ int companion_locate(mlia_session *s, mlia_error *err);
 int companion_check(mlia_session *s, mlia_error *err);
 int companion_recheck_digest(const mlia_session *s, mlia_error *err);
 
+/* Intermediate outputs (accuracy_stage.c). accuracy_open opens the debug
+ * buffers and the reference ETDump named by the options (before any work, so
+ * that a missing file is reported first); accuracy_stage reads the reference,
+ * selects its executions and runs accuracy_analyse (analysis/accuracy.h) on
+ * the session's result. Both do nothing when no option names such a file and
+ * the ETDump logs no tensor. */
+int accuracy_open(mlia_session *s, mlia_error *err);
+int accuracy_stage(mlia_session *s, mlia_error *err);
+
 #endif

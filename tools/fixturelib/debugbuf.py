@@ -50,31 +50,56 @@ def encode(dtype, values):
 
 
 class DebugBuffer:
+    """The buffer as a list of written pieces: zero tensors (`add_zeros`) are
+    holes, so a gigabyte of zeros costs nothing until `write` makes a sparse
+    file of it."""
+
     def __init__(self, layout="aligned", alignment=64, base=0):
         if layout not in ("aligned", "packed"):
             raise ValueError("debug buffer layout must be 'aligned' or 'packed', not %r" % layout)
         self.layout = layout
         self.alignment = alignment
         self.base = base
-        self.data = bytearray()
+        self.pieces = []          # (offset, bytes)
+        self.used = 0
+
+    def _place(self, n):
+        off = self.used
+        if self.layout == "aligned":
+            off += (-(self.base + off)) % self.alignment
+        self.used = off + n
+        return off
 
     def add(self, blob):
         """Append one tensor's bytes; returns its offset (-1 when empty)."""
         if not blob:
             return -1
-        if self.layout == "aligned":
-            addr = self.base + len(self.data)
-            pad = (-addr) % self.alignment
-            self.data += b"\0" * pad
-        off = len(self.data)
-        self.data += blob
+        off = self._place(len(blob))
+        self.pieces.append((off, bytes(blob)))
         return off
+
+    def add_zeros(self, n):
+        """Append a tensor of n zero bytes without materialising it."""
+        return self._place(n) if n else -1
+
+    def _size(self, size):
+        if size is None:
+            return self.used
+        if size < self.used:
+            raise ValueError("debug buffer_size %d is smaller than the %d bytes used" % (size, self.used))
+        return size
 
     def bytes(self, size=None):
         """The buffer file: what was used, zero-filled to `size` when given."""
-        if size is not None:
-            if size < len(self.data):
-                raise ValueError("debug buffer_size %d is smaller than the %d bytes used"
-                                 % (size, len(self.data)))
-            return bytes(self.data) + b"\0" * (size - len(self.data))
-        return bytes(self.data)
+        out = bytearray(self._size(size))
+        for off, blob in self.pieces:
+            out[off:off + len(blob)] = blob
+        return bytes(out)
+
+    def write(self, path, size=None):
+        """Write the buffer file, holes as a sparse file."""
+        with open(path, "wb") as f:
+            for off, blob in self.pieces:
+                f.seek(off)
+                f.write(blob)
+            f.truncate(self._size(size))

@@ -324,15 +324,19 @@ class Fixture:
             for dim in reversed(shape):
                 strides.insert(0, acc)
                 acc *= dim
-        values = spec.get("values", [])
-        if values and isinstance(values[0], list):
-            values = values[r % len(values)]
         n = 1
         for dim in shape:
             n *= dim
-        if len(values) != n:
-            raise ValueError("debug tensor %r: %d values for shape %s" % (name, len(values), shape))
-        offset = buf.add(debugbuf.encode(dtype, values))
+        if spec.get("zeros"):
+            # all zeros, left as a hole in the buffer file (large captures)
+            offset = buf.add_zeros(n * len(debugbuf.encode(dtype, [0])))
+        else:
+            values = spec.get("values", [])
+            if values and isinstance(values[0], list):
+                values = values[r % len(values)]
+            if len(values) != n:
+                raise ValueError("debug tensor %r: %d values for shape %s" % (name, len(values), shape))
+            offset = buf.add(debugbuf.encode(dtype, values))
         if "offset" in spec:
             offset = spec["offset"]
         return {"tensor": {"scalar_type": DEBUG_SCALAR_TYPE[dtype], "sizes": shape,
@@ -361,15 +365,20 @@ class Fixture:
                         seen.append(t)
         return seen
 
-    def debug_buffer(self, reference=False):
-        """(ETDump bytes, debug buffer bytes) of the run or the reference."""
+    def debug_capture(self, reference=False):
+        """(ETDump bytes, DebugBuffer, file size or None) of the run or the reference."""
         debug = self.debug_spec(reference)
         buf = debugbuf.DebugBuffer(debug.get("layout", "aligned"), debug.get("alignment", 64),
                                    debug.get("base", 0))
         runs = self.etdump_runs(debug, buf)
         dump = etdump_mod.write_etdump(
             runs, size_prefixed=self.desc.get("etdump", {}).get("size_prefixed", True))
-        return dump, buf.bytes(debug.get("buffer_size"))
+        return dump, buf, debug.get("buffer_size")
+
+    def debug_buffer(self, reference=False):
+        """(ETDump bytes, debug buffer bytes) of the run or the reference."""
+        dump, buf, size = self.debug_capture(reference)
+        return dump, buf.bytes(size)
 
     def etdump_runs(self, debug=None, buf=None):
         ex = self.executions()

@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "analysis/accuracy.h"
 #include "analysis/nx_analysis.h"
 #include "mlia/mlia.h"
 #include "analysis/runtime.h"
@@ -140,6 +141,12 @@ static void fingerprint_obj(mlia_jw *w, const mlia_run_record *s)
     }
     if (s->has_companion)
         mlia_jw_kstr(w, "companion_model", s->companion_digest.sha256);
+    if (s->has_debug_buffer)
+        mlia_jw_kstr(w, "debug_buffer", s->debug_digest.sha256);
+    if (s->has_reference) {
+        mlia_jw_kstr(w, "reference_profiling_data", s->ref_etdump_digest.sha256);
+        mlia_jw_kstr(w, "reference_debug_buffer", s->ref_debug_digest.sha256);
+    }
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
 }
@@ -177,6 +184,37 @@ static void profiling_data(mlia_jw *w, const mlia_run_record *s)
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
+}
+
+/* context.runtime_configuration.intermediate_outputs (docs/accuracy.md):
+ * only when a debug buffer was given, so every other result keeps its bytes. */
+static void intermediate_outputs_obj(mlia_jw *w, const mlia_run_record *s)
+{
+    const accuracy_analysis *a = s->accuracy;
+    if (!a || !s->has_debug_buffer)
+        return;
+    mlia_jw_key(w, "intermediate_outputs");
+    mlia_jw_obj_begin(w);
+    mlia_jw_key(w, "debug_buffer");
+    digest_obj(w, &s->debug_digest);
+    mlia_jw_kuint(w, "operator_outputs", a->n_run_outputs);
+    mlia_jw_kuint(w, "program_outputs", a->n_program_outputs);
+    mlia_jw_kuint(w, "unmatched", a->n_unmatched);
+    mlia_jw_kuint(w, "measured_entities", a->n_measured);
+    if (s->has_reference) {
+        mlia_jw_key(w, "reference");
+        mlia_jw_obj_begin(w);
+        mlia_jw_key(w, "profiling_data");
+        digest_obj(w, &s->ref_etdump_digest);
+        mlia_jw_key(w, "debug_buffer");
+        digest_obj(w, &s->ref_debug_digest);
+        mlia_jw_kuint(w, "executions", s->ref_n_executions);
+        uint_list(w, "execution_runs", s->ref_execution_runs, s->ref_n_executions);
+        mlia_jw_kuint(w, "compared_executions", a->n_pairs);
+        mlia_jw_kuint(w, "compared_entities", a->n_compared);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_obj_end(w);
 }
 
 /* ---- entity_kinds: declarations of the backend-defined kinds ---------- */
@@ -390,6 +428,7 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
         mlia_jw_key(w, "companion_model");
         digest_obj(w, &s->companion_digest);
     }
+    intermediate_outputs_obj(w, s);
     fingerprint_obj(w, s);
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
