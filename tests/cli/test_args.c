@@ -153,7 +153,7 @@ TEST(several_etdumps_are_kept_in_order)
 TEST(too_many_etdumps)
 {
     /* 1025 --profiling-data values: counted, the rule names the limit */
-    static char names[MLIA_CLI_MAX_PROFILING + 1][16];
+    static char names[MLIA_CLI_MAX_PROFILING + 1][24];
     static char *argv[2 * (MLIA_CLI_MAX_PROFILING + 1) + 8];
     int argc = 0;
     const char *head[] = {"mlia", "check", "m.etrecord", "-t", "neural-technology", "--performance"};
