@@ -1,6 +1,6 @@
 /*
  * test_nx_analysis.c - NX analysis end to end on in-memory ETDump structs
- * (nx-statistics.md §8-9; worked examples 3, 4, 24, 27, 28 of §10; warning
+ * (docs/formats/nx-statistics.md §8-9; worked examples 3, 4, 24, 27, 28 of §10; warning
  * catalogue W1-W11; record-context errors).
  */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Runtime timing analysis (product.md sections 3 and 4) on in-memory
+/* Runtime timing analysis (docs/analysis.md) on in-memory
  * ETDump / ETRecord structures: nearest-rank P50, unattributed time, backend
  * event nesting and naming, dropped events, method selection. */
 #include "test.h"

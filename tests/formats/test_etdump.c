@@ -1,6 +1,6 @@
 /*
- * test_etdump.c - ETDump reader: fixture facts of executorch-formats.md
- * §9.1/§9.2 on lenet.etdp, the unprefixed form, exact error messages for
+ * test_etdump.c - ETDump reader: fixture facts of docs/formats/etdump.md
+ * §6 on lenet.etdp, the unprefixed form, exact error messages for
  * bad inputs (synthetic buffers from fb_test_builder.h and patched copies of
  * the fixture), every truncation and byte flip of the fixture, and speed on
  * a generated 1,000,000-event ETDump.

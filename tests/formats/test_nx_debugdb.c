@@ -1,6 +1,6 @@
 /*
  * test_nx_debugdb.c - debug database, link synthesis, stripe tracking and API
- * labels (nx-statistics.md §7, worked examples 9 and 22-26 of §10).
+ * labels (docs/formats/nx-statistics.md §7, worked examples 9 and 22-26 of §10).
  */
 #include "core/arena.h"
 #include "core/error.h"

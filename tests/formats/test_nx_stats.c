@@ -1,7 +1,7 @@
 /*
  * test_nx_stats.c - VGF neural statistics payloads: base64, wrapper, framing,
  * statistics info, statistics memory, mode/device resolution
- * (nx-statistics.md §2-6 and worked examples 1-21 of §10).
+ * (docs/formats/nx-statistics.md §2-6 and worked examples 1-21 of §10).
  */
 #include <stdarg.h>
 

@@ -1,6 +1,6 @@
 /*
  * test_pte.c - PTE and BundledProgram readers: fixture facts of
- * executorch-formats.md §9.2-§9.6, exact error messages for bad headers,
+ * docs/formats/pte.md §6, exact error messages for bad headers,
  * identifiers and indexes, every truncation and byte flip of add.pte, file
  * kind detection, and the inspect JSON.
  *

@@ -1,6 +1,7 @@
 /*
  * test_vgf.c - VGF reader, SPIR-V graph decoding and the Model Explorer
- * reproduction against the facts of vgf.md §20, plus hostile inputs
+ * reproduction against the facts of docs/formats/vgf.md §11 and
+ * docs/formats/spirv-tosa.md §10, plus hostile inputs
  * (truncations, bit flips, bad header fields, broken SPIR-V).
  *
  * Extra mode for the Python oracle test:

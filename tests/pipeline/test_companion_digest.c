@@ -1,5 +1,5 @@
 /* The companion's digest is computed again before the companion view is
- * written; a different file is an error (product.md section 6.3). */
+ * written; a different file is an error (docs/analysis.md, "Companion PTE"). */
 #include "test.h"
 
 #include <unistd.h>

@@ -1,4 +1,4 @@
-"""Method selection through the CLI (product.md section 3): an ETRecord recording two
+"""Method selection through the CLI (docs/analysis.md): an ETRecord recording two
 methods (LeNet as `forward`, the demo CNN as `decode`) with the real lenet.etdp."""
 import json
 import os

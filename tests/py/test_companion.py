@@ -1,4 +1,4 @@
-"""Companion PTE (product.md section 6, issue 4): a PTE embedding the vww4
+"""Companion PTE (docs/analysis.md, issue 4): a PTE embedding the vww4
 sample's generated VGF (a SPIR-V TOSA graph) as its VgfBackend delegate with a
 matching capture, and the rejection cases."""
 import json

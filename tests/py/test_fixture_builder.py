@@ -1,7 +1,7 @@
 """Tests of the fixture builder (tools/mkfixture.py, tools/fixturelib).
 
 Unit tests of the FlatBuffers builder and the NX payload writer use the
-worked examples of nx-statistics.md section 10; the samples are built into a
+worked examples of docs/formats/nx-statistics.md §10; the samples are built into a
 temporary directory and decoded with `flatc --json` (schemas in
 tools/schema/, skipped when missing), unzipped, and, when $MLIA_BIN exists
 and supports `inspect`, read back by mlia itself.

@@ -1,13 +1,13 @@
 """Cross-check mlia's ETDump / PTE / BundledProgram decoding against flatc.
 
 flatc (flatbuffers-compiler) decodes each real fixture with the schemas in
-tools/schema/ (written from executorch-formats.md, same names as upstream);
+tools/schema/ (same names as upstream; docs/formats/flatbuffers.md);
 the result is compared field by field with the JSON of `mlia inspect FILE`.
 When the CLI is missing or has no `inspect`, the C test binary
 `<build>/tests/formats/test_pte --inspect FILE` prints the same JSON.
 
 flatc omits absent strings/vectors and prints enums as names; the
-comparisons below account for that (executorch-formats.md §8).
+comparisons below account for that (docs/formats/flatbuffers.md §7).
 """
 import json
 import os

@@ -157,7 +157,7 @@ class MakeInstall(unittest.TestCase):
         self.assertIn(".SH EXIT STATUS", man)
         for status in ("0", "1", "2"):
             self.assertRegex(man, rf"\.TP\n\.B {status}\n")
-        # the example command of the specification (product.md section 2)
+        # the example command of README and docs/cli.md
         self.assertIn("mlia check model.etrecord --target-profile neural-technology --performance", man)
         self.assertIn("--profiling-data run.etdump --companion-model model.pte", man)
         if shutil.which("groff"):

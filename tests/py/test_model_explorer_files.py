@@ -1,5 +1,5 @@
 """`mlia check ... --model-explorer files`: shapes of the Model Explorer artifacts and the
-page (product.md sections 7-9), on the demo sample, the vww4 sample with its companion
+page (docs/views.md, docs/page.md), on the demo sample, the vww4 sample with its companion
 PTE, and a demo variant whose node name is hostile markup."""
 import copy
 import json

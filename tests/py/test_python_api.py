@@ -1,4 +1,4 @@
-"""The Python API (product.md section 10): python/mlia loads build/libmlia.so with ctypes."""
+"""The Python API (README, python/mlia/__init__.py): python/mlia loads build/libmlia.so with ctypes."""
 import os
 import sys
 import tempfile

@@ -1,4 +1,4 @@
-"""COMPUTE segments and placeholder modules (vgf.md §4-8, §17), with VGF files
+"""COMPUTE segments and placeholder modules (docs/formats/vgf.md §4-9), with VGF files
 written by tools/fixturelib/vgfwrite.py: the shared fixtures hold GRAPH
 segments only.
 
@@ -296,7 +296,7 @@ class BadInputTests(Tmp):
         return path, byte, run_mlia("inspect", path)
 
     def test_dispatch_shape_not_three_elements_is_an_error(self):
-        # vgf.md §5 / X10: if present, dispatch_shape MUST have 3 elements.
+        # docs/formats/vgf.md §5 / X10: if present, dispatch_shape MUST have 3 elements.
         # The byte is checked separately below (known product bug).
         for shape in ([4, 1], [], [4, 1, 1, 1]):
             with self.subTest(shape=shape):
@@ -317,7 +317,7 @@ class BadInputTests(Tmp):
                          f"expected 3 at byte {byte} (segments[1].dispatch_shape)\n")
 
     def test_compute_segment_with_constants_warns(self):
-        # vgf.md §17: a compute segment MUST NOT list constants (the ET runtime
+        # docs/formats/vgf.md §9: a compute segment MUST NOT list constants (the ET runtime
         # rejects them); the reader reports it as a warning and keeps decoding.
         d = three_segments()
         d["segments"][1]["constants"] = [0]
@@ -411,7 +411,7 @@ class CheckTests(Tmp):
                       "not contribute to performance totals.", res["warnings"])
         ids = {e["id"] for e in res["entities"]}
         self.assertIn("segment/0", ids)
-        # nx-statistics.md §8.1: compute segments give no NX entities
+        # docs/formats/nx-statistics.md §8.1: compute segments give no NX entities
         self.assertFalse([i for i in ids if i == "segment/1" or "segment_1/" in i])
         n_ops = len(sample_graph()["ops"])
         self.assertEqual(len([i for i in ids if i.startswith("compiler_operation/segment_0/spirv-")]), n_ops)
@@ -433,7 +433,7 @@ class CheckTests(Tmp):
                          {"type": "GRAPH", "module": "0", "operations": str(n_ops)})
 
     def test_statistics_missing_the_compute_segment(self):
-        # product.md §6.2: the VGF has 2 segments, the statistics list 1.
+        # docs/analysis.md, "Companion PTE": the VGF has 2 segments, the statistics list 1.
         paths = self.build(sample_plus_compute(), nx_compute=False)
         p, _ = self.check(paths)
         self.assertEqual(p.returncode, 1)

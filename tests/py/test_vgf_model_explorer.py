@@ -1,5 +1,5 @@
 """Model Explorer oracle: our reproduction of Arm's VGF adapter graph for
-vww4.vgf must equal the adapter's expected.json (vgf.md §19), node for node,
+vww4.vgf must equal the adapter's expected.json (docs/formats/spirv-tosa.md §9), node for node,
 except the `loc` attributes that only mlir-translate's text can give."""
 import json
 import os
