@@ -31,9 +31,14 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A reference to a file outside the repository: the specification files kept
 # beside it (by name, or as a section citation of vgf.md / nx-statistics.md
 # that does not name the docs/ page) or the ../shared folder.
-OUTSIDE = re.compile(r"product\.md|executorch-formats\.md|\.\./shared|shared/spec"
-                     r"|(?<![\w/.-])`?(?:vgf|nx-statistics)\.md`?,?\s*(?:§|sections?\b)")
-GENERATED = {os.path.join("src", "report", "views", "page_asset.c")}
+SPEC = (r"product\.md|executorch-formats\.md|shared/spec"
+        r"|(?<![\w/.-])`?(?:vgf|nx-statistics)\.md`?,?\s*(?:§|sections?\b)")
+OUTSIDE = re.compile(SPEC + r"|\.\./shared")
+# The test harness and the tools may name ../shared/fixtures (where the real
+# fixtures are looked up), but cite no specification file either.
+SPEC_ONLY = re.compile(SPEC)
+GENERATED = {os.path.join("src", "report", "views", "page_asset.c"),
+             os.path.join("tests", "py", "test_layering.py")}  # holds the bad samples
 
 
 def src_files():
@@ -82,19 +87,26 @@ def violations():
 
 def outside_references():
     """Lines of src/ (.c/.h), docs/ (.md, .1), include/ and README.md that
-    cite something outside the repository, as "path:line: text"."""
-    files = [os.path.join(ROOT, "README.md")]
-    for top, exts in (("src", (".c", ".h")), ("docs", (".md", ".1")), ("include", (".h",))):
+    cite something outside the repository, and lines of tests/, tools/,
+    python/, fuzz/ and bench/ that cite a specification file, as
+    "path:line: text"."""
+    files = [(os.path.join(ROOT, "README.md"), OUTSIDE)]
+    for top, exts, pattern in (("src", (".c", ".h"), OUTSIDE), ("docs", (".md", ".1"), OUTSIDE),
+                               ("include", (".h",), OUTSIDE),
+                               ("tests", (".c", ".h", ".py", ".sh"), SPEC_ONLY),
+                               ("tools", (".py", ".fbs", ".sh"), SPEC_ONLY),
+                               ("python", (".py",), SPEC_ONLY), ("fuzz", (".c", ".sh"), SPEC_ONLY),
+                               ("bench", (".c", ".sh"), SPEC_ONLY)):
         for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
-            files += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(exts)]
+            files += [(os.path.join(dirpath, n), pattern) for n in sorted(names) if n.endswith(exts)]
     found = []
-    for path in files:
+    for path, pattern in files:
         r = os.path.relpath(path, ROOT)
         if r in GENERATED:
             continue
         with open(path, encoding="utf-8", errors="replace") as f:
             for number, line in enumerate(f, 1):
-                if OUTSIDE.search(line):
+                if pattern.search(line):
                     found.append(f"{r}:{number}: {line.strip()}")
     return found
 
@@ -139,6 +151,8 @@ class Layering(unittest.TestCase):
         for good in ("docs/formats/vgf.md §3", "`docs/formats/nx-statistics.md` §9",
                      "VGF output in `docs/vgf.md`", "see `vgf.md` for the output shape"):
             self.assertNotRegex(good, OUTSIDE)
+        self.assertRegex("(vgf.md §17)", SPEC_ONLY)
+        self.assertNotRegex("else ../shared/fixtures beside the repository", SPEC_ONLY)
         self.assertEqual(outside_references(), [])
 
     def test_report_reads_the_run_record(self):

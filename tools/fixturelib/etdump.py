@@ -1,4 +1,4 @@
-"""ETDump writer (executorch-formats.md section 3).
+"""ETDump writer (docs/formats/etdump.md).
 
 Design: the caller gives a list of RunData blocks as plain dicts; this module
 only encodes them, in the given order, exactly like the runtime's flatcc

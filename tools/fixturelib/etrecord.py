@@ -1,4 +1,4 @@
-"""ETRecord writer (executorch-formats.md section 5).
+"""ETRecord writer (docs/formats/etrecord.md).
 
 Design: ExecuTorch writes ETRecords with Python's zipfile `writestr`, so every
 entry is STORED, with no extra fields and no comment; this module does the

@@ -1,4 +1,4 @@
-"""ExportedProgram JSON writer (executorch-formats.md section 6).
+"""ExportedProgram JSON writer (docs/formats/exported-program.md).
 
 Design: the program model (placeholders, call_function nodes, tensor
 shapes) is rendered either in the current serde form (schema 5.4: unions are

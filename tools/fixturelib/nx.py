@@ -1,4 +1,4 @@
-"""VGF_NEURAL_STATISTICS payload writer (nx-statistics.md sections 2-7).
+"""VGF_NEURAL_STATISTICS payload writer (docs/formats/nx-statistics.md §2-7).
 
 Design: three layers, each usable alone by tests.
   1. blob bytes: frame() adds the 12-byte header; debug_database() renders the

@@ -1,4 +1,4 @@
-"""PTE (ExecuTorch program) writer (executorch-formats.md section 4).
+"""PTE (ExecuTorch program) writer (docs/formats/pte.md).
 
 Design: a plain-dict program model is encoded with the FlatBuffers builder;
 segment data (the constant segment, then delegate blobs stored as SEGMENT) is

@@ -9,12 +9,13 @@ backed by CONSTANT resources, one INPUT and one OUTPUT tensor resource bound
 at set 0, bindings 0 and 1) so that `vgfwrite.build(graph_vgf(desc))` gives
 the container bytes.
 
-The module follows the layout of a model-converter module (vgf.md §9-13):
+The module follows the layout of a model-converter module
+(docs/formats/spirv-tosa.md §1-5):
 capabilities, extensions, the TOSA import, the memory model, the graph
 entry point, Binding/DescriptorSet decorations of the interface variables,
 then types, constants, variables and graph constants in definition order,
 then the graph (inputs, operations, outputs).  Every operand list follows
-vgf.md §15 (attributes first, then tensors), so the library decodes the
+docs/formats/spirv-tosa.md §7 (attributes first, then tensors), so the library decodes the
 module without a warning.  Result ids are allocated in writing order, so
 the same description always gives the same words.
 
@@ -44,7 +45,7 @@ VK_FORMAT = {"i8": 14, "i32": 99}          # VK_FORMAT_R8_SINT, VK_FORMAT_R32_SI
 DESCRIPTOR_NONE = 0xFFFFFFFF
 DESCRIPTOR_TENSOR_ARM = 1000460000
 
-# opcodes (vgf.md §10)
+# opcodes (docs/formats/spirv-tosa.md §2)
 OP_NAME, OP_EXTENSION, OP_IMPORT, OP_EXT_INST, OP_MEMORY_MODEL = 5, 10, 11, 12, 14
 OP_CAPABILITY, OP_TYPE_BOOL, OP_TYPE_INT, OP_TYPE_ARRAY, OP_TYPE_POINTER = 17, 20, 21, 28, 32
 OP_CONSTANT_TRUE, OP_CONSTANT_FALSE, OP_CONSTANT, OP_CONSTANT_COMPOSITE = 41, 42, 43, 44

@@ -2,8 +2,8 @@
 
 Design: fixtures need real SPIR-V result ids so that statistics labels such
 as `TOSACONV2D_spirv_id_6012` resolve against the VGF stored in a companion
-PTE.  This module reads just enough of the container (vgf.md sections 2-4,
-9-10, 15): header -> module section -> FlatBuffers ModuleTable -> each
+PTE.  This module reads just enough of the container (docs/formats/vgf.md
+§2-4, docs/formats/spirv-tosa.md §1-2 and §7): header -> module section -> FlatBuffers ModuleTable -> each
 module's SPIRV words, then scans the instructions for the OpExtInstImport of
 `TOSA.001000.1` and the OpExtInst (opcode 12) results using that set.
 The input is a trusted fixture; checks are asserts, not diagnostics.

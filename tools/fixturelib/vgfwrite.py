@@ -1,13 +1,13 @@
 """Minimal VGF writer for fixtures (standard library only).
 
 Design: tests need VGF files that the shared fixtures do not have, above
-all COMPUTE segments (vgf.md §17) next to GRAPH segments.  `build(desc)`
+all COMPUTE segments (docs/formats/vgf.md §9) next to GRAPH segments.  `build(desc)`
 turns a plain dict description into the bytes of a 0.4.3 container
-(vgf.md §1-7): the 128-byte header, then the Module Table, Model Sequence
+(docs/formats/vgf.md §1-7): the 128-byte header, then the Module Table, Model Sequence
 Table and Model Resource Table as FlatBuffers without file identifier
 (written with flatbuf.Builder), then a raw `CONST00` constants section.
 Each section starts at a multiple of 8 with zero padding in between, as
-the 0.4.3 encoder does.  Field slots and defaults follow the vgf.md tables;
+the 0.4.3 encoder does.  Field slots and defaults follow the docs/formats/vgf.md tables;
 a value equal to its schema default is omitted like the reference builder
 does, unless the description asks for an explicitly present empty vector.
 
