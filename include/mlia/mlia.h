@@ -99,6 +99,14 @@ typedef struct mlia_check_options {
     const char *reference_debug_buffer_path; /* its debug buffer (--reference-debug-buffer); required
                                                 with reference_etdump_path, which needs
                                                 debug_buffer_path */
+    /* Rate of the ETDump's clock in ticks per second; 0 means 1e9 (ticks are
+     * nanoseconds). Every time metric, the timeline and the notes follow it
+     * (--neural-technology-profiling-data.ticks-per-second). */
+    double ticks_per_second;
+    /* The first warmup_executions executions of the method in each ETDump are
+     * left out of every statistic (runtime and NX) and listed in the context
+     * (--neural-technology-profiling-data.warmup-executions). */
+    unsigned warmup_executions;
 } mlia_check_options;
 
 /* Result of one run. */

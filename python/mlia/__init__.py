@@ -118,8 +118,12 @@ def run_advisor(advice_category: str = "performance",
                 reference_debug_buffer: Optional[Union[str, os.PathLike]] = None) -> Dict[str, Any]:
     """Run `mlia check` and return the standardized result as a dict.
 
-    backend_options={"neural-technology-profiling-data": {"etrecord_method": "decode"}}
-    selects a method of a multi-method ETRecord. debug_buffer (--debug-buffer) adds
+    profiling_data: one ETDump, or a list of them whose executions are pooled
+    (docs/captures.md). backend_options={"neural-technology-profiling-data":
+    {...}} takes "etrecord_method" (selects a method of a multi-method
+    ETRecord), "ticks_per_second" (the ETDump clock's rate; default 1e9,
+    ticks are ns) and "warmup_executions" (the first N executions of each
+    ETDump are left out of every statistic). debug_buffer (--debug-buffer) adds
     output statistics per operator from the ETDump's intermediate outputs;
     reference_profiling_data and reference_debug_buffer (both, with debug_buffer) add
     the error metrics against a reference capture (docs/accuracy.md). Errors raise
@@ -147,8 +151,18 @@ def run_advisor(advice_category: str = "performance",
             request[key] = _text(key, value)
     opts = (backend_options or {}).get("neural-technology-profiling-data", {})
     for key in opts:
-        if key != "etrecord_method":
+        if key not in ("etrecord_method", "ticks_per_second", "warmup_executions"):
             raise MliaUsageError(f"unknown backend option '{key}'")
+    tps = opts.get("ticks_per_second")
+    if tps is not None:
+        if isinstance(tps, bool) or not isinstance(tps, (int, float)) or not 1 <= tps <= 1e15:
+            raise MliaUsageError("ticks_per_second must be a number of ticks per second from 1 to 1e15")
+        request["ticks_per_second"] = tps
+    warm = opts.get("warmup_executions")
+    if warm is not None:
+        if isinstance(warm, bool) or not isinstance(warm, int) or not 0 <= warm <= 999999999:
+            raise MliaUsageError("warmup_executions must be a whole number of executions, 0 to 999999999")
+        request["warmup_executions"] = warm
     if opts.get("etrecord_method") is not None:
         request["etrecord_method"] = _text("etrecord_method", str(opts["etrecord_method"]), path=False)
     if not request["profiling_data"]:

@@ -74,7 +74,8 @@ typedef struct mlia_run_record {
     uint32_t n_executions;
     const uint32_t *execution_runs;          /* run indexes of the method's executions (pooled
                                                 block indexes with several captures) */
-    const char *time_unit;                   /* "ns" */
+    const char *time_unit;                   /* "ns", or "tick" when ticks_per_second is not 1e9 */
+    double ticks_per_second;                 /* the ETDump clock's rate when given, else 0 (ns ticks) */
     uint32_t warmup_executions;              /* first executions of each capture left out (0: none) */
     uint32_t n_warmup;                       /* executions left out, all captures */
     const uint32_t *warmup_runs;             /* their pooled block indexes */

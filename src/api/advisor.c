@@ -133,6 +133,25 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
                           "is compared with).");
         goto out;
     }
+    /* the ETDump's clock and warm-up executions (docs/captures.md) */
+    const mlia_json *tps = mlia_json_get(req, "ticks_per_second");
+    if (tps && tps->type != MLIA_JSON_NULL) {
+        if (tps->type != MLIA_JSON_NUMBER || tps->u.number.nonfinite || !(tps->u.number.d >= 1.0) ||
+            tps->u.number.d > 1e15) {
+            rc = usage(error, "ticks_per_second must be a number of ticks per second from 1 to 1e15");
+            goto out;
+        }
+        o.ticks_per_second = tps->u.number.d;
+    }
+    const mlia_json *wu = mlia_json_get(req, "warmup_executions");
+    if (wu && wu->type != MLIA_JSON_NULL) {
+        if (wu->type != MLIA_JSON_NUMBER || !wu->u.number.int_fits || wu->u.number.i < 0 ||
+            wu->u.number.i > 999999999) {
+            rc = usage(error, "warmup_executions must be a whole number of executions, 0 to 999999999");
+            goto out;
+        }
+        o.warmup_executions = (unsigned)wu->u.number.i;
+    }
     if (o.model_explorer && strcmp(o.model_explorer, "files") != 0 && strcmp(o.model_explorer, "open") != 0) {
         rc = usage(error, "model_explorer must be 'files' or 'open'");
         goto out;

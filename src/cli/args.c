@@ -16,6 +16,10 @@
  */
 #include "cli/args.h"
 
+#include <stdlib.h>
+
+#include "core/cnum.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +28,7 @@
 enum opt_id {
     OPT_TARGET, OPT_PERFORMANCE, OPT_COMPATIBILITY, OPT_PROFILING, OPT_BACKEND, OPT_COMPANION,
     OPT_OUTPUT_DIR, OPT_MODEL_EXPLORER, OPT_METHOD, OPT_JSON, OPT_QUIET, OPT_DEBUG, OPT_HELP,
-    OPT_VERSION, OPT_DEBUG_BUFFER, OPT_REF_PROFILING, OPT_REF_DEBUG_BUFFER
+    OPT_VERSION, OPT_DEBUG_BUFFER, OPT_REF_PROFILING, OPT_REF_DEBUG_BUFFER, OPT_TICKS, OPT_WARMUP
 };
 
 typedef struct opt_def {
@@ -45,6 +49,8 @@ static const opt_def OPTS[] = {
     {OPT_OUTPUT_DIR, "--output-dir", 0, true, true},
     {OPT_MODEL_EXPLORER, "--model-explorer", 0, true, true},
     {OPT_METHOD, "--neural-technology-profiling-data.etrecord-method", 0, true, true},
+    {OPT_TICKS, "--neural-technology-profiling-data.ticks-per-second", 0, true, true},
+    {OPT_WARMUP, "--neural-technology-profiling-data.warmup-executions", 0, true, true},
     {OPT_JSON, "--json", 0, false, true},
     {OPT_QUIET, "--quiet", 'q', false, false},
     {OPT_DEBUG, "--debug", 'd', false, false},
@@ -116,6 +122,8 @@ static void apply(mlia_cli_args *a, const opt_def *o, const char *value)
     case OPT_OUTPUT_DIR: a->output_dir = value; break;
     case OPT_MODEL_EXPLORER: a->model_explorer = value; break;
     case OPT_METHOD: a->method = value; break;
+    case OPT_TICKS: a->ticks_per_second = mlia_strtod(value, NULL); break;
+    case OPT_WARMUP: a->warmup_executions = (uint32_t)strtoul(value, NULL, 10); break;
     case OPT_JSON: a->json = true; break;
     case OPT_QUIET: a->quiet = true; break;
     case OPT_DEBUG: a->debug = true; break;
@@ -138,6 +146,41 @@ static int check_value(const opt_def *o, const char *value, char *msg, size_t n)
     if (o->id == OPT_MODEL_EXPLORER && strcmp(value, "files") != 0 && strcmp(value, "open") != 0)
         return usage_error(msg, n, "argument %s: invalid choice: '%s' (choose from 'files', 'open')",
                            name, value);
+    if (o->id == OPT_TICKS) {
+        /* a plain decimal number, optionally with an exponent (250e6), read
+         * in the "C" locale; no sign, no hexadecimal, no inf/nan */
+        const char *p = value;
+        size_t digits = 0;
+        while (*p >= '0' && *p <= '9')
+            p++, digits++;
+        if (*p == '.')
+            for (p++; *p >= '0' && *p <= '9'; p++)
+                digits++;
+        bool ok = digits > 0;
+        if (ok && (*p == 'e' || *p == 'E')) {
+            p++;
+            if (*p == '+' || *p == '-')
+                p++;
+            ok = *p >= '0' && *p <= '9';
+            while (*p >= '0' && *p <= '9')
+                p++;
+        }
+        double hz = ok && !*p ? mlia_strtod(value, NULL) : 0.0;
+        if (!(hz >= 1.0 && hz <= MLIA_CLI_MAX_TICKS_PER_SECOND))
+            return usage_error(msg, n,
+                               "argument %s: invalid value: '%s' (ticks per second: a number from 1 to 1e15, "
+                               "e.g. 250e6)",
+                               name, value);
+    }
+    if (o->id == OPT_WARMUP) {
+        const char *p = value;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (*p || p - value > 9)
+            return usage_error(msg, n,
+                               "argument %s: invalid value: '%s' (a whole number of executions, 0 to 999999999)",
+                               name, value);
+    }
     return 0;
 }
 
@@ -386,6 +429,8 @@ const char *mlia_cli_help(mlia_cli_command command)
                "                  [--neural-technology-profiling-data.etrecord-method NAME]\n"
                "                  [--debug-buffer BIN [--reference-profiling-data ETDUMP\n"
                "                   --reference-debug-buffer BIN]]\n"
+               "                  [--neural-technology-profiling-data.ticks-per-second HZ]\n"
+               "                  [--neural-technology-profiling-data.warmup-executions N]\n"
                "                  [-b BACKEND] [--json] [-q] [-d]\n"
                "\n"
                "Analyse an ExecuTorch ETDump (runtime timings and VGF neural statistics)\n"
@@ -413,6 +458,12 @@ const char *mlia_cli_help(mlia_cli_command command)
                "                                a reference capture of the same program (e.g. on\n"
                "                                CPU): error, SNR and cosine similarity per operator\n"
                "  --reference-debug-buffer BIN  the reference capture's debug buffer\n"
+               "  --neural-technology-profiling-data.ticks-per-second HZ\n"
+               "                                rate of the ETDump's clock (default 1e9: ticks\n"
+               "                                are nanoseconds), e.g. 250e6 for a 250 MHz counter\n"
+               "  --neural-technology-profiling-data.warmup-executions N\n"
+               "                                leave the first N executions of each ETDump out\n"
+               "                                of every statistic (default 0)\n"
                "  --json                        print the result JSON on standard output\n"
                "                                instead of the summary\n"
                "  -q, --quiet                   print nothing on success\n"

@@ -26,6 +26,8 @@ typedef enum mlia_cli_command {
 #define MLIA_CLI_MAX_VALUES 8
 /* --profiling-data may be given this many times (docs/captures.md). */
 #define MLIA_CLI_MAX_PROFILING 1024
+/* Largest --neural-technology-profiling-data.ticks-per-second (1 PHz). */
+#define MLIA_CLI_MAX_TICKS_PER_SECOND 1e15
 
 typedef struct mlia_cli_args {
     mlia_cli_command command;
@@ -39,6 +41,8 @@ typedef struct mlia_cli_args {
     const char *debug_buffer;     /* --debug-buffer */
     const char *reference_profiling_data; /* --reference-profiling-data */
     const char *reference_debug_buffer;   /* --reference-debug-buffer */
+    double ticks_per_second;      /* --neural-technology-profiling-data.ticks-per-second (0: not given) */
+    uint32_t warmup_executions;   /* --neural-technology-profiling-data.warmup-executions */
     uint32_t n_profiling_data, n_backends, n_unrecognized;
     const char *profiling_data[MLIA_CLI_MAX_PROFILING];
     const char *backends[MLIA_CLI_MAX_VALUES];

@@ -269,6 +269,8 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     opts.debug_buffer_path = a->debug_buffer;
     opts.reference_etdump_path = a->reference_profiling_data;
     opts.reference_debug_buffer_path = a->reference_debug_buffer;
+    opts.ticks_per_second = a->ticks_per_second;
+    opts.warmup_executions = a->warmup_executions;
     opts.cli_args = (const char *const *)(argv + 1);
     opts.n_cli_args = argc - 1;
     opts.console_width = summary_width();

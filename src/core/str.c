@@ -89,3 +89,25 @@ char *mlia_buf_take(mlia_buf *b)
     mlia_buf_init(b);
     return p;
 }
+
+void mlia_format_hz(char *buf, size_t n, double hz)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1e12, "THz"}, {1e9, "GHz"}, {1e6, "MHz"}, {1e3, "kHz"}, {1, "Hz"}};
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof *units && hz < units[u].scale)
+        u++;
+    char num[40];
+    mlia_snprintf(num, sizeof num, "%.6f", hz / units[u].scale);
+    char *dot = strchr(num, '.');
+    if (dot) {
+        char *end = num + strlen(num);
+        while (end > dot + 1 && end[-1] == '0')
+            *--end = 0;
+        if (end == dot + 1)
+            *dot = 0;
+    }
+    mlia_snprintf(buf, n, "%s %s", num, units[u].unit);
+}

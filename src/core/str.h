@@ -38,6 +38,11 @@ void mlia_buf_printf(mlia_buf *b, const char *fmt, ...) __attribute__((format(pr
 /* Take ownership of the NUL-terminated contents; the buffer is reset. */
 char *mlia_buf_take(mlia_buf *b);
 
+/* A clock rate for people: "250 MHz", "1 GHz", "32.768 kHz", "19.2 MHz"
+ * (the largest unit with a value >= 1, at most six decimals, trailing zeros
+ * dropped; '.' in every locale). buf holds 48 bytes. */
+void mlia_format_hz(char *buf, size_t n, double hz);
+
 #include <string.h>
 
 /* Append n bytes (the buffer stays NUL-terminated). Inline fast path: the

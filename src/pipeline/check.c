@@ -429,6 +429,9 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
 {
     const mlia_check_options *o = s->opts;
     double t0 = now_ms();
+    if (o->ticks_per_second != 0 && !(o->ticks_per_second >= 1.0 && o->ticks_per_second <= 1e15))
+        return mlia_error_setf(err, NULL, "ticks_per_second must be a number of ticks per second from 1 to 1e15 "
+                                          "(got %g)", o->ticks_per_second);
     if (o->output_dir && mlia_outdir_check(o->output_dir, err))
         return -1;
 
@@ -534,15 +537,46 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     double t0 = now_ms();
     mlia_result_init(&s->result, &s->arena);
     method_selection sel;
+    s->warmup_executions = o->warmup_executions;
     if (captures_select(s, &sel, err))
         return -1;
     s->method = sel.method;
     s->method_name = sel.name;
     s->n_executions = sel.n_executions;
     s->execution_runs = sel.execution_runs;
-    s->time_unit = "ns";
+    /* the ETDump's clock (docs/captures.md): ticks are ns unless told */
+    double hz = o->ticks_per_second > 0 ? o->ticks_per_second : 1e9;
+    s->time_unit = hz == 1e9 ? "ns" : "tick";
     mlia_log_add(s, "method: %s (%s), %u execution(s)", sel.name, o->method ? "selected" : "only method",
                  sel.n_executions);
+    if (o->ticks_per_second > 0) {
+        char rate[48];
+        mlia_format_hz(rate, sizeof rate, hz);
+        mlia_log_add(s, "ETDump ticks read at %s (%.17g ticks per second)", rate, hz);
+        if (hz != 1e9)
+            mlia_result_warnf(&s->result, "ETDump ticks read at %s (%.17g ticks per second), not as nanoseconds: "
+                                          "every time is the recorded ticks divided by that rate.", rate, hz);
+    }
+    if (s->n_warmup) {
+        mlia_buf runs;
+        mlia_buf_init(&runs);
+        for (uint32_t i = 0; i < s->n_warmup && i < 10; i++)
+            mlia_buf_printf(&runs, "%s%u", i ? ", " : "", s->warmup_runs[i]);
+        if (s->n_warmup > 10)
+            mlia_buf_printf(&runs, ", ... (%u more omitted)", s->n_warmup - 10);
+        if (s->n_captures > 1)
+            mlia_result_warnf(&s->result,
+                              "The first %u execution(s) of each ETDump were left out as warm-up (%u in all, pooled "
+                              "event block(s) %s); every statistic and execution coverage is over the other %u "
+                              "execution(s).",
+                              s->warmup_executions, s->n_warmup, runs.data, sel.n_executions);
+        else
+            mlia_result_warnf(&s->result,
+                              "The first %u execution(s) of the ETDump were left out as warm-up (event block(s) %s); "
+                              "every statistic and execution coverage is over the other %u execution(s).",
+                              s->warmup_executions, runs.data, sel.n_executions);
+        mlia_buf_free(&runs);
+    }
     for (uint32_t i = 0; i < s->n_captures && (s->n_captures > 1 || s->n_warmup); i++)
         mlia_log_add(s, "capture %s: %u execution(s) analysed, %u left out as warm-up", s->captures[i].digest.name,
                      s->captures[i].n_executions, s->captures[i].n_warmup);
@@ -568,8 +602,8 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     rin.n_executions = sel.n_executions;
     rin.maps = s->method;
     rin.program = s->program;
-    rin.time_unit = "ns";
-    rin.ticks_per_ms = 1e6;
+    rin.time_unit = s->time_unit;
+    rin.ticks_per_ms = hz / 1000.0;
     if (runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err))
         return -1;
     s->stage_ms[2] = now_ms() - t0;

@@ -60,6 +60,7 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->execution_runs = s->execution_runs;
     rec->time_unit = s->time_unit;
     rec->warmup_executions = s->warmup_executions;
+    rec->ticks_per_second = s->opts->ticks_per_second > 0 ? s->opts->ticks_per_second : 0;
     rec->n_warmup = s->n_warmup;
     rec->warmup_runs = s->warmup_runs;
     rec->runtime = s->runtime;

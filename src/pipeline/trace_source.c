@@ -52,6 +52,11 @@ typedef struct handle_node {
 typedef struct ts_ctx {
     const mlia_session *s;
     mlia_arena *arena;
+    /* ETDump ticks -> ns (docs/captures.md): t * ns_mul when the rate divides
+     * 1e9 (1 for ns ticks), else rounded t * 1e9 / hz */
+    uint64_t ns_mul;
+    uint64_t hz_int;             /* integral rate that does not divide 1e9, else 0 */
+    double hz;
     uint32_t n_sites;            /* chain 0 instructions of the method */
     op_site *sites;
     /* graph nodes with a debug handle, sorted by (handle, node): built on
@@ -183,6 +188,23 @@ static const op_site *site_of(ts_ctx *c, int64_t chain, int64_t instr)
     return st;
 }
 
+/* Ticks to nanoseconds: exact when the rate divides 1e9, otherwise the
+ * nearest nanosecond. Monotonic, so containment (the trace's nesting) is
+ * kept; saturates at UINT64_MAX. */
+static uint64_t to_ns(const ts_ctx *c, uint64_t t)
+{
+    if (c->ns_mul == 1)
+        return t;
+    if (c->ns_mul)
+        return t > UINT64_MAX / c->ns_mul ? UINT64_MAX : t * c->ns_mul;
+    if (c->hz_int) {
+        unsigned __int128 v = ((unsigned __int128)t * 1000000000u + c->hz_int / 2) / c->hz_int;
+        return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+    }
+    long double v = (long double)t * 1e9L / (long double)c->hz + 0.5L;
+    return v >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)v;
+}
+
 /* Backend events of one instruction, in wrapper-first order. */
 typedef struct bk_item {
     uint64_t s, e;
@@ -258,13 +280,13 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
             continue;
         trace_event ev;
         memset(&ev, 0, sizeof ev);
-        ev.start = e->start_time;
-        ev.end = e->end_time;
+        ev.start = to_ns(c, e->start_time);
+        ev.end = to_ns(c, e->end_time);
         ev.index = k;
         ev.chain = e->chain_index;
         ev.instruction = e->instruction_id;
         if (is_backend(e)) {
-            bk[n_bk++] = (bk_item){e->start_time, e->end_time, k, e->chain_index, e->instruction_id,
+            bk[n_bk++] = (bk_item){ev.start, ev.end, k, e->chain_index, e->instruction_id,
                                    event_text(&scratch, e), NULL};
             continue;
         }
@@ -414,8 +436,16 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
     c->sites = mlia_arena_array(arena, c->n_sites ? c->n_sites : 1, sizeof *c->sites);
     out->tool = "mlia " MLIA_VERSION;
     out->method = s->method_name;
-    out->time_unit = s->time_unit ? s->time_unit : "ns";
-    out->us_decimals = 3; /* ticks are nanoseconds (docs/analysis.md) */
+    out->time_unit = "ns"; /* ticks are converted to ns (to_ns) whatever the ETDump's clock */
+    out->us_decimals = 3; /* events are in nanoseconds (docs/analysis.md): ticks converted by to_ns */
+    double hz = s->opts->ticks_per_second > 0 ? s->opts->ticks_per_second : 1e9;
+    c->hz = hz;
+    if (hz >= 1.0 && hz <= 1e9 && hz == (double)(uint64_t)hz && 1000000000u % (uint64_t)hz == 0)
+        c->ns_mul = 1000000000u / (uint64_t)hz;
+    else if (hz >= 1.0 && hz < 9.2e18 && hz == (double)(uint64_t)hz)
+        c->hz_int = (uint64_t)hz;
+    if (s->opts->ticks_per_second > 0)
+        out->ticks_per_second = hz;
     out->n_executions = s->dump ? s->n_executions : 0;
     out->execution_runs = s->execution_runs;
     if (s->n_captures > 1 && out->n_executions) {

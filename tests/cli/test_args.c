@@ -150,6 +150,31 @@ TEST(several_etdumps_are_kept_in_order)
     CHECK_STR(args.profiling_data[9], "10.etdp");
 }
 
+TEST(tick_rate_and_warmup)
+{
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "250e6",
+                    "--neural-technology-profiling-data.warmup-executions=3"),
+              0);
+    CHECK(args.ticks_per_second == 250e6);
+    CHECK_INT(args.warmup_executions, 3);
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second=19.2E6"), 0);
+    CHECK(args.ticks_per_second == 19.2e6);
+    CHECK_INT(args.warmup_executions, 0);
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "1e15"), 0);
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", ".5e1"), 0);
+    CHECK(args.ticks_per_second == 5.0);
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "0.5"), 2);
+    CHECK_STR(msg, "argument --neural-technology-profiling-data.ticks-per-second: invalid value: '0.5' (ticks per "
+                   "second: a number from 1 to 1e15, e.g. 250e6)");
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "nan"), 2);
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.warmup-executions", "999999999"), 0);
+    CHECK_INT(args.warmup_executions, 999999999);
+    CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.warmup-executions", "-1"), 2);
+    CHECK_STR(msg, "argument --neural-technology-profiling-data.warmup-executions: expected one argument");
+    CHECK_INT(PARSE("inspect", "x.etdump", "--neural-technology-profiling-data.warmup-executions", "1"), 2);
+    CHECK_STR(msg, "unrecognized arguments: --neural-technology-profiling-data.warmup-executions 1");
+}
+
 TEST(too_many_etdumps)
 {
     /* 1025 --profiling-data values: counted, the rule names the limit */
@@ -204,6 +229,7 @@ int main(void)
     RUN(usage_messages);
     RUN(several_etdumps_are_kept_in_order);
     RUN(too_many_etdumps);
+    RUN(tick_rate_and_warmup);
     RUN(backend_names);
     RUN(usage_lines);
     return test_summary();

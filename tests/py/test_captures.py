@@ -213,6 +213,171 @@ class OneMethodPerCapture(Base):
         self.assertAlmostEqual(m["value"], 3000 / 1e6, places=12)
 
 
+class TickRate(Base):
+    """--neural-technology-profiling-data.ticks-per-second: a 250 MHz counter's ticks
+    are 4 ns each, so every time is 4 x its nanosecond reading."""
+    RELU = [1000, 2000, 3000]
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.cap = cls.build(demo_desc("clock", cls.RELU, [400000, 410000, 420000]))
+
+    def run_both(self, *extra):
+        p1, o1 = self.check(self.cap["etrecord"], [self.cap["etdump"]], "--model-explorer", "files")
+        p2, o2 = self.check(self.cap["etrecord"], [self.cap["etdump"]], "--model-explorer", "files",
+                            "--neural-technology-profiling-data.ticks-per-second", "250e6", *extra)
+        self.assertEqual(p1.returncode, 0, p1.stderr)
+        self.assertEqual(p2.returncode, 0, p2.stderr)
+        return (Result(json.loads(p1.stdout)), o1), (Result(json.loads(p2.stdout)), o2)
+
+    def test_250_mhz_scales_every_time_by_4(self):
+        (ns, _), (mhz, out) = self.run_both()
+        # exact values: ticks / 250000 per ms, as the analysis divides
+        for stat, ticks in (("p50", 2000), ("min", 1000), ("max", 3000)):
+            self.assertEqual(mhz.m(RELU, "execution_time", stat)["value"], ticks / 250000)
+            self.assertEqual(ns.m(RELU, "execution_time", stat)["value"], ticks / 1e6)
+        times = 0
+        for eid, metrics in ns.breakdowns.items():
+            for m in metrics:
+                if m.get("unit") != "ms" or "value" not in m:
+                    continue
+                other = [x for x in mhz.breakdowns[eid] if x["name"] == m["name"] and
+                         x.get("qualifiers") == m.get("qualifiers")][0]
+                self.assertAlmostEqual(other["value"], 4 * m["value"], delta=1e-12 * max(1, m["value"]))
+                times += 1
+        self.assertGreater(times, 30)
+        self.assertAlmostEqual(mhz.model_metric("inference_time")["value"],
+                               4 * ns.model_metric("inference_time")["value"], places=9)
+        self.assertAlmostEqual(mhz.model_metric("inferences_per_second")["value"],
+                               ns.model_metric("inferences_per_second")["value"] / 4, places=6)
+        # cycles are not times: unchanged
+        self.assertEqual(mhz.model_metric("total_cycles"), ns.model_metric("total_cycles"))
+        rc = mhz.doc["context"]["runtime_configuration"]
+        self.assertEqual((rc["time_unit"], rc["ticks_per_second"]), ("tick", 250000000))
+        self.assertNotIn("ticks_per_second", ns.doc["context"]["runtime_configuration"])
+        self.assertIn("ETDump ticks read at 250 MHz (250000000 ticks per second), not as nanoseconds: every time "
+                      "is the recorded ticks divided by that rate.", mhz.warnings)
+        # the timeline: microseconds from the converted ticks (4 ns each)
+        with open(os.path.join(out, "mlia-output", "trace.json"), encoding="utf-8") as f:
+            trace = json.load(f)
+        self.assertEqual(trace["metadata"]["etdump_ticks_per_second"], 250000000)
+        relu = sorted(e["dur"] for e in trace["traceEvents"]
+                      if e.get("ph") == "X" and e["args"].get("entity_id") == RELU and e["cat"] == "operator")
+        self.assertEqual(relu, [4.0, 8.0, 12.0])
+        with open(os.path.join(out, "mlia-output", "model-explorer", "bundle", "index.html"), encoding="utf-8") as f:
+            self.assertIn("Times are in milliseconds (ETDump ticks read at 250 MHz).", f.read())
+
+    def test_a_rate_that_does_not_divide_a_second(self):
+        # 24 MHz: 1000 ticks = 41666.67 ns; the trace rounds to the nearest ns
+        p, out = self.check(self.cap["etrecord"], [self.cap["etdump"]],
+                            "--neural-technology-profiling-data.ticks-per-second", "24000000")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        res = Result(json.loads(p.stdout))
+        self.assertEqual(res.m(RELU, "execution_time", "min")["value"], 1000 / 24000)
+        with open(os.path.join(out, "mlia-output", "trace.json"), encoding="utf-8") as f:
+            trace = json.load(f)
+        relu = [e for e in trace["traceEvents"]
+                if e.get("ph") == "X" and e["args"].get("entity_id") == RELU and e["cat"] == "operator"]
+        self.assertAlmostEqual(min(e["dur"] for e in relu), 41.667, delta=0.0015)
+
+    def test_python_api_takes_the_rate(self):
+        lib = os.environ.get("MLIA_LIB", os.path.join(ROOT, BUILD, "libmlia.so"))
+        if not os.path.exists(lib):
+            self.skipTest(f"{lib} not built")
+        os.environ["MLIA_LIB"] = lib
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import mlia
+        opts = {"neural-technology-profiling-data": {"ticks_per_second": 250e6}}
+        res = Result(mlia.run_advisor(model=self.cap["etrecord"], profiling_data=[self.cap["etdump"]],
+                                      backend_options=opts))
+        self.assertEqual(res.m(RELU, "execution_time", "p50")["value"], 2000 / 250000)
+        for bad in (0, -1, float("nan"), "fast", True):
+            with self.assertRaises(mlia.MliaUsageError) as cm:
+                mlia.run_advisor(model=self.cap["etrecord"], profiling_data=[self.cap["etdump"]],
+                                 backend_options={"neural-technology-profiling-data": {"ticks_per_second": bad}})
+            self.assertEqual(str(cm.exception), "ticks_per_second must be a number of ticks per second from 1 to 1e15")
+
+
+class WarmUp(Base):
+    """--neural-technology-profiling-data.warmup-executions: the first N executions of
+    each capture are out of every statistic. The expected figures are worked out here
+    from the durations written into the captures."""
+    A = [9000, 1000, 2000, 3000]   # a slow first execution
+    B = [8000, 500, 4000]
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.a = cls.build(demo_desc("warm_a", cls.A))
+        cls.b = cls.build(demo_desc("warm_b", cls.B))
+
+    def test_warmup_changes_min_and_max_as_computed_by_hand(self):
+        both = [self.a["etdump"], self.b["etdump"]]
+        p0, _ = self.check(self.a["etrecord"], both)
+        p1, out = self.check(self.a["etrecord"], both, "--neural-technology-profiling-data.warmup-executions", "1")
+        self.assertEqual(p1.returncode, 0, p1.stderr)
+        r0, r1 = Result(json.loads(p0.stdout)), Result(json.loads(p1.stdout))
+        # without warm-up: all 7 values; with it: 1000, 2000, 3000 and 500, 4000
+        self.assertEqual([r0.m(RELU, "execution_time", s)["value"] for s in ("min", "max", "p50")],
+                         [500 / 1e6, 9000 / 1e6, 3000 / 1e6])
+        self.assertEqual([r1.m(RELU, "execution_time", s)["value"] for s in ("min", "max", "p50")],
+                         [500 / 1e6, 4000 / 1e6, 2000 / 1e6])
+        self.assertEqual(r1.m(RELU, "execution_time", "p50")["samples"], 5)
+        self.assertEqual(r1.m(RELU, "execution_coverage")["value"], 100.0)
+        self.assertEqual(r1.model_metric("inference_time")["samples"], 5)
+        self.assertEqual(r1.model_metric("total_cycles")["samples"], 5)  # NX statistics too
+        rc = r1.doc["context"]["runtime_configuration"]
+        self.assertEqual((rc["warmup_executions"], rc["warmup_runs"], rc["executions"], rc["execution_runs"]),
+                         (1, [1, 6], 5, [2, 3, 4, 7, 8]))
+        self.assertEqual([(c["warmup_runs"], c["execution_runs"]) for c in rc["profiling_data"]],
+                         [([1], [2, 3, 4]), ([1], [2, 3])])
+        self.assertIn("The first 1 execution(s) of each ETDump were left out as warm-up (2 in all, pooled event "
+                      "block(s) 1, 6); every statistic and execution coverage is over the other 5 execution(s).",
+                      r1.warnings)
+        with open(os.path.join(out, "mlia-output", "trace.json"), encoding="utf-8") as f:
+            trace = json.load(f)
+        self.assertEqual(trace["metadata"]["execution_event_blocks"], [2, 3, 4, 2, 3])
+
+    def test_one_capture(self):
+        p, _ = self.check(self.a["etrecord"], [self.a["etdump"]],
+                          "--neural-technology-profiling-data.warmup-executions=2")
+        res = Result(json.loads(p.stdout))
+        self.assertEqual([res.m(RELU, "execution_time", s)["value"] for s in ("min", "max", "p50")],
+                         [2000 / 1e6, 3000 / 1e6, 2000 / 1e6])
+        self.assertIn("The first 2 execution(s) of the ETDump were left out as warm-up (event block(s) 1, 2); every "
+                      "statistic and execution coverage is over the other 2 execution(s).", res.warnings)
+        rc = res.doc["context"]["runtime_configuration"]
+        self.assertEqual((rc["warmup_runs"], rc["execution_runs"]), ([1, 2], [3, 4]))
+
+    def test_warmup_at_or_above_the_executions_is_an_error(self):
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"], self.b["etdump"]],
+                            "--neural-technology-profiling-data.warmup-executions", "3")
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stderr, f"mlia: error: {self.b['etdump']}: 3 warm-up execution(s) requested, but the "
+                                   "capture holds only 3 execution(s) of method 'forward'\n")
+        self.assertEqual(os.listdir(out), [])
+
+    def test_python_api_takes_the_warmup(self):
+        lib = os.environ.get("MLIA_LIB", os.path.join(ROOT, BUILD, "libmlia.so"))
+        if not os.path.exists(lib):
+            self.skipTest(f"{lib} not built")
+        os.environ["MLIA_LIB"] = lib
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import mlia
+        res = Result(mlia.run_advisor(model=self.a["etrecord"], profiling_data=[self.a["etdump"], self.b["etdump"]],
+                                      backend_options={"neural-technology-profiling-data": {"warmup_executions": 1}}))
+        self.assertEqual(res.m(RELU, "execution_time", "max")["value"], 4000 / 1e6)
+        with self.assertRaises(mlia.MliaError) as cm:
+            mlia.run_advisor(model=self.a["etrecord"], profiling_data=[self.a["etdump"]],
+                             backend_options={"neural-technology-profiling-data": {"warmup_executions": 4}})
+        self.assertEqual(str(cm.exception), f"{self.a['etdump']}: 4 warm-up execution(s) requested, but the capture "
+                                            "holds only 4 execution(s) of method 'forward'")
+        with self.assertRaises(mlia.MliaUsageError):
+            mlia.run_advisor(model=self.a["etrecord"], profiling_data=[self.a["etdump"]],
+                             backend_options={"neural-technology-profiling-data": {"warmup_executions": 1.5}})
+
+
 class MemoryCap(Base):
     def test_the_memory_cap_counts_every_etdump(self):
         import mkfixture  # noqa: F401

@@ -147,6 +147,18 @@ class UsageErrors(CliCase):
         self.assert_usage(BASE + ["--profiling-data", "e.etdump", "--profiling-data=d.etdump"],
                           "--profiling-data: d.etdump is given more than once.")
 
+    def test_tick_rate_values(self):
+        opt = "--neural-technology-profiling-data.ticks-per-second"
+        for bad in ("0", "fast", "1e16", "0x10", "inf", "2,5e8", "1e"):
+            self.assert_usage(BASE + [opt, bad], f"argument {opt}: invalid value: '{bad}' (ticks per second: a "
+                                                 "number from 1 to 1e15, e.g. 250e6)")
+
+    def test_warmup_values(self):
+        opt = "--neural-technology-profiling-data.warmup-executions"
+        for bad in ("x", "1.5", "+1", "1000000000"):
+            self.assert_usage(BASE + [f"{opt}={bad}"], f"argument {opt}: invalid value: '{bad}' (a whole number of "
+                                                       "executions, 0 to 999999999)")
+
     def test_every_etdump_suffix_is_checked(self):
         self.assert_usage(BASE + ["--profiling-data", "e.etdump", "--profiling-data=f.bin"],
                           "f.bin: unsupported profiling data file; expected an ETDump (.etdump or .etdp).")

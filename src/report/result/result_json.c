@@ -404,6 +404,10 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
         uint_list(w, "warmup_runs", s->warmup_runs, s->n_warmup);
     }
     mlia_jw_kstr(w, "time_unit", s->time_unit);
+    if (s->ticks_per_second > 0 && s->ticks_per_second == (double)(uint64_t)s->ticks_per_second)
+        mlia_jw_kuint(w, "ticks_per_second", (uint64_t)s->ticks_per_second); /* docs/captures.md */
+    else if (s->ticks_per_second > 0)
+        mlia_jw_kdouble(w, "ticks_per_second", s->ticks_per_second);
     /* unknown values are left out rather than written as null */
     mlia_jw_kobj_begin(w, "statistics");
     if (nx && nx->resolved) {

@@ -861,6 +861,10 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     mlia_jw_kstr(&w, "generated_by", src->tool);
     mlia_jw_kstr(&w, "method", src->method);
     mlia_jw_kstr(&w, "time_unit", src->time_unit);
+    if (src->ticks_per_second > 0 && src->ticks_per_second == (double)(uint64_t)src->ticks_per_second)
+        mlia_jw_kuint(&w, "etdump_ticks_per_second", (uint64_t)src->ticks_per_second);
+    else if (src->ticks_per_second > 0)
+        mlia_jw_kdouble(&w, "etdump_ticks_per_second", src->ticks_per_second);
     mlia_jw_kuint(&w, "executions", nx);
     mlia_jw_key(&w, "execution_event_blocks");
     mlia_jw_arr_begin(&w);

@@ -65,6 +65,8 @@ typedef struct trace_source {
     const char *tool;               /* "mlia 0.1.0" */
     const char *method;
     const char *time_unit;          /* "ns" */
+    double ticks_per_second;        /* the ETDump clock's rate the times were converted from, when
+                                       given (written to the metadata), else 0 */
     uint32_t us_decimals;           /* ticks per microsecond = 10^us_decimals (3 for ns) */
     uint32_t n_executions;
     const uint32_t *execution_runs; /* [n_executions] ETDump run index of each execution (in its capture) */

@@ -908,8 +908,14 @@ static void write_page_data(vw_out *o, mlia_jw *w)
                        "ids, instruction count); this does not prove that this PTE produced the capture.");
     mlia_jw_arr_end(w);
     mlia_jw_karr_begin(w, "notes");
-    mlia_jw_str(w, mlia_arena_printf(c->a, "Times are in milliseconds (ETDump ticks read as %s).",
-                                     s->time_unit ? s->time_unit : "ns"));
+    if (s->ticks_per_second > 0 && s->ticks_per_second != 1e9) { /* docs/captures.md */
+        char rate[48];
+        mlia_format_hz(rate, sizeof rate, s->ticks_per_second);
+        mlia_jw_str(w, mlia_arena_printf(c->a, "Times are in milliseconds (ETDump ticks read at %s).", rate));
+    } else {
+        mlia_jw_str(w, mlia_arena_printf(c->a, "Times are in milliseconds (ETDump ticks read as %s).",
+                                         s->time_unit ? s->time_unit : "ns"));
+    }
     mlia_jw_str(w, "Cycle counters describe captured activity, not elapsed time; they are never converted to time.");
     /* unavailable views and their reasons are listed by the page from "views" */
     mlia_jw_str(w, mlia_arena_printf(c->a, "Colours use one linear scale per entity kind and metric across all "
