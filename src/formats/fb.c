@@ -270,6 +270,24 @@ static int ref_field(const fb_table *t, unsigned slot, const char *name, uint64_
     return *pos == UINT64_MAX ? -1 : *pos != 0;
 }
 
+void *fb_read_records(const fb_table *t, unsigned slot, const char *name, mlia_arena *arena, size_t size,
+                      fb_record_fn fn, void *ctx, uint32_t *n, bool *present, mlia_error *err)
+{
+    fb_vec v;
+    if (fb_get_vector(t, slot, name, 4, &v, err) < 0)
+        return NULL;
+    if (present)
+        *present = v.present;
+    *n = v.n;
+    uint8_t *out = mlia_arena_array(arena, v.n ? v.n : 1, size);
+    for (uint32_t i = 0; i < v.n; i++) {
+        fb_table it;
+        if (fb_vec_table(&v, i, &it, err) < 0 || fn(ctx, &it, i, out + (size_t)i * size, err) < 0)
+            return NULL;
+    }
+    return out;
+}
+
 int fb_get_table(const fb_table *t, unsigned slot, const char *name, fb_table *out, mlia_error *err)
 {
     uint64_t p;

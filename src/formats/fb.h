@@ -49,6 +49,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/arena.h"
 #include "core/error.h"
 #include "core/str.h"
 
@@ -259,5 +260,19 @@ int fb_vec_string(const fb_vec *v, uint32_t i, mlia_str *out, mlia_error *err);
 /* True when `n` more tables may be opened (lets readers reject a huge count
  * before allocating one record per element). */
 static inline bool fb_budget_allows(const fb_buf *b, uint64_t n) { return n <= b->tables_left; }
+
+/* ---- vectors of tables into records (the readers' one allocating helper) ---- */
+
+/* Reads table t, element i of a vector of tables, into the record `item`.
+ * Returns 0, or -1 with err filled. */
+typedef int (*fb_record_fn)(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err);
+
+/* The vector of tables `name` in `slot` of t, one record of `size` bytes
+ * per element in a new zero-filled array from `arena` (at least one record,
+ * so never NULL), each read by fn. *n is set to the count before the first
+ * record is read (fn may look at it); *present (when not NULL) = the field
+ * is present. Returns the array, or NULL with err filled. */
+void *fb_read_records(const fb_table *t, unsigned slot, const char *name, mlia_arena *arena, size_t size,
+                      fb_record_fn fn, void *ctx, uint32_t *n, bool *present, mlia_error *err);
 
 #endif

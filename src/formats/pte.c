@@ -134,6 +134,8 @@ typedef struct pte_ctx {
     mlia_arena *arena;
     mlia_error *err;
     pte_program *p;
+    pte_plan *plan;          /* the plan being read */
+    const pte_chain *chain;  /* the chain being read (its n_instructions is set) */
 } pte_ctx;
 
 /* Check that `value` indexes a table of `limit` entries. */
@@ -208,34 +210,63 @@ static int read_subsegment(pte_ctx *c, const fb_table *t, pte_subsegment *s)
 
 /* ---------------------------------------------------------------- program tables */
 
+/* Record readers of the vectors of tables (fb_read_records; ctx = pte_ctx). */
+
+static int read_segment(void *ctx, const fb_table *s, uint32_t i, void *item, mlia_error *err)
+{
+    pte_ctx *c = ctx;
+    pte_segment *seg = item;
+    uint64_t base = c->p->segment_base_offset;
+    if (fb_get_u64(s, PROGRAM_SLOT_DATA_SEGMENT_OFFSET, "offset", 0, &seg->offset, err) < 0 ||
+        fb_get_u64(s, PROGRAM_SLOT_DATA_SEGMENT_SIZE, "size", 0, &seg->size, err) < 0)
+        return -1;
+    if (base == 0)
+        return 0;
+    if (seg->offset > c->size - base || seg->size > c->size - base - seg->offset)
+        return fb_fail(s, NULL, -1, s->pos, err,
+                       "segment (offset %" PRIu64 ", size %" PRIu64 ") extends past the end of the file (%" PRIu64
+                       " bytes from segment_base_offset %" PRIu64 ")",
+                       seg->offset, seg->size, c->size, base);
+    seg->in_file = true;
+    seg->file_offset = c->file_offset + base + seg->offset;
+    return 0;
+}
+
+static int read_constant_buffer(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    return read_blob(ctx, t, PROGRAM_SLOT_BUFFER_STORAGE, "storage", item);
+}
+
+static int read_inline_delegate(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    return read_blob(ctx, t, PROGRAM_SLOT_BACKEND_DELEGATE_INLINE_DATA_DATA, "data", item);
+}
+
+static int read_subsegment_record(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    return read_subsegment(ctx, t, item);
+}
+
+static int read_named_data(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    const pte_program *p = ((pte_ctx *)ctx)->p;
+    pte_named_data *nd = item;
+    if (fb_get_string(t, PROGRAM_SLOT_NAMED_DATA_KEY, "key", &nd->key, err) < 0 ||
+        fb_get_u32(t, PROGRAM_SLOT_NAMED_DATA_SEGMENT_INDEX, "segment_index", 0, &nd->segment_index, err) < 0)
+        return -1;
+    if (nd->segment_index >= p->n_segments)
+        return fb_fail(t, "segment_index", -1, t->pos, err, "segment index %" PRIu32 " out of range (%" PRIu32 " segments)",
+                       nd->segment_index, p->n_segments);
+    return 0;
+}
+
 static int read_program_tables(pte_ctx *c, const fb_table *root)
 {
     pte_program *p = c->p;
-    fb_vec v;
     /* segments first: everything else may index them */
-    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_SEGMENTS, "segments", 4, &v, c->err) < 0)
+    if (!(p->segments = fb_read_records(root, PROGRAM_SLOT_PROGRAM_SEGMENTS, "segments", c->arena, sizeof *p->segments,
+                                        read_segment, c, &p->n_segments, &p->segments_present, c->err)))
         return -1;
-    p->segments_present = v.present;
-    p->n_segments = v.n;
-    p->segments = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->segments);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table s;
-        pte_segment *seg = &p->segments[i];
-        if (fb_vec_table(&v, i, &s, c->err) < 0 ||
-            fb_get_u64(&s, PROGRAM_SLOT_DATA_SEGMENT_OFFSET, "offset", 0, &seg->offset, c->err) < 0 ||
-            fb_get_u64(&s, PROGRAM_SLOT_DATA_SEGMENT_SIZE, "size", 0, &seg->size, c->err) < 0)
-            return -1;
-        if (p->segment_base_offset != 0) {
-            uint64_t base = p->segment_base_offset;
-            if (seg->offset > c->size - base || seg->size > c->size - base - seg->offset)
-                return fb_fail(&s, NULL, -1, s.pos, c->err,
-                               "segment (offset %" PRIu64 ", size %" PRIu64 ") extends past the end of the file (%" PRIu64
-                               " bytes from segment_base_offset %" PRIu64 ")",
-                               seg->offset, seg->size, c->size, base);
-            seg->in_file = true;
-            seg->file_offset = c->file_offset + base + seg->offset;
-        }
-    }
 
     fb_table cs;
     int r = fb_get_table(root, PROGRAM_SLOT_PROGRAM_CONSTANT_SEGMENT, "constant_segment", &cs, c->err);
@@ -243,58 +274,24 @@ static int read_program_tables(pte_ctx *c, const fb_table *root)
         return -1;
     p->has_constant_segment = r > 0;
 
-    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_CONSTANT_BUFFER, "constant_buffer", 4, &v, c->err) < 0)
+    if (!(p->constant_buffers = fb_read_records(root, PROGRAM_SLOT_PROGRAM_CONSTANT_BUFFER, "constant_buffer", c->arena,
+                                                sizeof(pte_blob), read_constant_buffer, c, &p->n_constant_buffers,
+                                                &p->constant_buffer_present, c->err)))
         return -1;
-    p->constant_buffer_present = v.present;
-    p->n_constant_buffers = v.n;
-    p->constant_buffers = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->constant_buffers);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table t;
-        if (fb_vec_table(&v, i, &t, c->err) < 0 ||
-            read_blob(c, &t, PROGRAM_SLOT_BUFFER_STORAGE, "storage", &p->constant_buffers[i]) < 0)
-            return -1;
-    }
     if (p->constant_segment.n_offsets > 1 && p->n_constant_buffers > 0)
         return fb_fail(root, "constant_buffer", -1, root->pos, c->err,
                        "constants in both constant_segment and the deprecated constant_buffer");
 
-    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_BACKEND_DELEGATE_DATA, "backend_delegate_data", 4, &v, c->err) < 0)
+    if (!(p->inline_delegates = fb_read_records(root, PROGRAM_SLOT_PROGRAM_BACKEND_DELEGATE_DATA, "backend_delegate_data",
+                                                c->arena, sizeof(pte_blob), read_inline_delegate, c,
+                                                &p->n_inline_delegates, NULL, c->err)) ||
+        !(p->mutable_data_segments = fb_read_records(root, PROGRAM_SLOT_PROGRAM_MUTABLE_DATA_SEGMENTS,
+                                                     "mutable_data_segments", c->arena, sizeof(pte_subsegment),
+                                                     read_subsegment_record, c, &p->n_mutable_data_segments, NULL,
+                                                     c->err)) ||
+        !(p->named_data = fb_read_records(root, PROGRAM_SLOT_PROGRAM_NAMED_DATA, "named_data", c->arena,
+                                          sizeof *p->named_data, read_named_data, c, &p->n_named_data, NULL, c->err)))
         return -1;
-    p->n_inline_delegates = v.n;
-    p->inline_delegates = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->inline_delegates);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table t;
-        if (fb_vec_table(&v, i, &t, c->err) < 0 ||
-            read_blob(c, &t, PROGRAM_SLOT_BACKEND_DELEGATE_INLINE_DATA_DATA, "data", &p->inline_delegates[i]) < 0)
-            return -1;
-    }
-
-    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_MUTABLE_DATA_SEGMENTS, "mutable_data_segments", 4, &v, c->err) < 0)
-        return -1;
-    p->n_mutable_data_segments = v.n;
-    p->mutable_data_segments = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->mutable_data_segments);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table t;
-        if (fb_vec_table(&v, i, &t, c->err) < 0 || read_subsegment(c, &t, &p->mutable_data_segments[i]) < 0)
-            return -1;
-    }
-
-    if (fb_get_vector(root, PROGRAM_SLOT_PROGRAM_NAMED_DATA, "named_data", 4, &v, c->err) < 0)
-        return -1;
-    p->n_named_data = v.n;
-    p->named_data = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *p->named_data);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table t;
-        pte_named_data *nd = &p->named_data[i];
-        if (fb_vec_table(&v, i, &t, c->err) < 0 ||
-            fb_get_string(&t, PROGRAM_SLOT_NAMED_DATA_KEY, "key", &nd->key, c->err) < 0 ||
-            fb_get_u32(&t, PROGRAM_SLOT_NAMED_DATA_SEGMENT_INDEX, "segment_index", 0, &nd->segment_index, c->err) < 0)
-            return -1;
-        if (nd->segment_index >= p->n_segments)
-            return fb_fail(&t, "segment_index", -1, t.pos, c->err,
-                           "segment index %" PRIu32 " out of range (%" PRIu32 " segments)", nd->segment_index,
-                           p->n_segments);
-    }
     return 0;
 }
 
@@ -533,55 +530,69 @@ static int read_instruction(pte_ctx *c, const pte_plan *plan, uint32_t n_instr, 
     return 0;
 }
 
-static int read_chain(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_chain *ch)
+static int read_instruction_record(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
 {
-    fb_vec v;
+    pte_ctx *c = ctx;
+    return read_instruction(c, c->plan, c->chain->n_instructions, t, item);
+}
+
+static int read_frame(void *ctx, const fb_table *f, uint32_t k, void *item, mlia_error *err)
+{
+    pte_frame *x = item;
+    if (fb_get_string(f, PROGRAM_SLOT_FRAME_FILENAME, "filename", &x->filename, err) < 0 ||
+        fb_get_i32(f, PROGRAM_SLOT_FRAME_LINENO, "lineno", 0, &x->lineno, err) < 0 ||
+        fb_get_string(f, PROGRAM_SLOT_FRAME_NAME, "name", &x->name, err) < 0 ||
+        fb_get_string(f, PROGRAM_SLOT_FRAME_CONTEXT, "context", &x->context, err) < 0)
+        return -1;
+    return 0;
+}
+
+static int read_frame_list(void *ctx, const fb_table *fl, uint32_t i, void *item, mlia_error *err)
+{
+    pte_frame_list *l = item;
+    l->frames = fb_read_records(fl, PROGRAM_SLOT_FRAME_LIST_ITEMS, "items", ((pte_ctx *)ctx)->arena, sizeof *l->frames,
+                                read_frame, ctx, &l->n_frames, NULL, err);
+    return l->frames ? 0 : -1;
+}
+
+static int read_chain(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    pte_ctx *c = ctx;
+    pte_chain *ch = item;
+    const pte_plan *plan = c->plan;
+    c->chain = ch;
     if (read_index_vec(c, t, PROGRAM_SLOT_CHAIN_INPUTS, "inputs", plan->n_values, false, "value index", &ch->n_inputs,
                        &ch->inputs) < 0 ||
         read_index_vec(c, t, PROGRAM_SLOT_CHAIN_OUTPUTS, "outputs", plan->n_values, false, "value index",
                        &ch->n_outputs, &ch->outputs) < 0 ||
-        fb_get_vector(t, PROGRAM_SLOT_CHAIN_INSTRUCTIONS, "instructions", 4, &v, c->err) < 0)
+        !(ch->instructions = fb_read_records(t, PROGRAM_SLOT_CHAIN_INSTRUCTIONS, "instructions", c->arena,
+                                             sizeof *ch->instructions, read_instruction_record, c,
+                                             &ch->n_instructions, NULL, err)) ||
+        !(ch->stacktrace = fb_read_records(t, PROGRAM_SLOT_CHAIN_STACKTRACE, "stacktrace", c->arena,
+                                           sizeof *ch->stacktrace, read_frame_list, c, &ch->n_stacktrace,
+                                           &ch->has_stacktrace, err)))
         return -1;
-    ch->n_instructions = v.n;
-    ch->instructions = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *ch->instructions);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table it;
-        if (fb_vec_table(&v, i, &it, c->err) < 0 || read_instruction(c, plan, v.n, &it, &ch->instructions[i]) < 0)
-            return -1;
-    }
-    if (fb_get_vector(t, PROGRAM_SLOT_CHAIN_STACKTRACE, "stacktrace", 4, &v, c->err) < 0)
-        return -1;
-    ch->has_stacktrace = v.present;
-    ch->n_stacktrace = v.n;
-    ch->stacktrace = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *ch->stacktrace);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table fl;
-        fb_vec fr;
-        if (fb_vec_table(&v, i, &fl, c->err) < 0 ||
-            fb_get_vector(&fl, PROGRAM_SLOT_FRAME_LIST_ITEMS, "items", 4, &fr, c->err) < 0)
-            return -1;
-        pte_frame_list *l = &ch->stacktrace[i];
-        l->n_frames = fr.n;
-        l->frames = mlia_arena_array(c->arena, fr.n ? fr.n : 1, sizeof *l->frames);
-        for (uint32_t k = 0; k < fr.n; k++) {
-            fb_table f;
-            pte_frame *x = &l->frames[k];
-            if (fb_vec_table(&fr, k, &f, c->err) < 0 ||
-                fb_get_string(&f, PROGRAM_SLOT_FRAME_FILENAME, "filename", &x->filename, c->err) < 0 ||
-                fb_get_i32(&f, PROGRAM_SLOT_FRAME_LINENO, "lineno", 0, &x->lineno, c->err) < 0 ||
-                fb_get_string(&f, PROGRAM_SLOT_FRAME_NAME, "name", &x->name, c->err) < 0 ||
-                fb_get_string(&f, PROGRAM_SLOT_FRAME_CONTEXT, "context", &x->context, c->err) < 0)
-                return -1;
-        }
-    }
     return 0;
 }
 
 /* ---------------------------------------------------------------- delegates */
 
-static int read_delegate(pte_ctx *c, const fb_table *t, pte_delegate *d)
+static int read_compile_spec(void *ctx, const fb_table *s, uint32_t i, void *item, mlia_error *err)
 {
-    fb_vec specs;
+    pte_compile_spec *cs = item;
+    fb_vec val;
+    if (fb_get_string(s, PROGRAM_SLOT_COMPILE_SPEC_KEY, "key", &cs->key, err) < 0 ||
+        fb_get_vector(s, PROGRAM_SLOT_COMPILE_SPEC_VALUE, "value", 1, &val, err) < 0)
+        return -1;
+    cs->value = val.n ? ((pte_ctx *)ctx)->data + val.pos : NULL;
+    cs->value_size = val.n;
+    return 0;
+}
+
+static int read_delegate(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    pte_ctx *c = ctx;
+    pte_delegate *d = item;
     fb_table ref;
     if (fb_get_string(t, PROGRAM_SLOT_BACKEND_DELEGATE_ID, "id", &d->id, c->err) < 0)
         return -1;
@@ -619,28 +630,52 @@ static int read_delegate(pte_ctx *c, const fb_table *t, pte_delegate *d)
         return fb_fail(&ref, "location", -1, ref.pos, c->err, "invalid delegate data location %u",
                        (unsigned)d->location);
     }
-    if (fb_get_vector(t, PROGRAM_SLOT_BACKEND_DELEGATE_COMPILE_SPECS, "compile_specs", 4, &specs, c->err) < 0)
-        return -1;
-    d->n_compile_specs = specs.n;
-    d->compile_specs = mlia_arena_array(c->arena, specs.n ? specs.n : 1, sizeof *d->compile_specs);
-    for (uint32_t i = 0; i < specs.n; i++) {
-        fb_table s;
-        fb_vec val;
-        pte_compile_spec *cs = &d->compile_specs[i];
-        if (fb_vec_table(&specs, i, &s, c->err) < 0 ||
-            fb_get_string(&s, PROGRAM_SLOT_COMPILE_SPEC_KEY, "key", &cs->key, c->err) < 0 ||
-            fb_get_vector(&s, PROGRAM_SLOT_COMPILE_SPEC_VALUE, "value", 1, &val, c->err) < 0)
-            return -1;
-        cs->value = val.n ? c->data + val.pos : NULL;
-        cs->value_size = val.n;
-    }
-    return 0;
+    d->compile_specs = fb_read_records(t, PROGRAM_SLOT_BACKEND_DELEGATE_COMPILE_SPECS, "compile_specs", c->arena,
+                                       sizeof *d->compile_specs, read_compile_spec, c, &d->n_compile_specs, NULL,
+                                       c->err);
+    return d->compile_specs ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- plans */
 
-static int read_plan(pte_ctx *c, const fb_table *t, pte_plan *plan)
+static int read_buffer_device(void *ctx, const fb_table *d, uint32_t i, void *item, mlia_error *err)
 {
+    pte_buffer_device *x = item;
+    if (fb_get_i32(d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_BUFFER_IDX, "buffer_idx", 0, &x->buffer_idx, err) < 0 ||
+        fb_get_u8(d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_TYPE, "device_type", 0, &x->device_type, err) < 0 ||
+        fb_get_i8(d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_INDEX, "device_index", 0, &x->device_index, err) < 0)
+        return -1;
+    return 0;
+}
+
+static int read_operator(void *ctx, const fb_table *o, uint32_t i, void *item, mlia_error *err)
+{
+    pte_operator *op = item;
+    if (fb_get_string(o, PROGRAM_SLOT_OPERATOR_NAME, "name", &op->name, err) < 0 ||
+        fb_get_string(o, PROGRAM_SLOT_OPERATOR_OVERLOAD, "overload", &op->overload, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* A value; the plan counts the values of each kind. */
+static int read_value_record(void *ctx, const fb_table *ev, uint32_t i, void *item, mlia_error *err)
+{
+    pte_ctx *c = ctx;
+    pte_value *x = item;
+    if (read_value(c, c->plan, ev, x) < 0)
+        return -1;
+    if (x->kind < PTE_VALUE_KIND_COUNT)
+        c->plan->value_counts[x->kind]++;
+    else
+        c->plan->n_unknown_values++;
+    return 0;
+}
+
+static int read_plan(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    pte_ctx *c = ctx;
+    pte_plan *plan = item;
+    c->plan = plan;
     fb_vec v;
     fb_table cm;
     if (fb_get_string(t, PROGRAM_SLOT_EXECUTION_PLAN_NAME, "name", &plan->name, c->err) < 0)
@@ -662,74 +697,29 @@ static int read_plan(pte_ctx *c, const fb_table *t, pte_plan *plan)
         return -1;
     plan->n_non_const_buffer_sizes = v.n;
     plan->non_const_buffer_sizes = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof(int64_t));
-    for (uint32_t i = 0; i < v.n; i++)
-        plan->non_const_buffer_sizes[i] = fb_vec_i64(&v, i);
-    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_DEVICE, "non_const_buffer_device", 4, &v,
-                      c->err) < 0)
+    for (uint32_t k = 0; k < v.n; k++)
+        plan->non_const_buffer_sizes[k] = fb_vec_i64(&v, k);
+    if (!(plan->non_const_buffer_device = fb_read_records(
+              t, PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_DEVICE, "non_const_buffer_device", c->arena,
+              sizeof *plan->non_const_buffer_device, read_buffer_device, c, &plan->n_non_const_buffer_device, NULL,
+              c->err)) ||
+        !(plan->operators = fb_read_records(t, PROGRAM_SLOT_EXECUTION_PLAN_OPERATORS, "operators", c->arena,
+                                            sizeof *plan->operators, read_operator, c, &plan->n_operators, NULL,
+                                            c->err)) ||
+        !(plan->delegates = fb_read_records(t, PROGRAM_SLOT_EXECUTION_PLAN_DELEGATES, "delegates", c->arena,
+                                            sizeof *plan->delegates, read_delegate, c, &plan->n_delegates, NULL,
+                                            c->err)) ||
+        !(plan->values = fb_read_records(t, PROGRAM_SLOT_EXECUTION_PLAN_VALUES, "values", c->arena,
+                                         sizeof *plan->values, read_value_record, c, &plan->n_values, NULL, c->err)))
         return -1;
-    plan->n_non_const_buffer_device = v.n;
-    plan->non_const_buffer_device = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->non_const_buffer_device);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table d;
-        pte_buffer_device *x = &plan->non_const_buffer_device[i];
-        if (fb_vec_table(&v, i, &d, c->err) < 0 ||
-            fb_get_i32(&d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_BUFFER_IDX, "buffer_idx", 0, &x->buffer_idx,
-                       c->err) < 0 ||
-            fb_get_u8(&d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_TYPE, "device_type", 0, &x->device_type,
-                      c->err) < 0 ||
-            fb_get_i8(&d, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_INDEX, "device_index", 0, &x->device_index,
-                      c->err) < 0)
-            return -1;
-    }
-    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_OPERATORS, "operators", 4, &v, c->err) < 0)
-        return -1;
-    plan->n_operators = v.n;
-    plan->operators = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->operators);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table o;
-        if (fb_vec_table(&v, i, &o, c->err) < 0 ||
-            fb_get_string(&o, PROGRAM_SLOT_OPERATOR_NAME, "name", &plan->operators[i].name, c->err) < 0 ||
-            fb_get_string(&o, PROGRAM_SLOT_OPERATOR_OVERLOAD, "overload", &plan->operators[i].overload, c->err) < 0)
-            return -1;
-    }
-    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_DELEGATES, "delegates", 4, &v, c->err) < 0)
-        return -1;
-    plan->n_delegates = v.n;
-    plan->delegates = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->delegates);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table d;
-        if (fb_vec_table(&v, i, &d, c->err) < 0 || read_delegate(c, &d, &plan->delegates[i]) < 0)
-            return -1;
-    }
-    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_VALUES, "values", 4, &v, c->err) < 0)
-        return -1;
-    plan->n_values = v.n;
-    plan->values = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->values);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table ev;
-        pte_value *x = &plan->values[i];
-        if (fb_vec_table(&v, i, &ev, c->err) < 0 || read_value(c, plan, &ev, x) < 0)
-            return -1;
-        if (x->kind < PTE_VALUE_KIND_COUNT)
-            plan->value_counts[x->kind]++;
-        else
-            plan->n_unknown_values++;
-    }
     if (read_index_vec(c, t, PROGRAM_SLOT_EXECUTION_PLAN_INPUTS, "inputs", plan->n_values, false, "value index",
                        &plan->n_inputs, &plan->inputs) < 0 ||
         read_index_vec(c, t, PROGRAM_SLOT_EXECUTION_PLAN_OUTPUTS, "outputs", plan->n_values, false, "value index",
                        &plan->n_outputs, &plan->outputs) < 0)
         return -1;
-    if (fb_get_vector(t, PROGRAM_SLOT_EXECUTION_PLAN_CHAINS, "chains", 4, &v, c->err) < 0)
-        return -1;
-    plan->n_chains = v.n;
-    plan->chains = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof *plan->chains);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table ch;
-        if (fb_vec_table(&v, i, &ch, c->err) < 0 || read_chain(c, plan, &ch, &plan->chains[i]) < 0)
-            return -1;
-    }
-    return 0;
+    plan->chains = fb_read_records(t, PROGRAM_SLOT_EXECUTION_PLAN_CHAINS, "chains", c->arena, sizeof *plan->chains,
+                                   read_chain, c, &plan->n_chains, NULL, c->err);
+    return plan->chains ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- header and entry points */
@@ -817,16 +807,9 @@ int pte_read_at(const uint8_t *data, size_t size, const char *file, uint64_t fil
     if (fb_get_u32(&root, PROGRAM_SLOT_PROGRAM_VERSION, "version", 0, &p->version, err) < 0 ||
         read_program_tables(&c, &root) < 0)
         return -1;
-    fb_vec plans;
-    if (fb_get_vector(&root, PROGRAM_SLOT_PROGRAM_EXECUTION_PLAN, "execution_plan", 4, &plans, err) < 0)
+    if (!(p->plans = fb_read_records(&root, PROGRAM_SLOT_PROGRAM_EXECUTION_PLAN, "execution_plan", arena,
+                                     sizeof *p->plans, read_plan, &c, &p->n_plans, NULL, err)))
         return -1;
-    p->n_plans = plans.n;
-    p->plans = mlia_arena_array(arena, plans.n ? plans.n : 1, sizeof *p->plans);
-    for (uint32_t i = 0; i < plans.n; i++) {
-        fb_table t;
-        if (fb_vec_table(&plans, i, &t, err) < 0 || read_plan(&c, &t, &p->plans[i]) < 0)
-            return -1;
-    }
     *out = p;
     return 0;
 }
@@ -839,8 +822,11 @@ int pte_read(const uint8_t *data, size_t size, const char *file, mlia_arena *are
 
 /* ---------------------------------------------------------------- BundledProgram */
 
-static int read_bp_value(const fb_table *vt, bp_value *v, mlia_arena *arena, mlia_error *err)
+/* BundledProgram records: ctx is the arena. */
+static int read_bp_value(void *ctx, const fb_table *vt, uint32_t i, void *item, mlia_error *err)
 {
+    mlia_arena *arena = ctx;
+    bp_value *v = item;
     fb_table m;
     uint8_t kind;
     int r = fb_get_union(vt, BUNDLED_PROGRAM_SLOT_VALUE_VAL_TYPE, "val", BP_VALUE_DOUBLE, &kind, &m, err);
@@ -861,8 +847,8 @@ static int read_bp_value(const fb_table *vt, bp_value *v, mlia_arena *arena, mli
         v->scalar_type = (uint8_t)st;
         v->n_sizes = sizes.n;
         v->sizes = mlia_arena_array(arena, sizes.n ? sizes.n : 1, sizeof *v->sizes);
-        for (uint32_t i = 0; i < sizes.n; i++)
-            v->sizes[i] = fb_vec_i32(&sizes, i);
+        for (uint32_t k = 0; k < sizes.n; k++)
+            v->sizes[k] = fb_vec_i32(&sizes, k);
         v->data = data.n ? m.b->base + data.pos : NULL;
         v->data_size = data.n;
         v->data_offset = fb_file_offset(m.b, data.pos);
@@ -881,19 +867,27 @@ static int read_bp_value(const fb_table *vt, bp_value *v, mlia_arena *arena, mli
     }
 }
 
-static int read_bp_values(const fb_table *t, unsigned slot, const char *name, uint32_t *n, bp_value **out,
-                          mlia_arena *arena, mlia_error *err)
+static int read_bp_test_case(void *ctx, const fb_table *tc, uint32_t k, void *item, mlia_error *err)
 {
-    fb_vec v;
-    if (fb_get_vector(t, slot, name, 4, &v, err) < 0)
+    bp_test_case *y = item;
+    if (!(y->inputs = fb_read_records(tc, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_INPUTS, "inputs", ctx,
+                                      sizeof(bp_value), read_bp_value, ctx, &y->n_inputs, NULL, err)) ||
+        !(y->expected_outputs = fb_read_records(tc, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_EXPECTED_OUTPUTS,
+                                                "expected_outputs", ctx, sizeof(bp_value), read_bp_value, ctx,
+                                                &y->n_expected_outputs, NULL, err)))
         return -1;
-    *n = v.n;
-    *out = mlia_arena_array(arena, v.n ? v.n : 1, sizeof **out);
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table e;
-        if (fb_vec_table(&v, i, &e, err) < 0 || read_bp_value(&e, &(*out)[i], arena, err) < 0)
-            return -1;
-    }
+    return 0;
+}
+
+static int read_bp_test_suite(void *ctx, const fb_table *s, uint32_t i, void *item, mlia_error *err)
+{
+    bp_method_test_suite *x = item;
+    if (fb_get_string(s, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_METHOD_NAME, "method_name", &x->method_name,
+                      err) < 0 ||
+        !(x->test_cases = fb_read_records(s, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_TEST_CASES, "test_cases",
+                                          ctx, sizeof *x->test_cases, read_bp_test_case, ctx, &x->n_test_cases, NULL,
+                                          err)))
+        return -1;
     return 0;
 }
 
@@ -908,39 +902,22 @@ int bundled_program_read(const uint8_t *data, size_t size, const char *file, mli
     if (fb_open(&b, data, size, file, 0, "BP08", false, 0, &root, err) < 0)
         return -1;
     bundled_program *bp = mlia_arena_alloc(arena, sizeof *bp);
-    fb_vec suites, prog;
-    if (fb_get_u32(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_VERSION, "version", 0, &bp->version, err) < 0 ||
-        fb_get_vector(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_METHOD_TEST_SUITES, "method_test_suites", 4, &suites,
+    fb_vec prog;
+    if (fb_get_u32(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_VERSION, "version", 0, &bp->version, err) < 0)
+        return -1;
+    /* both vectors and the program's presence are checked before any suite
+     * is read: that order decides which error a broken file reports */
+    fb_vec suites;
+    if (fb_get_vector(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_METHOD_TEST_SUITES, "method_test_suites", 4, &suites,
                       err) < 0 ||
         fb_get_vector(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_PROGRAM, "program", 1, &prog, err) < 0)
         return -1;
     if (!prog.present)
         return fb_fail(&root, "program", -1, root.pos, err, "BundledProgram has no program");
-    bp->n_method_test_suites = suites.n;
-    bp->method_test_suites = mlia_arena_array(arena, suites.n ? suites.n : 1, sizeof *bp->method_test_suites);
-    for (uint32_t i = 0; i < suites.n; i++) {
-        fb_table s;
-        fb_vec cases;
-        bp_method_test_suite *x = &bp->method_test_suites[i];
-        if (fb_vec_table(&suites, i, &s, err) < 0 ||
-            fb_get_string(&s, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_METHOD_NAME, "method_name",
-                          &x->method_name, err) < 0 ||
-            fb_get_vector(&s, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_TEST_CASES, "test_cases", 4, &cases,
-                          err) < 0)
-            return -1;
-        x->n_test_cases = cases.n;
-        x->test_cases = mlia_arena_array(arena, cases.n ? cases.n : 1, sizeof *x->test_cases);
-        for (uint32_t k = 0; k < cases.n; k++) {
-            fb_table tc;
-            bp_test_case *y = &x->test_cases[k];
-            if (fb_vec_table(&cases, k, &tc, err) < 0 ||
-                read_bp_values(&tc, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_INPUTS, "inputs", &y->n_inputs,
-                               &y->inputs, arena, err) < 0 ||
-                read_bp_values(&tc, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_EXPECTED_OUTPUTS, "expected_outputs",
-                               &y->n_expected_outputs, &y->expected_outputs, arena, err) < 0)
-                return -1;
-        }
-    }
+    if (!(bp->method_test_suites = fb_read_records(&root, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_METHOD_TEST_SUITES,
+                                                   "method_test_suites", arena, sizeof *bp->method_test_suites,
+                                                   read_bp_test_suite, arena, &bp->n_method_test_suites, NULL, err)))
+        return -1;
     bp->program_data = data + prog.pos;
     bp->program_size = prog.n;
     bp->program_offset = prog.pos;
