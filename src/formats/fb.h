@@ -7,7 +7,9 @@
  * exact bytes it reads against that range before reading them (64-bit
  * arithmetic, no alignment assumptions, little-endian byte loads). Readers
  * walk tables with fb_table values; nothing is allocated and nothing is
- * formatted on the success path.
+ * formatted on the success path. The one exception is fb_read_records, the
+ * readers' shared loop over a vector of tables, which allocates the records
+ * from the caller's arena.
  *
  * Field paths. Error messages name the field path of the failing item, e.g.
  * "run_data[1].events[3].profile_event.name". Building such strings for every

@@ -104,24 +104,28 @@ typedef struct vgf_fb_section {
  * does nothing: mlia_error_setf keeps the first error). */
 typedef int (*vgf_item_fn)(vgf_reader *r, vgf_fb_section *sc, uint32_t i, const fb_table *t, void *item);
 
-/* The one read pattern of every vector of tables in the sections: a new
- * array of `elem`-byte elements (*n = count, *present = field present when
- * not NULL), element i read by fn from table i. NULL on error. */
+/* fb_read_records context of the sections' vectors of tables. */
+typedef struct vgf_items {
+    vgf_reader *r;
+    vgf_fb_section *sc;
+    vgf_item_fn fn;
+} vgf_items;
+
+static int read_item(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    const vgf_items *x = ctx;
+    return x->fn(x->r, x->sc, i, t, item);
+}
+
+/* Every vector of tables in the sections, by the readers' shared
+ * fb_read_records (fb.h): a new array of `elem`-byte elements (*n = count,
+ * *present = field present when not NULL), element i read by fn from table
+ * i. NULL on error. */
 static void *read_tables(vgf_reader *r, vgf_fb_section *sc, const fb_table *t, unsigned slot, const char *name,
                          size_t elem, vgf_item_fn fn, uint32_t *n, bool *present)
 {
-    fb_vec v;
-    uint8_t *out = field_array(r, t, slot, name, 4, elem, &v, n, &sc->inner);
-    if (!out)
-        return NULL;
-    if (present)
-        *present = v.present;
-    for (uint32_t i = 0; i < v.n; i++) {
-        fb_table it;
-        if (fb_vec_table(&v, i, &it, &sc->inner) != 0 || fn(r, sc, i, &it, out + (size_t)i * elem) != 0)
-            return NULL;
-    }
-    return out;
+    vgf_items x = {r, sc, fn};
+    return fb_read_records(t, slot, name, r->arena, elem, read_item, &x, n, present, &sc->inner);
 }
 
 /* Reads the root fields of a section beyond its items (0, or -1 as for
