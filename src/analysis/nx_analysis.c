@@ -196,6 +196,8 @@ typedef struct analysis {
     uint32_t stride;          /* 2 + n_counters */
     /* deferred pass-1 error */
     bool pending_error;
+    /* a label names a SPIR-V id that the supplied VGF lacks: the companion's mismatch */
+    bool vgf_mismatch;
 } analysis;
 
 #define GROW(A, ptr, n, cap)                                                                  \
@@ -592,8 +594,10 @@ static int make_op(analysis *A, segstate *s, const nx_debugdb *db, const char *t
             op->spirv_id = li->spirv_id_text;
         }
         nx_strlist ids;
-        if (nx_label_resolve(li, map, s->segment_id, A->arena, &ids, inner) < 0)
+        if (nx_label_resolve(li, map, s->segment_id, A->arena, &ids, inner) < 0) {
+            A->vgf_mismatch = map != NULL;
             return -1;
+        }
         for (uint32_t k = 0; k < ids.n; k++) {
             const char *vid = mlia_arena_printf(A->arena, "source_operator/segment_%s/spirv-%s", s->token,
                                                 ids.items[k]);
@@ -835,8 +839,15 @@ static int pass2(analysis *A)
             if (nx_decode_memory(data, len, A->mode.device, A->mode.mode, s->ids, s->n_rows, &A->scratch, &rows,
                                  &n_rows, &inner) < 0)
                 return ctx_error(A, r, ws, &inner);
-            if (!s->built && build_hierarchy(A, s, &inner) < 0)
+            if (!s->built && build_hierarchy(A, s, &inner) < 0) {
+                if (A->vgf_mismatch && A->in->vgf_source_path)
+                    return mlia_error_setf(A->err, A->in->vgf_source_path,
+                                           "Companion model does not match the capture (the neural statistics "
+                                           "of %s, run %" PRIu32 "): %s Give the PTE of the program that "
+                                           "wrote this ETDump.",
+                                           A->in->etdump_path, r->run, inner.text);
                 return ctx_error(A, r, ws, &inner);
+            }
             A->res->any_measurement = true;
             if (add_rows(A, s, rows, r->run) < 0) {
                 mlia_error_setf(&inner, NULL, "NX cycle counter overflow.");

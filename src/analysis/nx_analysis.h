@@ -55,6 +55,9 @@ typedef struct nx_inputs {
     uint32_t n_vgf_segments;
     const char *const *source_node_names; /* ETRecord nodes of the method (optional) */
     uint32_t n_source_nodes;
+    const char *vgf_source_path;         /* file the VGF segments come from (the companion
+                                            PTE): a statistics label that the VGF does not
+                                            define is that file's mismatch, reported on it */
 } nx_inputs;
 
 /* Summary of per-execution values (§9.4). samples == 1: p50 == min == max and

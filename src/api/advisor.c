@@ -12,6 +12,7 @@
 #include "core/arena.h"
 #include "core/json_read.h"
 #include "mlia/mlia.h"
+#include "pipeline/inputs.h"
 
 typedef struct advisor_request {
     const char *json;
@@ -91,7 +92,19 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
         rc = usage(error, !model ? "model is required" : "profiling_data is required");
         goto out;
     }
-    if (!has_suffix(model, ".etrecord") && !has_suffix(model, ".bin")) {
+    /* what each input is by content: the CLI's usage errors (pipeline/inputs.h) */
+    const char *companion = mlia_json_get_str(req, "companion_model");
+    const char *model_kind = mlia_input_kind(model);
+    {
+        char msg[4200];
+        if (mlia_input_kind_error(model, model_kind, etdump, mlia_input_kind(etdump), companion,
+                                  companion ? mlia_input_kind(companion) : NULL, msg, sizeof msg) != 0) {
+            rc = usage(error, msg);
+            goto out;
+        }
+    }
+    if (!(model_kind && strcmp(model_kind, "unknown") == 0) && !has_suffix(model, ".etrecord") &&
+        !has_suffix(model, ".bin")) {
         char msg[4200];
         snprintf(msg, sizeof msg, "%s: unsupported model file; expected an ETRecord (.etrecord or .bin).", model);
         rc = usage(error, msg);

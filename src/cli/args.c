@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "core/cnum.h"
+#include "pipeline/inputs.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -261,6 +262,12 @@ int mlia_cli_parse(int argc, char **argv, mlia_cli_args *a, char *msg, size_t ms
     return 0;
 }
 
+/* A file whose bytes are no known kind: its reader explains (exit 1). */
+static bool by_content(const char *kind)
+{
+    return kind && strcmp(kind, "unknown") == 0;
+}
+
 static bool has_suffix_ci(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
@@ -299,11 +306,74 @@ bool mlia_cli_is_profiling_backend(const char *name)
     }
 }
 
+/* Levenshtein distance of a[0..la) and b[0..lb), both at most 63 bytes
+ * (longer names are not compared: returns a large number). */
+static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    if (la > 63 || lb > 63)
+        return 1000;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The long option nearest to an unknown "--name[=value]" (at most 2 edits,
+ * or a third of the name; else the only option the name abbreviates), valid
+ * for the command; NULL when none is near. */
+static const char *nearest_option(const char *arg, mlia_cli_command command)
+{
+    if (arg[0] != '-' || arg[1] != '-')
+        return NULL;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    size_t limit = len / 3 > 2 ? len / 3 : 2, best = limit + 1;
+    const char *out = NULL;
+    for (size_t i = 0; i < sizeof OPTS / sizeof OPTS[0]; i++) {
+        if (OPTS[i].check_only && command != MLIA_CLI_CHECK)
+            continue;
+        size_t d = edit_distance(arg, len, OPTS[i].long_name, strlen(OPTS[i].long_name));
+        if (d > 0 && d < best) {
+            best = d;
+            out = OPTS[i].long_name;
+        }
+    }
+    /* else the one option that the name abbreviates ("--companion") */
+    const char *prefix_of = NULL;
+    int n_prefix = 0;
+    for (size_t i = 0; !out && len >= 5 && i < sizeof OPTS / sizeof OPTS[0]; i++)
+        if (!(OPTS[i].check_only && command != MLIA_CLI_CHECK) && strlen(OPTS[i].long_name) > len &&
+            strncmp(OPTS[i].long_name, arg, len) == 0) {
+            prefix_of = OPTS[i].long_name;
+            n_prefix++;
+        }
+    return out ? out : n_prefix == 1 ? prefix_of : NULL;
+}
+
 static int unrecognized_error(const mlia_cli_args *a, char *msg, size_t n)
 {
     size_t off = (size_t)snprintf(msg, n, "unrecognized arguments:");
-    for (uint32_t i = 0; i < a->n_unrecognized && i < MLIA_CLI_MAX_VALUES && off < n; i++)
-        off += (size_t)snprintf(msg + off, n - off, " %s", a->unrecognized[i]);
+    for (uint32_t i = 0; i < a->n_unrecognized && i < MLIA_CLI_MAX_VALUES && off < n; i++) {
+        const char *near = nearest_option(a->unrecognized[i], a->command);
+        if (near)
+            off += (size_t)snprintf(msg + off, n - off, " %s (did you mean %s?)", a->unrecognized[i], near);
+        else
+            off += (size_t)snprintf(msg + off, n - off, " %s", a->unrecognized[i]);
+    }
     return 2;
 }
 
@@ -372,19 +442,27 @@ int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t n)
         return usage_error(msg, n, "--profiling-data requires exactly one --backend value.");
     if (a->n_backends == 1 && !mlia_cli_is_profiling_backend(a->backends[0]))
         return usage_error(msg, n, "Backend '%s' does not support profiling data.", a->backends[0]);
-    /* 7. File kinds by suffix. */
-    if (!has_suffix_ci(a->model, ".etrecord") && !has_suffix_ci(a->model, ".bin"))
+    /* 7. File kinds by content: a file in another's place says where it goes,
+     *    whatever it is called (pipeline/inputs.h). */
+    for (uint32_t i = 0; i < a->n_profiling_data && i < MLIA_CLI_MAX_PROFILING; i++)
+        if (mlia_input_kind_error(a->model, a->model_kind, a->profiling_data[i], a->profiling_kinds[i],
+                                  a->companion, a->companion_kind, msg, n) != 0)
+            return 2;
+    /* 8. File kinds by suffix, for files whose content is the expected kind or
+     *    was not looked at; bytes of no known kind are the readers' to
+     *    explain (exit 1), so that a name never changes the exit status. */
+    if (!by_content(a->model_kind) && !has_suffix_ci(a->model, ".etrecord") && !has_suffix_ci(a->model, ".bin"))
         return usage_error(msg, n,
                            "%s: unsupported model file; expected an ETRecord (.etrecord or .bin).",
                            a->model);
-    for (uint32_t i = 0; i < a->n_profiling_data; i++) {
+    for (uint32_t i = 0; i < a->n_profiling_data && i < MLIA_CLI_MAX_PROFILING; i++) {
         const char *dump = a->profiling_data[i];
-        if (!has_suffix_ci(dump, ".etdump") && !has_suffix_ci(dump, ".etdp"))
+        if (!by_content(a->profiling_kinds[i]) && !has_suffix_ci(dump, ".etdump") && !has_suffix_ci(dump, ".etdp"))
             return usage_error(msg, n,
                                "%s: unsupported profiling data file; expected an ETDump (.etdump or .etdp).",
                                dump);
     }
-    if (a->companion && !has_suffix_ci(a->companion, ".pte"))
+    if (a->companion && !by_content(a->companion_kind) && !has_suffix_ci(a->companion, ".pte"))
         return usage_error(msg, n, "%s: unsupported companion model file; expected a PTE (.pte).",
                            a->companion);
     /* 8. Intermediate outputs (docs/accuracy.md): a reference capture comes

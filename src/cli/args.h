@@ -47,6 +47,12 @@ typedef struct mlia_cli_args {
     const char *profiling_data[MLIA_CLI_MAX_PROFILING];
     const char *backends[MLIA_CLI_MAX_VALUES];
     const char *unrecognized[MLIA_CLI_MAX_VALUES];
+    /* Kinds of MODEL, the ETDump and the companion by content
+     * (pipeline/inputs.h mlia_input_kind), set by the caller before
+     * mlia_cli_validate; NULL: not looked at (missing file, or a pure
+     * parse): the file-name rules apply. */
+    const char *model_kind, *companion_kind;
+    const char *profiling_kinds[MLIA_CLI_MAX_PROFILING];
 } mlia_cli_args;
 
 #define MLIA_CLI_PROFILING_BACKEND "neural-technology-profiling-data"

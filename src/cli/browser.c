@@ -89,8 +89,11 @@ static bool try_command(char *const argv[])
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa) != 0)
         return false;
+    /* a launcher's own complaints (xdg-open without a desktop prints a
+     * screenful) are not ours to show: when it fails, the URL line says it */
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     pid_t pid;
     int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -171,7 +174,10 @@ int mlia_browser_open(const char *page_path, FILE *fallback)
             p += len + 1;
         }
     }
-    if (!opened) {
+    /* xdg-open needs a desktop session; without one it fails, or worse
+     * starts a text browser on the terminal */
+    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
+    if (!opened && ((x11 && *x11) || (wayland && *wayland))) {
         char *argv[] = {"xdg-open", url, NULL};
         opened = try_command(argv);
     }

@@ -5,9 +5,11 @@
  * The page is opened by its file:// URL; no server is started. Candidates,
  * in order: every entry of $BROWSER (entries separated by ':'; an entry is a
  * command line split at blanks, "%s" in it is replaced by the URL, else the
- * URL is appended as the last argument), then `xdg-open URL`. Commands run
- * through posix_spawnp() — never a shell — with stdin from /dev/null and
- * stdout sent to stderr (so `--json` output stays clean). A candidate
+ * URL is appended as the last argument), then `xdg-open URL` when there is a
+ * display ($DISPLAY or $WAYLAND_DISPLAY). Commands run through posix_spawnp()
+ * — never a shell — with stdin, stdout and stderr on /dev/null (a
+ * launcher's complaints are not shown: `--json` output stays clean and a
+ * machine without a desktop prints only the URL line). A candidate
  * failed when it cannot be started or exits non-zero within about one
  * second; a command still running after that is taken as started (browsers
  * often stay in the foreground). When no candidate works, the URL is printed

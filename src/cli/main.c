@@ -42,6 +42,7 @@
 #include "core/oom.h"
 #include "mlia/mlia.h"
 #include "cli/browser.h"
+#include "pipeline/inputs.h"
 #include "report/outdir.h"
 
 #define PROGRESS_DELAY_MS 500
@@ -331,6 +332,13 @@ static int run_main(int argc, char **argv)
     if (a.version) {
         puts("mlia " MLIA_VERSION);
         return finish_stdout(0);
+    }
+    if (a.command == MLIA_CLI_CHECK) {
+        /* what each input is, by its first bytes (usage errors with a hint) */
+        a.model_kind = a.model ? mlia_input_kind(a.model) : NULL;
+        for (uint32_t i = 0; i < a.n_profiling_data && i < MLIA_CLI_MAX_PROFILING; i++)
+            a.profiling_kinds[i] = mlia_input_kind(a.profiling_data[i]);
+        a.companion_kind = a.companion ? mlia_input_kind(a.companion) : NULL;
     }
     if (mlia_cli_validate(&a, msg, sizeof msg) != 0)
         return usage_fail(a.command, msg);

@@ -56,6 +56,7 @@ int nx_run(mlia_session *s, mlia_error *err)
     if (s->vgf) {
         in.vgf_segments = vgf_segments(s);
         in.n_vgf_segments = s->vgf->n_segments;
+        in.vgf_source_path = s->opts->companion_path;
     }
     if (nx_analyse(&in, &s->arena, &s->nx, err))
         return -1;

@@ -166,7 +166,7 @@ static int analyse(dump_builder *b, const uint32_t *runs, uint32_t n, const nx_s
                    nx_result **res, mlia_error *e)
 {
     static const char *const nodes[] = {"conv", "tosa_conv2d_default", "relu"};
-    nx_inputs in = {"run.etdump", &b->d, runs, n, vgf, n_vgf, nodes, 3};
+    nx_inputs in = {"run.etdump", &b->d, runs, n, vgf, n_vgf, nodes, 3, NULL};
     mlia_error_clear(e);
     return nx_analyse(&in, &A, res, e);
 }

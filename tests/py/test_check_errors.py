@@ -70,7 +70,13 @@ class CheckErrors(unittest.TestCase):
     def test_pte_given_as_etdump(self):
         path = os.path.join(self.tmp, "lenet-pte.etdump")
         shutil.copy(self.gen_pte, path)
-        self.expect(self.etrecord, path, f'{path}: not an ETDump: no "ED00" identifier at byte 8 (size-prefixed) or 4')
+        # told by content (issue 19, 8): a usage error that says where the PTE goes
+        out = os.path.join(self.tmp, "out")
+        p = run_mlia(*check_args(self.etrecord, path, "--output-dir", out))
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertEqual(p.stderr.splitlines()[0],
+                         f"mlia: error: --profiling-data {path} is a PTE program, not an ETDump: give the ETDump "
+                         "written by the run with --profiling-data; the PTE goes with --companion-model.")
 
     def test_zip_that_is_not_an_etrecord(self):
         path = os.path.join(self.tmp, "notrec.etrecord")

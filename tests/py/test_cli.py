@@ -104,7 +104,7 @@ class UsageErrors(CliCase):
 
     def test_unknown_option_reported_before_required(self):
         self.assert_usage(["check", "m.etrecord", "--profilng-data", "d.etdump"],
-                          "unrecognized arguments: --profilng-data d.etdump")
+                          "unrecognized arguments: --profilng-data (did you mean --profiling-data?) d.etdump")
 
     def test_extra_positional(self):
         self.assert_usage(BASE + ["extra.etrecord"], "unrecognized arguments: extra.etrecord")

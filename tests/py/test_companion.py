@@ -93,9 +93,12 @@ class CompanionTests(unittest.TestCase):
         path = os.path.join(self.tmp, "bundled.pte")
         shutil.copy(fixture("executorch/bundled-mul-add.bpte"), path)
         p, _ = self.run_check(path)
-        self.assertEqual(p.returncode, 1)
-        self.assertEqual(p.stderr.strip(), f"mlia: error: {path}: Companion model must be a .pte with a VGF "
-                                           "delegate; found a BundledProgram.")
+        # told by content (issue 19, 8): a usage error naming where the PTE is
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr.splitlines()[0],
+                         f"mlia: error: --companion-model {path} is a BundledProgram, not a PTE program: give the "
+                         "PTE whose VgfBackend delegate ran with --companion-model; a BundledProgram wraps the PTE: "
+                         "give the PTE itself with --companion-model.")
 
     def test_pte_embedding_a_different_vgf(self):
         # a one-op graph (spirvwrite): the capture's labels name ids it lacks
@@ -108,10 +111,12 @@ class CompanionTests(unittest.TestCase):
         other = build(self.desc, os.path.join(self.tmp, "other"), vgf_override=other_vgf)
         p, _ = self.run_check(other["pte"])
         self.assertEqual(p.returncode, 1)
-        line = p.stderr.strip()
-        self.assertTrue(line.startswith("mlia: error: "), line)
-        self.assertEqual(len(line.splitlines()), 1)
-        self.assertIn("which is not present in supplied VGF segment 0.", line)
+        # the PTE is blamed, not the ETDump (issue 19, 4)
+        self.assertEqual(p.stderr,
+                         f"mlia: error: {other['pte']}: Companion model does not match the capture (the neural "
+                         f"statistics of {self.paths['etdump']}, run 1): Debug label 'TOSACONV2D_spirv_id_47' "
+                         "references SPIR-V result ID 47, which is not present in supplied VGF segment 0. Give "
+                         "the PTE of the program that wrote this ETDump.\n")
 
     def test_companion_of_another_program_blames_the_companion(self):
         # The LeNet capture has no statistics, but the first problem is that

@@ -162,13 +162,24 @@ class Messages(Base):
         shutil.copyfile(src, path)
         return path
 
+    def expect_usage(self, args, message):
+        p = run_mlia(*args)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertEqual(p.stderr.splitlines()[0], f"mlia: error: {message}")
+        self.assertEqual(p.stdout, "")
+
+    # told by content, whatever the name (issue 19, 8): usage errors with the fix
     def test_pte_given_as_etrecord(self):
         pte = self.copy_as(fixture("executorch/lenet.pte"), "program.etrecord")
-        self.expect_error(check_args(pte, LENET), f"{pte}: is a PTE program, not an ETRecord (zip)")
+        self.expect_usage(check_args(pte, LENET), f"MODEL {pte} is a PTE program, not an ETRecord: give the "
+                          "ETRecord written at export (generate_etrecord=True) as MODEL; the PTE goes with "
+                          "--companion-model.")
 
     def test_etdump_given_as_etrecord(self):
         dump = self.copy_as(LENET, "dump.etrecord")
-        self.expect_error(check_args(dump, LENET), f"{dump}: is an ETDump, not an ETRecord (zip)")
+        self.expect_usage(check_args(dump, LENET), f"MODEL {dump} is an ETDump, not an ETRecord: give the "
+                          "ETRecord written at export (generate_etrecord=True) as MODEL; the ETDump goes with "
+                          "--profiling-data.")
 
     def test_empty_file_given_as_etrecord(self):
         path = os.path.join(self.tmp, "empty.etrecord")
