@@ -95,10 +95,12 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     /* what each input is by content: the CLI's usage errors (pipeline/inputs.h) */
     const char *companion = mlia_json_get_str(req, "companion_model");
     const char *model_kind = mlia_input_kind(model);
-    {
+    const char *companion_kind = companion ? mlia_input_kind(companion) : NULL;
+    for (size_t i = 0; i < (n_etdumps ? n_etdumps : 1); i++) {
+        const char *dump = n_etdumps ? etdumps[i] : etdump;
         char msg[4200];
-        if (mlia_input_kind_error(model, model_kind, etdump, mlia_input_kind(etdump), companion,
-                                  companion ? mlia_input_kind(companion) : NULL, msg, sizeof msg) != 0) {
+        if (mlia_input_kind_error(model, model_kind, dump, mlia_input_kind(dump), companion, companion_kind, msg,
+                                  sizeof msg) != 0) {
             rc = usage(error, msg);
             goto out;
         }
