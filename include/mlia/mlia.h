@@ -157,6 +157,7 @@ typedef struct mlia_compare_options {
     int n_baselines;
     int allow_different_programs; /* compare different programs by entity id instead of failing */
     int output_beside_new;       /* with output_dir NULL: write into the new run's mlia-output folder */
+    unsigned console_width;      /* columns of the console tables: 0 = 100, else clamped to 80..400 */
 } mlia_compare_options;
 
 typedef struct mlia_compare_output {

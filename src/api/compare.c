@@ -27,13 +27,19 @@ static int compare_body(void *ctx, mlia_error *err, char **message)
     return rc;
 }
 
+/* Out of memory while writing: the temporary compare/ folder goes. */
+static void compare_on_oom(void *ctx)
+{
+    compare_session_abort_outputs(&((compare_call *)ctx)->cs);
+}
+
 int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error)
 {
     memset(out, 0, sizeof *out);
     const char *inputs[2] = {opts->baseline, opts->new_run};
     compare_call c = {.opts = opts, .out = out};
     compare_session_init(&c.cs, mlia_guard_cap(inputs, 2));
-    mlia_guard g = {opts->new_run, &MLIA_OOM_COMPARISON, NULL, NULL};
+    mlia_guard g = {opts->new_run, &MLIA_OOM_COMPARISON, NULL, compare_on_oom};
     int rc = mlia_guard_run(&g, compare_body, &c, error);
     compare_session_free(&c.cs);
     if (rc)
@@ -75,6 +81,7 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
     o.baseline = mlia_json_get_str(req, "baseline");
     o.new_run = mlia_json_get_str(req, "new");
     o.output_dir = mlia_json_get_str(req, "output_dir");
+    o.output_beside_new = 1; /* as the CLI: without output_dir, NEW/mlia-output/compare/ */
     o.threshold = -1;
     const mlia_json *t = mlia_json_get(req, "threshold");
     if (!o.baseline || !o.new_run)

@@ -38,8 +38,9 @@ const char *mlia_cli_compare_help(void)
            "                         mlia-output.json file\n"
            "\n"
            "options:\n"
-           "  --output-dir DIR       where compare.json (and compare.html, when both runs\n"
-           "                         have their page) are written (default: .)\n"
+           "  --output-dir DIR       write DIR/compare/compare.json (and compare.html, when\n"
+           "                         both runs have their page); default: the new run's\n"
+           "                         mlia-output folder (NEW/mlia-output/compare/)\n"
            "  --threshold PCT        smallest change, in percent, that can be a regression or\n"
            "                         an improvement (default: 5)\n"
            "  --allow-different-programs\n"
@@ -55,7 +56,7 @@ const char *mlia_cli_compare_help(void)
            "than 3 samples on a side it is inconclusive (docs/compare.md).\n"
            "\n"
            "Exit status: 0 success, 1 input error, 2 usage error,\n"
-           "3 regression found with --fail-on-regression.\n";
+           "3 regression found with --fail-on-regression\n";
 }
 
 static int usage(const char *fmt, const char *a, const char *b)
@@ -70,7 +71,7 @@ int mlia_cli_compare(int argc, char **argv)
 {
     const char *pos[2] = {NULL, NULL};
     int n_pos = 0;
-    const char *output_dir = ".", *threshold_text = NULL;
+    const char *output_dir = NULL, *threshold_text = NULL;
     bool json = false, fail = false, quiet = false, help = false, options_done = false, allow = false;
     char extra[1024] = "";
     /* argv[1] is "compare" */
@@ -135,7 +136,8 @@ int mlia_cli_compare(int argc, char **argv)
                          threshold_text, "");
     }
     mlia_compare_options o = {.baseline = pos[0], .new_run = pos[1], .output_dir = output_dir,
-                              .threshold = threshold, .allow_different_programs = allow};
+                              .threshold = threshold, .allow_different_programs = allow,
+                              .output_beside_new = 1, .console_width = mlia_cli_console_width()};
     mlia_compare_output out;
     char *error = NULL;
     if (mlia_compare(&o, &out, &error)) {

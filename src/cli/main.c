@@ -196,7 +196,7 @@ static int check_input(const char *path)
  * number, else the terminal's width; 0 (the fixed 100 columns) when standard
  * output is not a terminal, so that piped output does not depend on the
  * window. The library clamps it to 80..400. */
-static unsigned summary_width(void)
+unsigned mlia_cli_console_width(void)
 {
     if (!isatty(STDOUT_FILENO))
         return 0;
@@ -274,7 +274,7 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     opts.warmup_executions = a->warmup_executions;
     opts.cli_args = (const char *const *)(argv + 1);
     opts.n_cli_args = argc - 1;
-    opts.console_width = summary_width();
+    opts.console_width = mlia_cli_console_width();
 
     progress prog;
     progress_start(&prog, !a->quiet && isatty(STDERR_FILENO), a->debug);

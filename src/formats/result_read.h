@@ -57,11 +57,34 @@ typedef struct result_doc {
     rr_metric *metrics;        /* document order */
 } result_doc;
 
-/* Read an mlia output document. Errors (file = `file`):
+/* Read an mlia output document from memory. Errors (file = `file`):
  *   "not an mlia output (invalid JSON at byte N: ...)"
+ *   "not an mlia output (not a JSON object)"
  *   "not an mlia output (<what> missing)" for a missing schema_version,
- *   results[0] or model. */
+ *   results[0] or model.name. */
 int result_doc_read(const char *text, size_t len, const char *file, mlia_arena *arena, result_doc *out,
                     mlia_error *err);
+/* The same from a file descriptor, read as a stream from its current
+ * offset: memory follows what is kept (entities, metrics), not the file. */
+int result_doc_read_fd(int fd, const char *file, mlia_arena *arena, result_doc *out, mlia_error *err);
+
+/* Open an input of at most `cap` bytes: a regular file (FIFOs and devices
+ * are refused without blocking). Returns the descriptor (the caller closes
+ * it) and *size, or -1 with "<path>: <strerror>", "<path>: is a directory",
+ * "<path>: is <kind>, not a regular file" or "<path>: too large for <what>
+ * (<n> bytes; the limit is <cap>)". */
+int result_open_input(const char *path, uint64_t cap, const char *what, uint64_t *size, mlia_error *err);
+
+/* The page data of an mlia page (model-explorer/bundle/index.html): the
+ * JSON object in <script type="application/json" id="mlia-data">, read as a
+ * stream and checked to be one JSON object, not empty, without a '<', '>'
+ * or '&' (our writer escapes them), followed by </script>. With copy, the
+ * bytes after its '{' (members and the closing brace) are passed to
+ * copy(ctx, bytes, n) as they are read. Errors: "<file>: not an mlia page
+ * (no page data)", "(unescaped markup in the page data)", "(the page data
+ * is empty)", "(invalid JSON at byte <n>: ...)" with n counted from the
+ * data's first byte. */
+typedef void (*mlia_page_copy_fn)(void *ctx, const char *bytes, size_t n);
+int result_page_data(int fd, const char *file, mlia_page_copy_fn copy, void *ctx, mlia_error *err);
 
 #endif

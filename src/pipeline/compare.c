@@ -1,8 +1,9 @@
 /*
  * compare.c - the `mlia compare BASELINE NEW` pipeline (docs/compare.md):
- * locate and read both results (and their pages), check that they are runs
- * of the same kind, compare (analysis/compare.c) and write compare.json and
- * compare.html (report/compare/). Public entry points: mlia_compare() and
+ * locate and read the runs (and their pages) as bounded streams, check that
+ * they are runs of the same program, compare (analysis/compare.c) and write
+ * DIR/compare/{compare.json,compare.html} (report/compare/) as one folder
+ * swapped into place. Public entry points: mlia_compare() and
  * mlia_compare_json() in src/api/compare.c.
  */
 #include "pipeline/compare.h"
@@ -15,14 +16,11 @@
 #include <unistd.h>
 
 #include "analysis/compare.h"
-#include "core/file.h"
-#include "core/json_read.h"
 #include "core/json_write.h"
 #include "report/compare/compare_out.h"
 
 #define RESULT_NAME "mlia-output.json"
 #define PAGE_REL "model-explorer/bundle/index.html"
-#define DATA_OPEN "<script type=\"application/json\" id=\"mlia-data\">"
 
 static bool is_file(const char *p)
 {
@@ -30,7 +28,7 @@ static bool is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* Path of the mlia-output.json a side designates (arena string). */
+/* Path of the mlia-output.json a run designates (arena string). */
 static const char *locate(const char *path, mlia_arena *a, mlia_error *err)
 {
     struct stat st;
@@ -47,50 +45,42 @@ static const char *locate(const char *path, mlia_arena *a, mlia_error *err)
     return mlia_error_setf(err, path, "not an mlia output (no %s in the folder)", RESULT_NAME), NULL;
 }
 
-static int read_side(const char *path, compare_input *s, mlia_arena *a, mlia_error *err)
+/* The folder holding a file path ("." for a bare name). */
+static const char *folder_of(const char *file, mlia_arena *a)
 {
-    memset(s, 0, sizeof *s);
+    const char *slash = strrchr(file, '/');
+    if (!slash)
+        return ".";
+    if (slash == file)
+        return "/";
+    return mlia_arena_strndup(a, file, (size_t)(slash - file));
+}
+
+static int read_run(const char *path, compare_input *s, mlia_arena *a, mlia_error *err)
+{
     s->json_path = locate(path, a, err);
     if (!s->json_path)
         return -1;
-    if (mlia_file_slurp(s->json_path, &s->text, &s->len, err))
+    /* kept in s until read: an out-of-memory jump out of the reader leaves
+     * it to compare_session_free */
+    s->json_fd = result_open_input(s->json_path, COMPARE_MAX_INPUT, "an mlia output", NULL, err);
+    if (s->json_fd < 0)
         return -1;
-    if (result_doc_read(s->text, s->len, s->json_path, a, &s->doc, err))
+    int rc = result_doc_read_fd(s->json_fd, s->json_path, a, &s->doc, err);
+    close(s->json_fd);
+    s->json_fd = -1;
+    if (rc)
         return -1;
     /* the run's page, next to mlia-output.json */
-    const char *slash = strrchr(s->json_path, '/');
-    const char *page = slash ? mlia_arena_printf(a, "%.*s/" PAGE_REL, (int)(slash - s->json_path), s->json_path)
-                             : PAGE_REL;
-    if (!is_file(page))
+    const char *page = mlia_arena_printf(a, "%s/" PAGE_REL, folder_of(s->json_path, a));
+    struct stat st;
+    if (stat(page, &st) != 0 && errno == ENOENT)
         return 0;
-    if (mlia_file_slurp(page, &s->page, &s->page_len, err))
+    s->page_fd = result_open_input(page, COMPARE_MAX_INPUT, "an mlia page", NULL, err);
+    if (s->page_fd < 0)
         return -1;
-    /* The page data is copied into compare.html as it is: it must be what our
-     * writer produces, one JSON object with <, > and & escaped, so nothing in
-     * it can change how the HTML around it is parsed. */
-    const char *open = strstr(s->page, DATA_OPEN);
-    const char *start = open ? open + strlen(DATA_OPEN) : NULL;
-    const char *end = start ? strstr(start, "</script>") : NULL;
-    if (!end || end == start || *start != '{')
-        return mlia_error_setf(err, page, "not an mlia page (no page data)");
-    size_t len = (size_t)(end - start);
-    if (memchr(start, '<', len) || memchr(start, '>', len) || memchr(start, '&', len))
-        return mlia_error_setf(err, page, "not an mlia page (unescaped markup in the page data)");
-    mlia_json *doc = NULL;
-    mlia_error perr;
-    mlia_error_clear(&perr);
-    mlia_json_opts jo = {false, 0};
-    if (mlia_json_parse(start, len, &jo, a, &doc, NULL, &perr) || doc->type != MLIA_JSON_OBJECT)
-        return mlia_error_setf(err, page, "not an mlia page (%s)", perr.set ? perr.text : "page data is not an object");
-    s->data = start;
-    s->data_len = len;
-    return 0;
-}
-
-static void free_side(compare_input *s)
-{
-    free(s->text);
-    free(s->page);
+    s->page_path = page;
+    return result_page_data(s->page_fd, page, NULL, NULL, err);
 }
 
 static bool same(const char *a, const char *b)
@@ -108,7 +98,7 @@ static void warn(compare_session *cs, const char *fmt, const char *a, const char
 /* Identity (docs/compare.md "Identity"): the same schema, and the same
  * program by fingerprint whatever the files are called. */
 static int check_identity(compare_session *cs, const compare_input *b, const compare_input *n, bool allow,
-                          mlia_error *err)
+                          compare_identity *idp, mlia_error *err)
 {
     if (!same(b->doc.schema_version, n->doc.schema_version))
         return mlia_error_setf(err, n->json_path,
@@ -117,6 +107,7 @@ static int check_identity(compare_session *cs, const compare_input *b, const com
                                n->doc.schema_version, b->doc.schema_version, b->json_path);
     char what[1024];
     compare_identity id = compare_programs(&b->doc, &n->doc, what, sizeof what);
+    *idp = id;
     if (id == COMPARE_DIFFERENT_PROGRAMS && !allow)
         return mlia_error_setf(err, n->json_path,
                                "a different program from the baseline's (%s): %s; compare runs of the same "
@@ -133,50 +124,71 @@ static int check_identity(compare_session *cs, const compare_input *b, const com
     return 0;
 }
 
-/* Write `len` bytes to dir/name through a temporary file and a rename. */
-static int write_file(const char *dir, const char *name, const char *data, size_t len, mlia_arena *a, char **final,
-                      mlia_error *err)
+typedef struct page_job {
+    const compare_inputs *in;
+    const compare_result *r;
+} page_job;
+
+static int write_page(void *ctx, FILE *fp, const char *shown, mlia_error *err)
 {
-    const char *path = mlia_arena_printf(a, "%s/%s", dir, name);
-    const char *tmp = mlia_arena_printf(a, "%s/.%s.tmp-%ld", dir, name, (long)getpid());
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp)
-        return mlia_error_setf(err, path, "cannot write: %s", strerror(errno));
-    bool ok = fwrite(data, 1, len, fp) == len;
-    ok = (fclose(fp) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return mlia_error_setf(err, path, "write failed: %s", strerror(e));
-    }
-    *final = strdup(path);
-    return 0;
+    const page_job *j = ctx;
+    return compare_write_page(j->in, j->r, fp, err);
 }
 
-static int prepare_dir(const char *dir, mlia_error *err)
+/* DIR/compare/ with compare.json (and compare.html when both runs have a
+ * page), built aside and swapped in (report/outdir.h): the pair is always
+ * the one of the same comparison, and no page of an earlier comparison
+ * stays beside a newer compare.json. */
+static int write_outputs(compare_session *cs, const char *dir, const compare_inputs *in, const compare_result *r,
+                         const char *json, size_t json_len, mlia_compare_output *out, mlia_error *err)
 {
-    struct stat st;
-    if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ? 0 : mlia_error_setf(err, dir, "exists and is not a directory");
-    if (errno != ENOENT || mkdir(dir, 0755) != 0)
-        return mlia_error_setf(err, dir, "%s", strerror(errno));
-    return 0;
+    mlia_outdir *od = &cs->outdir;
+    if (mlia_outdir_begin_named(dir, COMPARE_OUTDIR_NAME, od, err))
+        return -1;
+    cs->outdir_open = true;
+    bool page = in->base_page_fd >= 0 && in->new_page_fd >= 0;
+    page_job job = {in, r};
+    int rc = mlia_outdir_write(od, "compare.json", json, json_len, err);
+    if (!rc && page)
+        rc = mlia_outdir_stream(od, "compare.html", write_page, &job, err);
+    if (!rc)
+        rc = mlia_outdir_commit(od, err);
+    if (!rc) {
+        const char *final = mlia_outdir_final_path(od);
+        size_t n = strlen(final) + 32;
+        out->json_path = malloc(n);
+        if (out->json_path)
+            snprintf(out->json_path, n, "%s/compare.json", final);
+        if (page) {
+            out->page_path = malloc(n);
+            if (out->page_path)
+                snprintf(out->page_path, n, "%s/compare.html", final);
+        }
+    }
+    mlia_outdir_abort(od); /* releases od; removes the temporary folder unless committed */
+    cs->outdir_open = false;
+    return rc;
 }
 
 int compare_session_run(compare_session *cs, const mlia_compare_options *opts, mlia_compare_output *out,
                         mlia_error *err)
 {
     mlia_arena *arena = &cs->arena;
-    compare_input *b = &cs->baseline, *n = &cs->new_run;
-    int rc = -1;
     double threshold = opts->threshold < 0 ? COMPARE_DEFAULT_THRESHOLD : opts->threshold;
-    if (read_side(opts->baseline, b, arena, err) || read_side(opts->new_run, n, arena, err) ||
-        check_identity(cs, b, n, opts->allow_different_programs != 0, err))
-        goto done;
+    /* counted only once allocated: an out-of-memory jump may come from the allocation */
+    cs->baselines = mlia_arena_array(arena, 1, sizeof *cs->baselines);
+    cs->baselines[0].page_fd = cs->baselines[0].json_fd = -1;
+    cs->n_baselines = 1;
+    compare_input *b = &cs->baselines[0], *n = &cs->new_run;
+    compare_identity identity = COMPARE_SAME_PROGRAM;
+    if (read_run(opts->baseline, b, arena, err) || read_run(opts->new_run, n, arena, err) ||
+        check_identity(cs, b, n, opts->allow_different_programs != 0, &identity, err))
+        return 1;
 
     compare_result cr;
     compare_run(&b->doc, &n->doc, threshold, arena, &cr);
-    compare_inputs in = {b->json_path, n->json_path, &b->doc, &n->doc, cs->warnings, cs->n_warnings};
+    compare_inputs in = {b->json_path, n->json_path, &b->doc, &n->doc, cs->warnings, cs->n_warnings,
+                         b->page_path, b->page_fd, n->page_path, n->page_fd, identity};
     mlia_buf json;
     mlia_buf_init(&json);
     mlia_jw w;
@@ -184,8 +196,9 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
     compare_write_json(&in, &cr, &w);
     size_t json_len = json.len;
     out->json = mlia_buf_take(&json);
-    out->console = compare_console(&in, &cr);
+    out->console = compare_console(&in, &cr, opts->console_width);
     out->regressions = cr.counts[COMPARE_REGRESSION];
+    out->improvements = cr.counts[COMPARE_IMPROVEMENT];
     if (cs->n_warnings) {
         mlia_buf wb;
         mlia_buf_init(&wb);
@@ -198,28 +211,11 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
         }
         out->warnings = mlia_buf_take(&wb);
     }
-    out->improvements = cr.counts[COMPARE_IMPROVEMENT];
-    if (opts->output_dir) {
-        if (prepare_dir(opts->output_dir, err) ||
-            write_file(opts->output_dir, "compare.json", out->json, json_len, arena, &out->json_path, err))
-            goto done;
-        if (b->data && n->data) {
-            mlia_buf page;
-            mlia_buf_init(&page);
-            int prc = compare_write_page(&in, &cr, b->data, b->data_len, n->data, n->data_len, &page);
-            if (!prc)
-                prc = write_file(opts->output_dir, "compare.html", page.data, page.len, arena, &out->page_path,
-                                 err);
-            else
-                mlia_error_setf(err, n->json_path, "the run's page data could not be read");
-            mlia_buf_free(&page);
-            if (prc)
-                goto done;
-        }
-    }
-    rc = 0;
-done:
-    return rc ? 1 : 0;
+    const char *dir = opts->output_dir ? opts->output_dir
+                      : opts->output_beside_new ? folder_of(n->json_path, arena) : NULL;
+    if (dir && write_outputs(cs, dir, &in, &cr, out->json, json_len, out, err))
+        return 1;
+    return 0;
 }
 
 void compare_session_init(compare_session *cs, size_t memory_limit)
@@ -227,11 +223,27 @@ void compare_session_init(compare_session *cs, size_t memory_limit)
     memset(cs, 0, sizeof *cs);
     mlia_arena_init(&cs->arena);
     cs->arena.limit = memory_limit;
+    cs->new_run.page_fd = cs->new_run.json_fd = -1;
+    cs->outdir.dir_fd = cs->outdir.tmp_fd = -1;
+}
+
+void compare_session_abort_outputs(compare_session *cs)
+{
+    if (cs->outdir_open) {
+        mlia_outdir_abort(&cs->outdir);
+        cs->outdir_open = false;
+    }
 }
 
 void compare_session_free(compare_session *cs)
 {
-    free_side(&cs->baseline);
-    free_side(&cs->new_run);
+    compare_session_abort_outputs(cs);
+    for (uint32_t i = 0; i <= cs->n_baselines; i++) {
+        compare_input *s = i < cs->n_baselines ? &cs->baselines[i] : &cs->new_run;
+        if (s->json_fd >= 0)
+            close(s->json_fd);
+        if (s->page_fd >= 0)
+            close(s->page_fd);
+    }
     mlia_arena_free(&cs->arena);
 }

@@ -4,6 +4,7 @@
 #ifndef MLIA_PIPELINE_COMPARE_H
 #define MLIA_PIPELINE_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,37 +12,48 @@
 #include "core/error.h"
 #include "formats/result_read.h"
 #include "mlia/mlia.h"
+#include "report/outdir.h"
 
-/* One side of a comparison: its result, and its page data when it has one.
- * text and page are malloc'd (freed by compare_session_free). */
+/* Largest mlia-output.json or page `mlia compare` reads (docs/compare.md
+ * "Safe inputs"): far above any real result, far below what a planted
+ * sparse file could claim. */
+#define COMPARE_MAX_INPUT (1ull << 30)
+
+/* The folder DIR/compare holding compare.json and compare.html. */
+#define COMPARE_OUTDIR_NAME "compare"
+
+/* One run of a comparison: its result, and its page when it has one. */
 typedef struct compare_input {
-    const char *json_path;
-    char *text;
-    size_t len;
-    result_doc doc;
-    char *page;                 /* the page file, when present */
-    size_t page_len;
-    const char *data;           /* the page data JSON inside it */
-    size_t data_len;
+    const char *json_path;      /* arena string */
+    result_doc doc;             /* in the session's arena */
+    const char *page_path;      /* model-explorer/bundle/index.html beside it, or NULL */
+    int page_fd;                /* open page (checked), or -1 */
+    int json_fd;                /* mlia-output.json while it is read, else -1 */
 } compare_input;
+
+#define COMPARE_MAX_WARNINGS 64
 
 /* What one comparison owns; released by compare_session_free, also after an
  * out-of-memory jump out of compare_session_run. */
-#define COMPARE_MAX_WARNINGS 64
-
 typedef struct compare_session {
     mlia_arena arena;
-    compare_input baseline, new_run;
+    uint32_t n_baselines;
+    compare_input *baselines;   /* arena array */
+    compare_input new_run;
+    mlia_outdir outdir;         /* the compare/ folder being written */
+    bool outdir_open;
     uint32_t n_warnings;
     const char *warnings[COMPARE_MAX_WARNINGS]; /* arena strings, unescaped */
 } compare_session;
 
 void compare_session_init(compare_session *cs, size_t memory_limit);
-/* Reads both sides, compares them and fills `out` (malloc'd fields, freed by
- * mlia_compare_output_free); with opts->output_dir also writes the files.
+/* Reads every run, compares them and fills `out` (malloc'd fields, freed by
+ * mlia_compare_output_free); writes DIR/compare/ when opts asks for files.
  * Returns 0, or 1 with *err set. */
 int compare_session_run(compare_session *cs, const mlia_compare_options *opts, mlia_compare_output *out,
                         mlia_error *err);
+/* Removes a compare/ folder being written (out-of-memory path). */
+void compare_session_abort_outputs(compare_session *cs);
 void compare_session_free(compare_session *cs);
 
 #endif

@@ -52,8 +52,15 @@
 #define RENAME_EXCHANGE (1 << 1)
 #endif
 
-#define TMP_PREFIX ".mlia-output.tmp"
-#define OLD_PREFIX ".mlia-output.old"
+/* Siblings of DIR/<name>: ".<name>.tmp-<pid>-<n>" and ".<name>.old-<pid>-<n>"
+ * (".mlia-output.tmp-..." for mlia check, ".compare.tmp-..." for mlia
+ * compare). */
+#define MLIA_OUTDIR_NAME_MAX 64
+
+static void sibling_prefix(char *out, size_t cap, const char *name, const char *kind)
+{
+    snprintf(out, cap, ".%s.%s", name, kind);
+}
 
 /* MLIA_TEST_HOOK=<point>[,<point>...]: lets the tests stop the process at a
  * precise step of the commit (kill-before-exchange, kill-after-exchange,
@@ -272,11 +279,11 @@ static char *parent_of(const char *trimmed)
     return p;
 }
 
-/* Checks DIR/mlia-output given an open DIR (or the path when dir_fd < 0). */
-static int check_entry(int dir_fd, const char *final_path, mlia_error *err)
+/* Checks DIR/<name> given an open DIR (or the path when dir_fd < 0). */
+static int check_entry(int dir_fd, const char *name, const char *final_path, mlia_error *err)
 {
     struct stat st;
-    int rc = dir_fd >= 0 ? fstatat(dir_fd, MLIA_OUTDIR_NAME, &st, AT_SYMLINK_NOFOLLOW)
+    int rc = dir_fd >= 0 ? fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW)
                          : lstat(final_path, &st);
     if (rc != 0) {
         if (errno == ENOENT)
@@ -320,7 +327,7 @@ int mlia_outdir_check(const char *dir, mlia_error *err)
     int rc = check_dir(shown, trimmed, &missing, err);
     if (rc == 0 && !missing) {
         char *final_path = join(trimmed, MLIA_OUTDIR_NAME);
-        rc = check_entry(-1, final_path, err);
+        rc = check_entry(-1, MLIA_OUTDIR_NAME, final_path, err);
         free(final_path);
     }
     free(trimmed);
@@ -392,8 +399,11 @@ static bool process_is_gone(long pid)
  * DIR/mlia-output when that name is free. Runs under the DIR lock so that it
  * never races with another run's commit. Best effort: failures are ignored
  * (the leftovers are only clutter). */
-static void remove_stale_siblings(int dir_fd)
+static void remove_stale_siblings(int dir_fd, const char *final_name)
 {
+    char tmp_prefix[MLIA_OUTDIR_NAME_MAX + 8], old_prefix[MLIA_OUTDIR_NAME_MAX + 8];
+    sibling_prefix(tmp_prefix, sizeof tmp_prefix, final_name, "tmp");
+    sibling_prefix(old_prefix, sizeof old_prefix, final_name, "old");
     int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return;
@@ -406,9 +416,9 @@ static void remove_stale_siblings(int dir_fd)
     size_t n = 0, cap = 0;
     struct dirent *ent;
     while ((ent = readdir(d)) != NULL) {
-        long pid = sibling_pid(ent->d_name, TMP_PREFIX);
+        long pid = sibling_pid(ent->d_name, tmp_prefix);
         if (!pid)
-            pid = sibling_pid(ent->d_name, OLD_PREFIX);
+            pid = sibling_pid(ent->d_name, old_prefix);
         if (!pid || strlen(ent->d_name) >= sizeof names[0] || !process_is_gone(pid))
             continue;
         if (n == cap) {
@@ -426,12 +436,12 @@ static void remove_stale_siblings(int dir_fd)
         /* old trees first: one may have to become mlia-output again */
         for (int want_old = 1; want_old >= 0; want_old--) {
             for (size_t i = 0; i < n; i++) {
-                bool is_old = sibling_pid(names[i], OLD_PREFIX) != 0;
+                bool is_old = sibling_pid(names[i], old_prefix) != 0;
                 if (is_old != (bool)want_old)
                     continue;
                 struct stat st;
-                if (is_old && fstatat(dir_fd, MLIA_OUTDIR_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0 &&
-                    errno == ENOENT && renameat(dir_fd, names[i], dir_fd, MLIA_OUTDIR_NAME) == 0)
+                if (is_old && fstatat(dir_fd, final_name, &st, AT_SYMLINK_NOFOLLOW) != 0 &&
+                    errno == ENOENT && renameat(dir_fd, names[i], dir_fd, final_name) == 0)
                     continue;
                 (void)mlia_remove_tree_at(dir_fd, names[i]);
             }
@@ -443,11 +453,19 @@ static void remove_stale_siblings(int dir_fd)
 
 int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
 {
+    return mlia_outdir_begin_named(dir, MLIA_OUTDIR_NAME, od, err);
+}
+
+int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, mlia_error *err)
+{
     memset(od, 0, sizeof *od);
     od->dir_fd = od->tmp_fd = -1;
+    if (!name || !*name || strlen(name) > MLIA_OUTDIR_NAME_MAX || strchr(name, '/') || name[0] == '.')
+        return mlia_error_setf(err, NULL, "invalid output folder name '%s'", name ? name : "");
+    od->name = name;
     const char *shown = dir && *dir ? dir : ".";
     od->dir = trim_dir(dir);
-    od->final_path = join(od->dir, MLIA_OUTDIR_NAME);
+    od->final_path = join(od->dir, name);
 
     bool missing;
     if (check_dir(shown, od->dir, &missing, err) != 0)
@@ -461,14 +479,16 @@ int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err)
         mlia_error_setf(err, shown, "%s", strerror(errno));
         goto fail;
     }
-    remove_stale_siblings(od->dir_fd);
-    if (check_entry(od->dir_fd, od->final_path, err) != 0)
+    remove_stale_siblings(od->dir_fd, name);
+    if (check_entry(od->dir_fd, name, od->final_path, err) != 0)
         goto fail;
     /* No signal between creating the temporary folder and arming its
      * removal: the handler would not know the folder yet. */
     sigset_t saved_mask;
     block_cleanup_signals(&saved_mask);
-    od->tmp_name = claim_name(od->dir_fd, TMP_PREFIX, true);
+    char tmp_prefix[MLIA_OUTDIR_NAME_MAX + 8];
+    sibling_prefix(tmp_prefix, sizeof tmp_prefix, name, "tmp");
+    od->tmp_name = claim_name(od->dir_fd, tmp_prefix, true);
     if (od->tmp_name)
         arm(od->dir_fd, od->tmp_name);
     pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
@@ -590,22 +610,24 @@ const char *mlia_outdir_final_path(const mlia_outdir *od)
  * under the DIR lock with DIR/mlia-output present. */
 static int commit_by_two_renames(mlia_outdir *od, mlia_error *err)
 {
-    char *old_name = claim_name(od->dir_fd, OLD_PREFIX, false);
+    char old_prefix[MLIA_OUTDIR_NAME_MAX + 8];
+    sibling_prefix(old_prefix, sizeof old_prefix, od->name, "old");
+    char *old_name = claim_name(od->dir_fd, old_prefix, false);
     /* Ctrl-C between the two renames would leave no DIR/mlia-output: the
      * signals wait until both are done (a SIGKILL there is repaired by the
      * next run, see remove_stale_siblings). */
     sigset_t saved_mask;
     block_cleanup_signals(&saved_mask);
-    if (!old_name || renameat(od->dir_fd, MLIA_OUTDIR_NAME, od->dir_fd, old_name) != 0) {
+    if (!old_name || renameat(od->dir_fd, od->name, od->dir_fd, old_name) != 0) {
         mlia_error_setf(err, od->final_path, "cannot move the previous output aside: %s", strerror(errno));
         pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
         free(old_name);
         return -1;
     }
     test_kill_point("kill-between-renames");
-    if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, MLIA_OUTDIR_NAME) != 0) {
+    if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, od->name) != 0) {
         int saved = errno;
-        renameat(od->dir_fd, old_name, od->dir_fd, MLIA_OUTDIR_NAME);
+        renameat(od->dir_fd, old_name, od->dir_fd, od->name);
         pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
         mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s", strerror(saved));
         free(old_name);
@@ -635,17 +657,17 @@ int mlia_outdir_commit(mlia_outdir *od, mlia_error *err)
         }
     }
     /* DIR/mlia-output may have changed since begin: check it again. */
-    if (check_entry(od->dir_fd, od->final_path, err) != 0) {
+    if (check_entry(od->dir_fd, od->name, od->final_path, err) != 0) {
         mlia_outdir_abort(od);
         return -1;
     }
     struct stat st;
     int rc = 0;
-    if (fstatat(od->dir_fd, MLIA_OUTDIR_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (fstatat(od->dir_fd, od->name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
         test_kill_point("kill-before-exchange");
         long x = test_hook("no-exchange") ? (errno = EINVAL, -1)
                                           : syscall(SYS_renameat2, od->dir_fd, od->tmp_name, od->dir_fd,
-                                                    MLIA_OUTDIR_NAME, RENAME_EXCHANGE);
+                                                    od->name, RENAME_EXCHANGE);
         if (x == 0) {
             /* tmp_name now holds the previous output: the signal handler
              * (still armed on that name) and the removal below delete it. */
@@ -657,7 +679,7 @@ int mlia_outdir_commit(mlia_outdir *od, mlia_error *err)
             rc = mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s",
                                  strerror(errno));
         }
-    } else if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, MLIA_OUTDIR_NAME) != 0) {
+    } else if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, od->name) != 0) {
         rc = mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s", strerror(errno));
     }
     if (rc != 0) {
@@ -758,9 +780,14 @@ int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn w
     /* Messages name the final path (DIR/mlia-output/<rel>): the temporary
      * tree is removed on failure, its name would mean nothing. */
     char *shown = join(od->final_path, rel);
-    FILE *fp = fopen(p, "wb");
+    /* The file is new in our private tree: created exclusively, and a link
+     * planted there (a race with another user of DIR) is never followed. */
+    int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
         mlia_error_setf(err, shown, "cannot write: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
         free(shown);
         return -1;
     }

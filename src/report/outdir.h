@@ -42,6 +42,7 @@
 typedef struct mlia_outdir_string mlia_outdir_string;
 
 typedef struct mlia_outdir {
+    const char *name;     /* the folder's name in DIR: "mlia-output" (mlia check), "compare" (borrowed) */
     char *dir;            /* DIR as given, without trailing slashes */
     char *final_path;     /* DIR/mlia-output */
     char *tmp_name;       /* .mlia-output.tmp-<pid>-<n> (relative to DIR) */
@@ -66,6 +67,12 @@ int mlia_outdir_check(const char *dir, mlia_error *err);
  * mlia_outdir_check(), creates DIR when missing (mode 0755) and the temporary
  * tree. On failure nothing is left behind and od is inactive. */
 int mlia_outdir_begin(const char *dir, mlia_outdir *od, mlia_error *err);
+
+/* The same for DIR/<name> (e.g. "compare" for `mlia compare`): the same
+ * protocol, messages and sibling names (".<name>.tmp-<pid>-<n>"). name is a
+ * plain file name (no '/', not starting with '.', at most 64 bytes) that
+ * must outlive od. */
+int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, mlia_error *err);
 
 /* Path of `rel` (e.g. "logs/mlia.log", relative, no "." or ".." components)
  * inside the temporary tree; every parent folder of it is created. Returns

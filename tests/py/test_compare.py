@@ -4,18 +4,43 @@ format), the exit-3 gate, and the bad-input messages and exit codes."""
 import copy
 import json
 import os
+import resource
+import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
 
-from helpers import ROOT, build_fixture, check_args, load_sample, need_binary, run_mlia
+from helpers import MLIA, ROOT, build_fixture, check_args, load_sample, need_binary, run_mlia
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import mlia  # noqa: E402
 
 CONSOLE_USAGE = ("usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--allow-different-programs] "
                  "[--json] [--fail-on-regression]")
+
+
+def run_on_pty(argv, env=None):
+    """What a command prints on a terminal (standard output is a pty)."""
+    import pty
+    e = dict(os.environ)
+    e.update(env or {})
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(argv[0], argv, e)
+    chunks = []
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return b"".join(chunks).decode("utf-8", "replace")
 
 
 def plan_entry(desc, kernel):
@@ -64,8 +89,11 @@ class Compare(unittest.TestCase):
         assert p.returncode == 0, p.stderr
         return os.path.join(d, "mlia-output")
 
-    def compare(self, *args, expect=0):
-        p = run_mlia("compare", *args)
+    def compare(self, *args, expect=0, env=None, tty=False, cwd=None):
+        if tty:  # standard output on a terminal: returns what it showed
+            out = run_on_pty([MLIA, "compare", *args], env=env)
+            return out
+        p = run_mlia("compare", *args, env=env, cwd=cwd)
         self.assertEqual(p.returncode, expect, p.stderr)
         return p
 
@@ -73,7 +101,7 @@ class Compare(unittest.TestCase):
         out = os.path.join(self.tmp, "cmp")
         p = self.compare(self.base, self.new, "--output-dir", out, "--json")
         doc = json.loads(p.stdout)
-        with open(os.path.join(out, "compare.json"), encoding="utf-8") as f:
+        with open(os.path.join(out, "compare", "compare.json"), encoding="utf-8") as f:
             self.assertEqual(json.load(f), doc)
         rows = {(m["entity_id"], m["series"]): m for m in doc["metrics"]}
         relu = "source_operator/forward/aten_relu_default_2"
@@ -107,25 +135,65 @@ class Compare(unittest.TestCase):
         # model throughput: higher is better
         self.assertEqual(rows[("model", "inferences_per_second")]["better"], "higher")
         self.assertEqual(rows[("model", "inference_time")]["better"], "lower")
-        self.assertTrue(os.path.exists(os.path.join(out, "compare.html")))
+        self.assertTrue(os.path.exists(os.path.join(out, "compare", "compare.html")))
 
     def test_console_tables(self):
         out = os.path.join(self.tmp, "cmp-console")
         p = self.compare(self.base, self.new, "--output-dir", out)
-        self.assertIn("Verdicts:  2 regression(s), 15 improvement(s), ", p.stdout)
-        self.assertIn("Top regressions (2 of 2)", p.stdout)
+        self.assertIn("\nProgram:   the same in both runs (fingerprint ", p.stdout)
+        self.assertIn("\nVerdicts:  2 regressions, 15 improvements, 481 unchanged, 0 inconclusive\n", p.stdout)
         lines = p.stdout.splitlines()
-        i = lines.index("Top regressions (2 of 2)")
-        header, first = lines[i + 1], lines[i + 2]
-        # long ids keep their tail; columns aligned; lines fit 100 columns
-        self.assertEqual(first.split()[:4], ["1", "...rd/aten_relu_default_2", "kernel_time", "ms"])
-        self.assertEqual(len(header), len(first))
-        self.assertTrue(first.endswith("+26.2%"))
-        self.assertEqual(lines[i + 3].split()[2:], ["execution_time", "ms", "0.000425", "0.000510", "0.000085",
-                                                     "+20.0%"])
+        i = lines.index("Regressions (2)")
+        # full entity ids (wrapped at a separator), full metric names, one number format per unit
+        self.assertEqual(lines[i + 1:i + 7], [
+            "   #  Entity                        Metric                      Unit   Baseline        New    Change",
+            "   1  source_operator/forward/      kernel_time (exclusive)     ms    0.0003250  0.0004100  +26.15 %",
+            "      aten_relu_default_2",
+            "   2  source_operator/forward/      execution_time (exclusive)  ms    0.0004250  0.0005100     +20 %",
+            "      aten_relu_default_2",
+            ""])
+        j = lines.index("Improvements (15, largest 10)")
+        self.assertEqual(lines[j + 1], "   #  Entity                Metric            Unit    Baseline    New  Change")
+        self.assertEqual(lines[j + 7], "   6  chain/segment_0/33    total_cycles      cycles     3,900  3,510   -10 %")
+        self.assertEqual(len(lines[j + 1]), len(lines[j + 2]))
         self.assertLessEqual(max(len(line) for line in lines if not line.startswith(("Baseline:", "New:", "Output:",
                                                                                      "Page:"))), 100)
-        self.assertIn(f"Page: {os.path.join(out, 'compare.html')}", p.stdout)
+        self.assertIn(f"Page: {os.path.join(out, 'compare', 'compare.html')}", p.stdout)
+        # a wider terminal keeps the ids on one line
+        wide = self.compare(self.base, self.new, "--output-dir", out, env={"COLUMNS": "140"}, tty=True)
+        self.assertIn("   1  source_operator/forward/aten_relu_default_2  kernel_time (exclusive)     ms    "
+                      "0.0003250  0.0004100  +26.15 %\r\n", wide)
+
+    def test_no_change_and_one_sided_tables(self):
+        d = os.path.join(self.tmp, "nochange")
+        p = self.compare(self.new, self.new, "--output-dir", d)
+        self.assertIn("\nVerdicts:  0 regressions, 0 improvements, 498 unchanged, 0 inconclusive\n\n"
+                      "No change beyond 5 %\n\nOutput: ", p.stdout)
+        self.assertNotIn("Entity", p.stdout)
+        p = self.compare(self.base, self.new, "--output-dir", d, "--threshold", "15")
+        self.assertIn("\nRegressions (2)\n", p.stdout)
+        self.assertIn("\nImprovements: none beyond 15 %\n", p.stdout)
+        p = self.compare(self.new, self.base, "--output-dir", d, "--threshold", "15")
+        self.assertIn("\nRegressions: none beyond 15 %\n\nImprovements (2)\n", p.stdout)
+
+    def test_raw_names_are_escaped(self):
+        """An ETRecord node named to colour the terminal and forge an error line."""
+        evil = "\x1b[31mEVIL\r\nmlia: error: forged"
+        runs = []
+        for name, desc in zip(("evil-base", "evil-new"), descriptions()[:2]):
+            for n in desc["nodes"]:
+                if n["name"] == "aten_relu_default_2":
+                    n["name"] = evil
+            desc["outputs"] = [evil if o == "aten_relu_default_2" else o for o in desc["outputs"]]
+            plan_entry(desc, "aten_relu_default_2")["kernel"] = evil
+            runs.append(self.check(desc, name))
+        p = self.compare(*runs, "--output-dir", os.path.join(self.tmp, "evil"))
+        self.assertNotIn("\x1b", p.stdout)
+        self.assertNotIn("\r", p.stdout)
+        self.assertFalse([line for line in p.stdout.splitlines() if line.startswith("mlia: error")])
+        self.assertIn("      \\x1b[31mEVIL\\r\\nmlia: error:\n", p.stdout)
+        doc = json.loads(self.compare(*runs, "--json", "--output-dir", os.path.join(self.tmp, "evil")).stdout)
+        self.assertIn(f"source_operator/forward/{evil}", {m["entity_id"] for m in doc["metrics"]})
 
     def test_inputs_as_json_file_and_parent_folder(self):
         a = self.compare(os.path.join(self.base, "mlia-output.json"), os.path.dirname(self.new), "--json",
@@ -138,8 +206,8 @@ class Compare(unittest.TestCase):
         out = os.path.join(self.tmp, "c-nopage")
         p = self.compare(self.two, self.base, "--output-dir", out)
         self.assertIn("\nPage: none (written when both runs were made with --model-explorer)\n", p.stdout)
-        self.assertFalse(os.path.exists(os.path.join(out, "compare.html")))
-        self.assertTrue(os.path.exists(os.path.join(out, "compare.json")))
+        self.assertFalse(os.path.exists(os.path.join(out, "compare", "compare.html")))
+        self.assertTrue(os.path.exists(os.path.join(out, "compare", "compare.json")))
 
     def test_threshold(self):
         p = self.compare(self.base, self.new, "--json", "--threshold", "25", "--output-dir", os.path.join(self.tmp, "c4"))
@@ -294,7 +362,7 @@ class Compare(unittest.TestCase):
         self.assertEqual(p.stderr, "")
         self.assertIn(f"\nWarnings (1)\n  - {grown_json}: {what}; compared by entity id "
                       "(--allow-different-programs)\n", p.stdout)
-        self.assertIn("Only in the new run (1 of 1)\n  source_operator/forward/aten_relu_default_3", p.stdout)
+        self.assertIn("\nOnly in the new run (1)\n  source_operator/forward/aten_relu_default_3\n", p.stdout)
         p = self.compare(self.base, self.grown, "--output-dir", d, "--allow-different-programs", "--json")
         self.assertEqual(p.stderr, f"mlia: warning: {grown_json}: {what}; compared by entity id "
                                    "(--allow-different-programs)\n")
@@ -339,10 +407,199 @@ class Compare(unittest.TestCase):
                                    "method 'forward' instead of 'decode'; compare runs of the same program, or add "
                                    "--allow-different-programs to compare them by entity id\n")
 
+    def test_docs_example_runs_as_written(self):
+        """docs/compare.md "Example": every command of the block, run in a folder holding the
+        files it names, prints what the block shows ('...' stands for lines left out)."""
+        with open(os.path.join(ROOT, "docs", "compare.md"), encoding="utf-8") as f:
+            text = f.read()
+        block = text.split("\n## Example\n", 1)[1].split("```\n", 2)[1]
+        steps = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                steps.append((line[2:], []))
+            else:
+                steps[-1][1].append(line)
+        with tempfile.TemporaryDirectory(prefix="mlia-cmp-docs-") as d:
+            base, new, _ = descriptions()
+            for desc, run, model in ((base, "base", "model.etrecord"), (new, "after", "model-v2.etrecord")):
+                paths = build_fixture(desc, os.path.join(d, "src-" + run))
+                os.makedirs(os.path.join(d, "runs", run))
+                shutil.copyfile(paths["etrecord"], os.path.join(d, "runs", run, model))
+                shutil.copyfile(paths["etdump"], os.path.join(d, "runs", run, "run.etdump"))
+            last = None
+            for command, expected in steps:
+                if command == "echo $?":
+                    got = [str(last)]
+                else:
+                    args = shlex.split(command)
+                    self.assertEqual(args[0], "mlia")
+                    p = run_mlia(*args[1:], cwd=d)
+                    self.assertEqual(p.stderr, "", command)
+                    last, got = p.returncode, p.stdout.splitlines()
+                    if "--fail-on-regression" not in args:
+                        self.assertEqual(last, 0, command)
+                self.assert_lines(expected, got, command)
+
+    def assert_lines(self, expected, got, what):
+        chunks, cur = [], []
+        for line in expected:
+            if line == "...":
+                chunks.append(cur)
+                cur = []
+            else:
+                cur.append(line)
+        chunks.append(cur)
+        at = 0
+        for k, chunk in enumerate(chunks):
+            if k == 0:
+                self.assertEqual(got[:len(chunk)], chunk, what)
+                at = len(chunk)
+            elif k == len(chunks) - 1:
+                self.assertEqual(got[len(got) - len(chunk):] if chunk else [], chunk, what)
+                self.assertGreaterEqual(len(got) - len(chunk), at, what)
+            else:
+                found = next((i for i in range(at, len(got) - len(chunk) + 1) if got[i:i + len(chunk)] == chunk), None)
+                self.assertIsNotNone(found, f"{what}: {chunk} not in the output")
+                at = found + len(chunk)
+        if len(chunks) == 1:
+            self.assertEqual(got, expected, what)
+
+    # ---- where files go, replacing the pair, safe inputs (issue 18 points 3 and 4) ----
+
+    def test_default_output_goes_into_the_new_run(self):
+        with tempfile.TemporaryDirectory(prefix="mlia-cmp-default-") as d:
+            new = os.path.join(d, "new")
+            shutil.copytree(os.path.dirname(self.new), new)
+            for target in ("new", "new/mlia-output", "new/mlia-output/mlia-output.json"):
+                p = self.compare(self.base, target, cwd=d)
+                self.assertIn("\nOutput: new/mlia-output/compare/compare.json\n"
+                              "Page: new/mlia-output/compare/compare.html\n", p.stdout)
+                self.assertEqual(sorted(os.listdir(os.path.join(new, "mlia-output", "compare"))),
+                                 ["compare.html", "compare.json"])
+                self.assertEqual(sorted(os.listdir(os.path.join(new, "mlia-output"))),
+                                 ["compare", "logs", "mlia-output.json", "model-explorer", "trace.json"])
+            self.assertEqual(sorted(os.listdir(d)), ["new"])  # nothing in the current folder
+            # --output-dir DIR: DIR/compare/
+            p = self.compare(self.base, "new", "--output-dir", "cmp", "--json", cwd=d)
+            with open(os.path.join(d, "cmp", "compare", "compare.json"), encoding="utf-8") as f:
+                self.assertEqual(json.load(f), json.loads(p.stdout))
+
+    def test_a_comparison_without_pages_leaves_no_page(self):
+        d = os.path.join(self.tmp, "stale")
+        self.compare(self.base, self.new, "--output-dir", d, "-q")
+        self.assertEqual(sorted(os.listdir(os.path.join(d, "compare"))), ["compare.html", "compare.json"])
+        p = self.compare(self.two, self.base, "--output-dir", d)
+        self.assertIn("\nPage: none (written when both runs were made with --model-explorer)\n", p.stdout)
+        self.assertEqual(os.listdir(os.path.join(d, "compare")), ["compare.json"])
+        with open(os.path.join(d, "compare", "compare.json"), encoding="utf-8") as f:
+            self.assertTrue(json.load(f)["baseline"]["path"].startswith(self.two))
+        self.assertEqual(sorted(os.listdir(d)), ["compare"])  # no temporary folder left
+
+    def test_full_disk_keeps_the_previous_pair(self):
+        d = os.path.join(self.tmp, "full")
+        self.compare(self.base, self.new, "--output-dir", d, "-q")
+        before = {n: open(os.path.join(d, "compare", n), "rb").read() for n in ("compare.json", "compare.html")}
+        p = self.compare(self.new, self.base, "--output-dir", d, expect=1, env={"MLIA_TEST_HOOK": "enospc"})
+        self.assertEqual(p.stderr, f"mlia: error: {d}/compare/compare.json: write failed: No space left on device\n")
+        after = {n: open(os.path.join(d, "compare", n), "rb").read() for n in sorted(os.listdir(os.path.join(d, "compare")))}
+        self.assertEqual(after, before)
+        self.assertEqual(sorted(os.listdir(d)), ["compare"])
+
+    def test_symlinks_are_never_followed(self):
+        d = os.path.join(self.tmp, "links")
+        victim = os.path.join(self.tmp, "victim")
+        os.makedirs(victim, exist_ok=True)
+        with open(os.path.join(victim, "keep.txt"), "w") as f:
+            f.write("keep")
+        os.makedirs(d, exist_ok=True)
+        # a link planted at DIR/compare is refused
+        os.symlink(victim, os.path.join(d, "compare"))
+        p = self.compare(self.base, self.new, "--output-dir", d, expect=1)
+        self.assertEqual(p.stderr, f"mlia: error: {d}/compare: is a symbolic link; refusing to replace it\n")
+        os.unlink(os.path.join(d, "compare"))
+
+        # links planted at the temporary names this process will use (its pid is known
+        # in the child before exec): the old '.compare.json.tmp-PID' and '.compare.tmp-PID-N'
+        def plant():
+            pid = os.getpid()
+            for name in [f".compare.json.tmp-{pid}", f".compare.html.tmp-{pid}"] + \
+                        [f".compare.tmp-{pid}-{n}" for n in range(4)]:
+                os.symlink(os.path.join(victim, "keep.txt") if "html" in name or "json" in name else victim,
+                           os.path.join(d, name))
+
+        p = subprocess.run([MLIA, "compare", self.base, self.new, "--output-dir", d, "-q"], capture_output=True,
+                           text=True, preexec_fn=plant)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(os.listdir(victim), ["keep.txt"])
+        with open(os.path.join(victim, "keep.txt")) as f:
+            self.assertEqual(f.read(), "keep")
+        self.assertEqual(sorted(os.listdir(os.path.join(d, "compare"))), ["compare.html", "compare.json"])
+        # a link inside the previous compare/ is removed as a link, its target kept
+        os.symlink(os.path.join(victim, "keep.txt"), os.path.join(d, "compare", "extra"))
+        self.compare(self.base, self.new, "--output-dir", d, "-q")
+        self.assertEqual(sorted(os.listdir(os.path.join(d, "compare"))), ["compare.html", "compare.json"])
+        with open(os.path.join(victim, "keep.txt")) as f:
+            self.assertEqual(f.read(), "keep")
+
+    def test_sparse_and_oversized_inputs_fail_at_once(self):
+        d = os.path.join(self.tmp, "sparse")
+        os.makedirs(d, exist_ok=True)
+        big = os.path.join(d, "big", "mlia-output", "mlia-output.json")
+        os.makedirs(os.path.dirname(big))
+        with open(big, "wb") as f:
+            f.truncate(2 << 30)  # 2 GB, sparse
+        p = self.compare(os.path.dirname(os.path.dirname(big)), self.new, "--output-dir", d, expect=1)
+        self.assertEqual(p.stderr, f"mlia: error: {big}: too large for an mlia output (2147483648 bytes; the "
+                                   "limit is 1073741824)\n")
+        # under the cap, a file of zeros fails at its first byte: it is read as a stream
+        with open(big, "r+b") as f:
+            f.truncate(1 << 30)
+        p = self.compare(self.base, big, "--output-dir", d, expect=1)
+        self.assertEqual(p.stderr, f"mlia: error: {big}: not an mlia output (invalid JSON at byte 0: unexpected "
+                                   "byte 0x00, expected a value)\n")
+        os.unlink(big)
+        # a page too large, and a FIFO
+        page_run = os.path.join(d, "pagerun", "mlia-output")
+        shutil.copytree(self.base, page_run)
+        page = os.path.join(page_run, "model-explorer", "bundle", "index.html")
+        with open(page, "r+b") as f:
+            f.truncate((1 << 30) + 1)
+        p = self.compare(page_run, self.new, "--output-dir", d, expect=1)
+        self.assertEqual(p.stderr, f"mlia: error: {page}: too large for an mlia page (1073741825 bytes; the limit "
+                                   "is 1073741824)\n")
+        fifo = os.path.join(d, "fifo.json")
+        os.mkfifo(fifo)
+        p = self.compare(fifo, self.new, "--output-dir", d, expect=1)
+        self.assertEqual(p.stderr, f"mlia: error: {fifo}: is a FIFO (named pipe), not a regular file\n")
+
+    @unittest.skipIf(os.environ.get("MLIA_SAN"), "RLIMIT_AS does not combine with the sanitizer's shadow memory")
+    def test_memory_follows_the_result_not_the_file(self):
+        # a valid result with a 256 MB member nobody reads, compared in 128 MB of address space
+        d = os.path.join(self.tmp, "padded")
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(self.base, "mlia-output.json"), "rb") as f:
+            text = f.read()
+        padded = os.path.join(d, "padded.json")
+        with open(padded, "wb") as f:
+            f.write(text[:text.rindex(b"}")] + b', "padding": "')
+            block = b"x" * (1 << 20)
+            for _ in range(256):
+                f.write(block)
+            f.write(b'"}\n')
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (128 << 20, 128 << 20))
+
+        p = subprocess.run([MLIA, "compare", padded, self.new, "--output-dir", d, "--json"], capture_output=True,
+                           text=True, preexec_fn=limit)
+        self.assertEqual((p.returncode, p.stderr), (0, ""))
+        self.assertEqual(json.loads(p.stdout)["summary"]["regressions"], 2)
+        os.unlink(padded)
+
     def test_python_api_returns_the_same_dict(self):
         d = os.path.join(self.tmp, "py")
         got = mlia.compare(self.base, self.new, output_dir=d)
-        with open(os.path.join(d, "compare.json"), encoding="utf-8") as f:
+        with open(os.path.join(d, "compare", "compare.json"), encoding="utf-8") as f:
             self.assertEqual(json.load(f), got)
         cli = json.loads(self.compare(self.base, self.new, "--json", "--output-dir", d).stdout)
         self.assertEqual(cli, got)

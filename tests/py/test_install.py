@@ -148,14 +148,14 @@ class MakeInstall(unittest.TestCase):
             raw = f.read()
         man = raw.replace("\\-", "-").replace("\\e\n", "\\\n")
         mlia = os.path.join(self.prefix, "bin", "mlia")
-        for cmd in ("check", "inspect"):
+        for cmd in ("check", "inspect", "compare"):
             helptext = subprocess.run([mlia, cmd, "--help"], capture_output=True, text=True).stdout
             options = set(re.findall(r"(?<![\w-])(--?[a-z][\w.-]*)", helptext))
-            self.assertGreater(len(options), 2 if cmd == "inspect" else 10)
+            self.assertGreater(len(options), {"check": 10, "inspect": 2, "compare": 8}[cmd])
             for opt in sorted(options):
                 self.assertIn(opt, man, f"{opt} of `mlia {cmd}` is not in the man page")
         self.assertIn(".SH EXIT STATUS", man)
-        for status in ("0", "1", "2"):
+        for status in ("0", "1", "2", "3"):
             self.assertRegex(man, rf"\.TP\n\.B {status}\n")
         # the example command of README and docs/cli.md
         self.assertIn("mlia check model.etrecord --target-profile neural-technology --performance", man)

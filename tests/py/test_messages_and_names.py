@@ -73,7 +73,7 @@ class DecimalThreshold(Base):
             os.makedirs(out, exist_ok=True)
             p = run_mlia("compare", self.run_dir, self.run_dir, "--threshold", text, "--output-dir", out, "-q")
             self.assertEqual(p.returncode, 0, p.stderr)
-            with open(os.path.join(out, "compare.json"), encoding="utf-8") as f:
+            with open(os.path.join(out, "compare", "compare.json"), encoding="utf-8") as f:
                 self.assertEqual(json.load(f)["threshold_percent"], value)
 
 

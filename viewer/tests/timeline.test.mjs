@@ -159,7 +159,7 @@ describe('comparison page written by mlia compare', { skip: SKIP_REASON }, () =>
     const base = join(root, 'demo', 'mlia-output');
     const out = join(root, 'cmp');
     execFileSync(MLIA, ['compare', base, base, '--output-dir', out, '-q']);
-    comparePage = join(out, 'compare.html');
+    comparePage = join(out, 'compare', 'compare.html');
     browser = await startBrowser();
     void demo;
   });

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/oom.h"
 #include "mlia/mlia.h"
+#include "report/format.h"
 #include "report/views/page_asset.h"
 
 static void write_side(mlia_jw *w, const char *key, const compare_side *s)
@@ -127,6 +128,7 @@ void compare_write_json(const compare_inputs *in, const compare_result *r, mlia_
 /* ------------------------------------------------------------------ */
 /* console                                                              */
 
+/* Rows of one verdict, largest |percent| first (ties by entity id, series). */
 static int cmp_row_change(const void *a, const void *b)
 {
     const compare_row *x = *(const compare_row *const *)a, *y = *(const compare_row *const *)b;
@@ -137,8 +139,7 @@ static int cmp_row_change(const void *a, const void *b)
     return c ? c : strcmp(x->series, y->series);
 }
 
-/* Rows of one verdict, largest |percent| first (ties by entity id, series). */
-static uint32_t rows_of(const compare_result *r, compare_verdict v, const compare_row **out)
+uint32_t compare_rows_of(const compare_result *r, compare_verdict v, const compare_row **out)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->n_rows; i++)
@@ -148,105 +149,252 @@ static uint32_t rows_of(const compare_result *r, compare_verdict v, const compar
     return n;
 }
 
-static void fit(char *dst, size_t width, const char *s)
-{
-    size_t n = strlen(s);
-    if (n <= width) {
-        memcpy(dst, s, n + 1);
-        return;
-    }
-    size_t keep = width - 3, head = keep / 2, tail = keep - head;
-    memcpy(dst, s, head);
-    memcpy(dst + head, "...", 3);
-    memcpy(dst + head + 3, s + n - tail, tail);
-    dst[width] = 0;
-}
-
-/* At most 9 characters: ms with 3 decimals (6 below 0.1 ms), integers as
- * they are up to 999,999,999, anything else in 4 significant digits. */
-static void fmt_value(char *buf, size_t n, double v, const char *unit)
-{
-    if (unit && strcmp(unit, "ms") == 0 && fabs(v) < 1e5)
-        snprintf(buf, n, fabs(v) >= 0.1 || v == 0 ? "%.3f" : "%.6f", v);
-    else if (v == floor(v) && fabs(v) < 1e9)
-        snprintf(buf, n, "%.0f", v);
-    else if (fabs(v) >= 0.01 && fabs(v) < 1e5)
-        snprintf(buf, n, "%.2f", v);
-    else
-        snprintf(buf, n, "%.3g", v);
-}
-
-/* Entity ids keep their tail (the node, chain or stripe) when shortened. */
-static void fit_tail(char *dst, size_t width, const char *s)
-{
-    size_t n = strlen(s);
-    if (n <= width) {
-        memcpy(dst, s, n + 1);
-        return;
-    }
-    memcpy(dst, "...", 3);
-    memcpy(dst + 3, s + n - (width - 3), width - 3);
-    dst[width] = 0;
-}
-
-static void table(mlia_buf *b, const char *title, const compare_row **rows, uint32_t n)
-{
-    uint32_t shown = n < COMPARE_TOP ? n : COMPARE_TOP;
-    mlia_buf_printf(b, "\n%s (%u of %u)\n", title, shown, n);
-    mlia_buf_printf(b, "  %2s  %-25s  %-16s  %-6s  %9s  %9s  %9s  %8s\n", "#", "Entity", "Metric", "Unit",
-                    "Base P50", "New P50", "Delta", "Change");
-    for (uint32_t i = 0; i < shown; i++) {
-        const compare_row *r = rows[i];
-        char ent[48], met[32], unit[16], metric[64], bv[32], nv[32], dv[32];
-        fit_tail(ent, 25, r->entity_id);
-        snprintf(metric, sizeof metric, "%s%s", r->metric,
-                 r->attribution && strcmp(r->attribution, "shared") == 0 ? " sh" : "");
-        fit(met, 16, metric);
-        fit(unit, 6, r->unit ? r->unit : "");
-        fmt_value(bv, sizeof bv, r->base.p50, r->unit);
-        fmt_value(nv, sizeof nv, r->new_.p50, r->unit);
-        fmt_value(dv, sizeof dv, r->delta, r->unit);
-        mlia_buf_printf(b, "  %2u  %-25s  %-16s  %-6s  %9s  %9s  %9s  %+7.1f%%\n", i + 1, ent, met, unit, bv, nv,
-                        dv, r->percent);
-    }
-}
-
-char *compare_console(const compare_inputs *in, const compare_result *r)
+char *compare_series_label(const char *series)
 {
     mlia_buf b;
     mlia_buf_init(&b);
-    mlia_buf_printf(&b, "Baseline:  %s\n", in->base_path);
-    mlia_buf_printf(&b, "New:       %s\n", in->new_path);
-    mlia_buf_printf(&b, "Model:     %s (method %s)\n", in->new_->model_name, in->new_->method ? in->new_->method : "?");
-    mlia_buf_printf(&b, "Threshold: %g %% (and the new P50 outside the baseline's [min, max]; at least %d samples)\n",
-                    r->threshold, COMPARE_MIN_SAMPLES);
-    mlia_buf_printf(&b, "Compared:  %u metrics of %u entities\n", r->n_rows, r->n_entities);
-    mlia_buf_printf(&b, "Verdicts:  %u regression(s), %u improvement(s), %u unchanged, %u inconclusive\n",
-                    r->counts[COMPARE_REGRESSION], r->counts[COMPARE_IMPROVEMENT], r->counts[COMPARE_UNCHANGED],
-                    r->counts[COMPARE_INCONCLUSIVE]);
-    mlia_buf_printf(&b, "Entities only in the baseline: %u; only in the new run: %u\n", r->n_only_base,
-                    r->n_only_new);
+    const char *bar = strchr(series, '|');
+    mlia_buf_append(&b, series, bar ? (size_t)(bar - series) : strlen(series));
+    bool first = true;
+    while (bar) {
+        const char *item = bar + 1;
+        bar = strchr(item, '|');
+        size_t n = bar ? (size_t)(bar - item) : strlen(item);
+        const char *eq = memchr(item, '=', n);
+        mlia_buf_puts(&b, first ? " (" : ", ");
+        first = false;
+        /* attribution=shared reads "shared"; other qualifiers keep their key */
+        if (eq && (size_t)(eq - item) == strlen("attribution") && strncmp(item, "attribution", 11) == 0)
+            mlia_buf_append(&b, eq + 1, n - (size_t)(eq + 1 - item));
+        else
+            mlia_buf_append(&b, item, n);
+    }
+    if (!first)
+        mlia_buf_putc(&b, ')');
+    return mlia_buf_take(&b);
+}
+
+/* Input text made safe for a terminal, as the check summary's warnings
+ * (core/error.h mlia_escape_text): controls become \xNN, \n, \r, \t. */
+static char *esc(const char *s)
+{
+    if (!s)
+        s = "";
+    size_t n = strlen(s), cap = n * 6 + 1;
+    char *out = malloc(cap);
+    if (!out)
+        mlia_oom(cap);
+    mlia_escape_text(out, cap, s, n);
+    return out;
+}
+
+/* Columns an escaped (valid UTF-8) text takes: its code points. */
+static size_t dwidth(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xc0) != 0x80)
+            w++;
+    return w;
+}
+
+static void spaces(mlia_buf *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        mlia_buf_putc(b, ' ');
+}
+
+/* Bytes of the first `cols` code points of s (at most its length). */
+static size_t bytes_of(const char *s, size_t cols)
+{
+    size_t i = 0, w = 0;
+    while (s[i] && w < cols) {
+        i++;
+        while (((unsigned char)s[i] & 0xc0) == 0x80)
+            i++;
+        w++;
+    }
+    return i;
+}
+
+/* The next line of a cell `width` columns wide starting at s: breaks after
+ * a '/' or '_' when one lies in the last two thirds, else cuts. */
+static size_t line_bytes(const char *s, size_t width)
+{
+    if (dwidth(s) <= width)
+        return strlen(s);
+    size_t max = bytes_of(s, width), cut = 0;
+    for (size_t k = max; k > max / 3 && !cut; k--)
+        if (s[k - 1] == '/' || s[k - 1] == '_')
+            cut = k;
+    return cut ? cut : max;
+}
+
+#define CMP_COLS 7
+
+/* One table: `n` rows of which COMPARE_TOP are shown, columns sized to
+ * their content; the entity column takes what is left of `width` and
+ * wraps (ids are never cut), every other cell is printed whole. */
+static void table(mlia_buf *b, const char *title, const compare_row **rows, uint32_t n, size_t width)
+{
+    uint32_t shown = n < COMPARE_TOP ? n : COMPARE_TOP;
+    if (shown < n)
+        mlia_buf_printf(b, "\n%s (%u, largest %u)\n", title, n, shown);
+    else
+        mlia_buf_printf(b, "\n%s (%u)\n", title, n);
+    static const char *const head[CMP_COLS] = {"#", "Entity", "Metric", "Unit", "Baseline", "New", "Change"};
+    static const bool right[CMP_COLS] = {true, false, false, false, true, true, true};
+    char *cells[COMPARE_TOP][CMP_COLS];
+    size_t w[CMP_COLS];
+    for (int c = 0; c < CMP_COLS; c++)
+        w[c] = strlen(head[c]);
+    w[0] = 2;
+    for (uint32_t i = 0; i < shown; i++) {
+        const compare_row *r = rows[i];
+        char num[3][MLIA_FMT_CAP + 4], rank[16];
+        snprintf(rank, sizeof rank, "%u", i + 1);
+        mlia_fmt_value(num[0], MLIA_FMT_CAP, r->base.p50, r->unit);
+        mlia_fmt_value(num[1], MLIA_FMT_CAP, r->new_.p50, r->unit);
+        num[2][0] = r->percent > 0 ? '+' : r->percent < 0 ? '-' : ' ';
+        size_t pl = mlia_fmt_pct(num[2] + 1, MLIA_FMT_CAP, fabs(r->percent));
+        snprintf(num[2] + 1 + pl, 4, " %%");
+        char *label = compare_series_label(r->series);
+        cells[i][0] = esc(rank);
+        cells[i][1] = esc(r->entity_id);
+        cells[i][2] = esc(label);
+        cells[i][3] = esc(r->unit);
+        for (int k = 0; k < 3; k++)
+            cells[i][4 + k] = esc(num[k][0] == ' ' ? num[k] + 1 : num[k]);
+        free(label);
+        for (int c = 0; c < CMP_COLS; c++)
+            if (c != 1 && dwidth(cells[i][c]) > w[c])
+                w[c] = dwidth(cells[i][c]);
+        if (dwidth(cells[i][1]) > w[1])
+            w[1] = dwidth(cells[i][1]);
+    }
+    size_t fixed = 2 * CMP_COLS; /* two spaces before every column */
+    for (int c = 0; c < CMP_COLS; c++)
+        if (c != 1)
+            fixed += w[c];
+    if (fixed + w[1] > width)
+        w[1] = width > fixed + 16 ? width - fixed : 16;
+    for (int c = 0; c < CMP_COLS; c++) {
+        spaces(b, 2);
+        size_t hl = strlen(head[c]);
+            if (right[c])
+            spaces(b, w[c] - hl);
+        mlia_buf_puts(b, head[c]);
+        if (!right[c] && c != CMP_COLS - 1)
+            spaces(b, w[c] - hl);
+    }
+    mlia_buf_putc(b, '\n');
+    for (uint32_t i = 0; i < shown; i++) {
+        const char *ent = cells[i][1];
+        bool first_line = true;
+        while (first_line || *ent) {
+            size_t eb = line_bytes(ent, w[1]);
+            for (int c = 0; c < CMP_COLS; c++) {
+                spaces(b, 2);
+                const char *t = c == 1 ? ent : first_line ? cells[i][c] : "";
+                size_t tb = c == 1 ? eb : strlen(t), tw = c == 1 ? dwidth(ent) - dwidth(ent + eb) : dwidth(t);
+                if (right[c])
+                    spaces(b, w[c] - tw);
+                mlia_buf_append(b, t, tb);
+                if (!right[c])
+                    spaces(b, w[c] - tw);
+            }
+            while (b->len && b->data[b->len - 1] == ' ')
+                b->len--;
+            mlia_buf_putc(b, '\n');
+            ent += eb;
+            first_line = false;
+        }
+        for (int c = 0; c < CMP_COLS; c++)
+            free(cells[i][c]);
+    }
+}
+
+static void line(mlia_buf *b, const char *label, const char *text)
+{
+    char *t = esc(text);
+    mlia_buf_printf(b, "%-11s%s\n", label, t);
+    free(t);
+}
+
+char *compare_console(const compare_inputs *in, const compare_result *r, unsigned console_width)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    size_t width = console_width == 0 ? COMPARE_CONSOLE_WIDTH
+                   : console_width < COMPARE_CONSOLE_MIN_WIDTH ? COMPARE_CONSOLE_MIN_WIDTH
+                   : console_width > COMPARE_CONSOLE_MAX_WIDTH ? COMPARE_CONSOLE_MAX_WIDTH
+                                                               : console_width;
+    line(&b, "Baseline:", in->base_path);
+    line(&b, "New:", in->new_path);
+    char *model = esc(in->new_->model_name), *method = esc(in->new_->method ? in->new_->method : "(none)");
+    mlia_buf_printf(&b, "%-11s%s (method %s)", "Model:", model, method);
+    if (in->base->model_name && strcmp(in->base->model_name, in->new_->model_name) != 0) {
+        char *bm = esc(in->base->model_name);
+        mlia_buf_printf(&b, "; baseline %s", bm);
+        free(bm);
+    }
+    mlia_buf_putc(&b, '\n');
+    free(model);
+    free(method);
+    const char *fp = in->new_->fingerprint.program;
+    switch (in->identity) {
+    case COMPARE_SAME_PROGRAM: {
+        char *f = esc(fp);
+        mlia_buf_printf(&b, "%-11sthe same in both runs (fingerprint %.12s)\n", "Program:", f);
+        free(f);
+        break;
+    }
+    case COMPARE_UNVERIFIED:
+        mlia_buf_printf(&b, "%-11snot verified (a run has no fingerprint; see Warnings)\n", "Program:");
+        break;
+    default:
+        mlia_buf_printf(&b, "%-11sdifferent (compared by entity id; see Warnings)\n", "Program:");
+        break;
+    }
+    char t[MLIA_FMT_CAP];
+    mlia_fmt_pct(t, sizeof t, r->threshold);
+    mlia_buf_printf(&b, "%-11s%s %% (and the new P50 outside the baseline's [min, max]; at least %d samples)\n",
+                    "Threshold:", t, COMPARE_MIN_SAMPLES);
+    mlia_buf_printf(&b, "%-11s%u metrics of %u entities\n", "Compared:", r->n_rows, r->n_entities);
+    mlia_buf_printf(&b, "%-11s%u regression%s, %u improvement%s, %u unchanged, %u inconclusive\n", "Verdicts:",
+                    r->counts[COMPARE_REGRESSION], r->counts[COMPARE_REGRESSION] == 1 ? "" : "s",
+                    r->counts[COMPARE_IMPROVEMENT], r->counts[COMPARE_IMPROVEMENT] == 1 ? "" : "s",
+                    r->counts[COMPARE_UNCHANGED], r->counts[COMPARE_INCONCLUSIVE]);
+    if (r->n_only_base || r->n_only_new)
+        mlia_buf_printf(&b, "%-11s%u only in the baseline, %u only in the new run\n", "Entities:", r->n_only_base,
+                        r->n_only_new);
     if (in->n_warnings) {
         mlia_buf_printf(&b, "\nWarnings (%u)\n", in->n_warnings);
         for (uint32_t i = 0; i < in->n_warnings; i++) {
-            const char *w = in->warnings[i];
-            size_t wl = strlen(w), cap = wl * 6 + 1;
-            char *safe = malloc(cap);
-            if (!safe)
-                mlia_oom(cap);
-            mlia_escape_text(safe, cap, w, wl);
-            mlia_buf_printf(&b, "  - %s\n", safe);
-            free(safe);
+            char *w = esc(in->warnings[i]);
+            mlia_buf_printf(&b, "  - %s\n", w);
+            free(w);
         }
     }
     const compare_row **rows = malloc((r->n_rows ? r->n_rows : 1) * sizeof *rows);
-    if (rows) {
-        uint32_t n = rows_of(r, COMPARE_REGRESSION, rows);
-        table(&b, "Top regressions", rows, n);
-        n = rows_of(r, COMPARE_IMPROVEMENT, rows);
-        table(&b, "Top improvements", rows, n);
-        free(rows);
+    if (!rows)
+        mlia_oom((r->n_rows ? r->n_rows : 1) * sizeof *rows);
+    uint32_t nr = compare_rows_of(r, COMPARE_REGRESSION, rows);
+    uint32_t ni = r->counts[COMPARE_IMPROVEMENT];
+    if (!nr && !ni) {
+        mlia_buf_printf(&b, "\nNo change beyond %s %%\n", t);
+    } else {
+        if (nr)
+            table(&b, "Regressions", rows, nr, width);
+        else
+            mlia_buf_printf(&b, "\nRegressions: none beyond %s %%\n", t);
+        ni = compare_rows_of(r, COMPARE_IMPROVEMENT, rows);
+        if (ni)
+            table(&b, "Improvements", rows, ni, width);
+        else
+            mlia_buf_printf(&b, "\nImprovements: none beyond %s %%\n", t);
     }
+    free(rows);
     const rr_entity *const *lists[2] = {r->only_base, r->only_new};
     uint32_t counts[2] = {r->n_only_base, r->n_only_new};
     const char *titles[2] = {"Only in the baseline", "Only in the new run"};
@@ -254,9 +402,15 @@ char *compare_console(const compare_inputs *in, const compare_result *r)
         if (!counts[k])
             continue;
         uint32_t shown = counts[k] < COMPARE_TOP ? counts[k] : COMPARE_TOP;
-        mlia_buf_printf(&b, "\n%s (%u of %u)\n", titles[k], shown, counts[k]);
-        for (uint32_t i = 0; i < shown; i++)
-            mlia_buf_printf(&b, "  %s\n", lists[k][i]->id);
+        if (shown < counts[k])
+            mlia_buf_printf(&b, "\n%s (%u, first %u)\n", titles[k], counts[k], shown);
+        else
+            mlia_buf_printf(&b, "\n%s (%u)\n", titles[k], counts[k]);
+        for (uint32_t i = 0; i < shown; i++) {
+            char *id = esc(lists[k][i]->id);
+            mlia_buf_printf(&b, "  %s\n", id);
+            free(id);
+        }
     }
     return mlia_buf_take(&b);
 }
@@ -266,21 +420,24 @@ char *compare_console(const compare_inputs *in, const compare_result *r)
 
 #define PLACEHOLDER "@@MLIA_DATA@@"
 
-int compare_write_page(const compare_inputs *in, const compare_result *r, const char *base_page, size_t base_len,
-                       const char *new_page, size_t new_len, mlia_buf *out)
+static void copy_bytes(void *ctx, const char *bytes, size_t n)
+{
+    fwrite(bytes, 1, n, (FILE *)ctx);
+}
+
+int compare_write_page(const compare_inputs *in, const compare_result *r, FILE *fp, mlia_error *err)
 {
     const char *tpl = mlia_page_template;
     size_t tlen = (size_t)mlia_page_template_len;
     const char *at = memmem(tpl, tlen, PLACEHOLDER, strlen(PLACEHOLDER));
-    size_t lead = 0;
-    while (lead < new_len && (new_page[lead] == ' ' || new_page[lead] == '\n' || new_page[lead] == '\t'))
-        lead++;
-    if (!at || lead >= new_len || new_page[lead] != '{')
-        return -1;
-    mlia_buf_append(out, tpl, (size_t)(at - tpl));
-    mlia_buf_puts(out, "{\"compare\":");
+    if (!at)
+        return mlia_error_setf(err, NULL, "the page template has no data placeholder");
+    fwrite(tpl, 1, (size_t)(at - tpl), fp);
+    mlia_buf out;
+    mlia_buf_init(&out);
+    mlia_buf_puts(&out, "{\"compare\":");
     mlia_jw w;
-    mlia_jw_init_buf(&w, out, false);
+    mlia_jw_init_buf(&w, &out, false);
     w.html_safe = true;
     mlia_jw_obj_begin(&w);
     mlia_jw_kdouble(&w, "threshold_percent", r->threshold);
@@ -312,14 +469,17 @@ int compare_write_page(const compare_inputs *in, const compare_result *r, const 
     }
     mlia_jw_obj_end(&w);
     mlia_jw_obj_end(&w);
-    mlia_buf_puts(out, ",\"baseline_page\":");
-    if (base_page && base_len)
-        mlia_buf_append(out, base_page, base_len);
-    else
-        mlia_buf_puts(out, "null");
-    mlia_buf_putc(out, ',');
-    mlia_buf_append(out, new_page + lead + 1, new_len - lead - 1);
+    mlia_buf_puts(&out, ",\"baseline_page\":{");
+    fwrite(out.data, 1, out.len, fp);
+    mlia_buf_free(&out);
+    /* the baseline's members and closing brace, then the new run's members
+     * and closing brace, which closes the whole object */
+    if (result_page_data(in->base_page_fd, in->base_page_path, copy_bytes, fp, err))
+        return -1;
+    fputc(',', fp);
+    if (result_page_data(in->new_page_fd, in->new_page_path, copy_bytes, fp, err))
+        return -1;
     size_t after = (size_t)(at - tpl) + strlen(PLACEHOLDER);
-    mlia_buf_append(out, tpl + after, tlen - after);
+    fwrite(tpl + after, 1, tlen - after, fp);
     return 0;
 }

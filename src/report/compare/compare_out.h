@@ -9,6 +9,7 @@
 #define MLIA_REPORT_COMPARE_OUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/compare.h"
 #include "core/json_write.h"
@@ -20,20 +21,39 @@ typedef struct compare_inputs {
     const result_doc *base, *new_;
     const char *const *warnings;           /* unescaped; writers escape for the terminal */
     uint32_t n_warnings;
+    const char *base_page_path;            /* the runs' pages (checked by the reader), or NULL / -1 */
+    int base_page_fd;
+    const char *new_page_path;
+    int new_page_fd;
+    compare_identity identity;             /* how the programs relate (analysis/compare.h) */
 } compare_inputs;
 
-/* How many rows the console and the page list per table. */
+/* How many rows the console lists per table, and its width. */
 #define COMPARE_TOP 10
+#define COMPARE_CONSOLE_WIDTH 100     /* not a terminal */
+#define COMPARE_CONSOLE_MIN_WIDTH 80
+#define COMPARE_CONSOLE_MAX_WIDTH 400
+
+/* Rows of one verdict into out (room for r->n_rows), largest |percent|
+ * first, ties by entity id then series. Returns their number. */
+uint32_t compare_rows_of(const compare_result *r, compare_verdict v, const compare_row **out);
+/* A series key for people: "execution_time|attribution=shared" reads
+ * "execution_time (shared)", other qualifiers keep "key=value". malloc'd. */
+char *compare_series_label(const char *series);
 
 void compare_write_json(const compare_inputs *in, const compare_result *r, mlia_jw *w);
-char *compare_console(const compare_inputs *in, const compare_result *r);
+/* The console text: header, warnings, the regressions and improvements
+ * tables (or "No change beyond T %"), the entities on one side. Every text
+ * from the inputs is escaped (core/error.h mlia_escape_text); console_width
+ * 0 means COMPARE_CONSOLE_WIDTH, others are clamped to [MIN, MAX]. */
+char *compare_console(const compare_inputs *in, const compare_result *r, unsigned console_width);
 
-/* The page: the template with data = the new run's page data plus
- * "compare" (summary, per-entity deltas) and "baseline_page" (the baseline's
- * page data). base_page/new_page are the page JSON texts of both runs
- * (html-safe, as embedded in their index.html). Returns -1 when the
- * template has no placeholder or new_page is not a JSON object text. */
-int compare_write_page(const compare_inputs *in, const compare_result *r, const char *base_page, size_t base_len,
-                       const char *new_page, size_t new_len, mlia_buf *out);
+/* The page, streamed to fp: the template with data = the new run's page
+ * data plus "compare" (summary, per-entity deltas) and "baseline_page" (the
+ * baseline's page data), both copied from the runs' pages as they are read
+ * (formats/result_read.h result_page_data, which checks them again).
+ * Returns 0, or -1 with err set (a page that changed since it was checked,
+ * or a template without its placeholder). */
+int compare_write_page(const compare_inputs *in, const compare_result *r, FILE *fp, mlia_error *err);
 
 #endif

@@ -1,0 +1,658 @@
+/*
+ * json_stream.c - pull reader of JSON from a file (see json_stream.h).
+ *
+ * Design:
+ * - The file is read through a window of MLIA_JSTREAM_WINDOW bytes; when a
+ *   token needs bytes beyond the window's end, the unread tail moves to the
+ *   front and the window is refilled (ensure()). Every token reader asks
+ *   for at most 12 bytes ahead (a \uXXXX\uXXXX surrogate pair), so the
+ *   window never grows.
+ * - A state machine (`state`, the container stack) checks the grammar as
+ *   tokens are pulled; the messages and offsets are those of the tree
+ *   reader (json_read.c), so both readers report a bad input the same way.
+ * - Kept strings are decoded into one token buffer that grows to the
+ *   longest kept string, at most MLIA_JSTREAM_MAX_KEPT bytes; a string read
+ *   while skipping is checked and dropped. Number text is limited to
+ *   MLIA_JSTREAM_MAX_NUMBER bytes.
+ */
+#include "json_stream.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cnum.h"
+#include "oom.h"
+
+#define MLIA_JSTREAM_MAX_KEPT (1u << 20)
+#define MLIA_JSTREAM_MAX_NUMBER 4096u
+
+enum {
+    S_VALUE,      /* a value */
+    S_ARR_FIRST,  /* a value or ']' */
+    S_OBJ_FIRST,  /* a key or '}' */
+    S_KEY,        /* a key */
+    S_AFTER,      /* ',' or the container's end (or the end of the document) */
+};
+
+static int fail(mlia_jstream *js, uint64_t at, const char *reason)
+{
+    return mlia_error_setf(js->err, js->file, "invalid JSON at byte %llu: %s", (unsigned long long)at, reason);
+}
+
+/* The byte at window index i, for messages; at the end of input the
+ * "unexpected end of input" message. */
+static int fail_char(mlia_jstream *js, size_t i, const char *what)
+{
+    uint64_t at = js->base + i;
+    if (i >= js->len)
+        return fail(js, at, "unexpected end of input");
+    unsigned char c = js->win[i];
+    if (c >= 0x20 && c < 0x7f)
+        return mlia_error_setf(js->err, js->file, "invalid JSON at byte %llu: unexpected '%c'%s%s",
+                               (unsigned long long)at, c, what ? ", expected " : "", what ? what : "");
+    return mlia_error_setf(js->err, js->file, "invalid JSON at byte %llu: unexpected byte 0x%02x%s%s",
+                           (unsigned long long)at, c, what ? ", expected " : "", what ? what : "");
+}
+
+static void tap_flush(mlia_jstream *js)
+{
+    if (js->tap && js->pos > js->tap_from)
+        js->tap(js->tap_ctx, (const char *)js->win + js->tap_from, js->pos - js->tap_from);
+    js->tap_from = js->pos;
+}
+
+/* Makes at least n bytes available at pos (fewer only at the end of the
+ * file). Returns the number available. A read error is reported as such. */
+static size_t ensure(mlia_jstream *js, size_t n)
+{
+    if (js->len - js->pos >= n || js->eof)
+        return js->len - js->pos;
+    tap_flush(js);
+    size_t keep = js->len - js->pos;
+    if (js->pos) {
+        memmove(js->win, js->win + js->pos, keep);
+        js->base += js->pos;
+        js->tap_from -= js->pos;
+        js->pos = 0;
+        js->len = keep;
+    }
+    while (js->len - js->pos < n && !js->eof) {
+        if (js->fd < 0) {
+            size_t got = js->mem_len - js->mem_pos;
+            if (got > MLIA_JSTREAM_WINDOW - js->len)
+                got = MLIA_JSTREAM_WINDOW - js->len;
+            if (got)
+                memcpy(js->win + js->len, js->mem + js->mem_pos, got);
+            js->mem_pos += got;
+            js->len += got;
+            js->eof = js->mem_pos == js->mem_len;
+            continue;
+        }
+        ssize_t got = read(js->fd, js->win + js->len, MLIA_JSTREAM_WINDOW - js->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            mlia_error_setf(js->err, js->file, "read failed at byte %llu: %s",
+                            (unsigned long long)(js->base + js->len), strerror(errno));
+            js->eof = true;
+            break;
+        }
+        if (got == 0)
+            js->eof = true;
+        js->len += (size_t)got;
+    }
+    return js->len - js->pos;
+}
+
+void mlia_jstream_init(mlia_jstream *js, int fd, const char *file, bool value_only, mlia_error *err)
+{
+    memset(js, 0, sizeof *js);
+    js->fd = fd;
+    js->file = file;
+    js->err = err;
+    js->trailing_ok = value_only;
+    js->keep = true;
+    js->state = S_VALUE;
+    js->win = malloc(MLIA_JSTREAM_WINDOW);
+    if (!js->win)
+        mlia_oom(MLIA_JSTREAM_WINDOW);
+}
+
+void mlia_jstream_init_mem(mlia_jstream *js, const void *data, size_t len, const char *file, bool value_only,
+                           mlia_error *err)
+{
+    mlia_jstream_init(js, -1, file, value_only, err);
+    js->mem = data;
+    js->mem_len = data ? len : 0;
+}
+
+void mlia_jstream_close(mlia_jstream *js)
+{
+    free(js->win);
+    free(js->text);
+    js->win = NULL;
+    js->text = NULL;
+}
+
+uint64_t mlia_jstream_offset(const mlia_jstream *js)
+{
+    return js->base + js->pos;
+}
+
+static void text_reset(mlia_jstream *js)
+{
+    js->text_len = 0;
+    if (js->text)
+        js->text[0] = 0;
+}
+
+static void text_add(mlia_jstream *js, const void *p, size_t n)
+{
+    if (js->text_len + n + 1 > js->text_cap) {
+        size_t cap = js->text_cap ? js->text_cap : 256;
+        while (cap < js->text_len + n + 1)
+            cap *= 2;
+        char *t = realloc(js->text, cap);
+        if (!t)
+            mlia_oom(cap);
+        js->text = t;
+        js->text_cap = cap;
+    }
+    memcpy(js->text + js->text_len, p, n);
+    js->text_len += n;
+    js->text[js->text_len] = 0;
+}
+
+static void skip_ws(mlia_jstream *js)
+{
+    for (;;) {
+        while (js->pos < js->len) {
+            unsigned char c = js->win[js->pos];
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+                return;
+            js->pos++;
+        }
+        if (!ensure(js, 1))
+            return;
+    }
+}
+
+/* Length of the valid UTF-8 sequence at p[0] (>= 0x80), 0 when invalid or
+ * truncated (json_read.c has the same rule). */
+static size_t utf8_len(const unsigned char *p, size_t avail)
+{
+    unsigned char c = p[0];
+    if (c >= 0xc2 && c <= 0xdf)
+        return avail >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
+    if (c >= 0xe0 && c <= 0xef) {
+        if (avail < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
+            return 0;
+        if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0))
+            return 0;
+        return 3;
+    }
+    if (c >= 0xf0 && c <= 0xf4) {
+        if (avail < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
+            return 0;
+        if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))
+            return 0;
+        return 4;
+    }
+    return 0;
+}
+
+static int hex4(mlia_jstream *js, size_t at, unsigned *out)
+{
+    unsigned v = 0;
+    for (size_t k = 0; k < 4; k++) {
+        if (at + k >= js->len)
+            return fail(js, js->base + js->len, "unexpected end of input");
+        unsigned char c = js->win[at + k];
+        unsigned d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            return fail(js, js->base + at + k, "invalid \\u escape");
+        v = v * 16 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+static size_t put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xc0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3f));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xe0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+        o[2] = (char)(0x80 | (cp & 0x3f));
+        return 3;
+    }
+    o[0] = (char)(0xf0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+    o[3] = (char)(0x80 | (cp & 0x3f));
+    return 4;
+}
+
+static int add_decoded(mlia_jstream *js, const void *p, size_t n)
+{
+    if (!js->keep)
+        return 0;
+    if (js->text_len + n > MLIA_JSTREAM_MAX_KEPT)
+        return mlia_error_setf(js->err, js->file, "string at byte %llu longer than %u bytes",
+                               (unsigned long long)js->offset, MLIA_JSTREAM_MAX_KEPT);
+    text_add(js, p, n);
+    return 0;
+}
+
+/* A string whose opening quote is at pos. */
+static int read_string(mlia_jstream *js)
+{
+    js->offset = js->base + js->pos;
+    text_reset(js);
+    if (js->keep)
+        text_add(js, "", 0);
+    js->pos++;
+    for (;;) {
+        /* plain bytes up to a quote, backslash, control or non-ASCII byte */
+        size_t run = js->pos;
+        while (run < js->len) {
+            unsigned char c = js->win[run];
+            if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80)
+                break;
+            run++;
+        }
+        if (run > js->pos && add_decoded(js, js->win + js->pos, run - js->pos))
+            return -1;
+        js->pos = run;
+        if (ensure(js, 12) == 0)
+            return fail(js, js->base + js->len, "unterminated string");
+        unsigned char c = js->win[js->pos];
+        if (c == '"') {
+            js->pos++;
+            return 0;
+        }
+        if (c < 0x20)
+            return fail(js, js->base + js->pos, "control character in string");
+        if (c >= 0x80) {
+            size_t n = utf8_len(js->win + js->pos, js->len - js->pos);
+            if (!n)
+                return fail(js, js->base + js->pos, "invalid UTF-8 in string");
+            if (add_decoded(js, js->win + js->pos, n))
+                return -1;
+            js->pos += n;
+            continue;
+        }
+        if (c != '\\')
+            continue;
+        /* an escape */
+        if (js->pos + 1 >= js->len)
+            return fail(js, js->base + js->len, "unterminated string");
+        unsigned char e = js->win[js->pos + 1];
+        const char *simple = NULL;
+        switch (e) {
+        case '"': simple = "\""; break;
+        case '\\': simple = "\\"; break;
+        case '/': simple = "/"; break;
+        case 'b': simple = "\b"; break;
+        case 'f': simple = "\f"; break;
+        case 'n': simple = "\n"; break;
+        case 'r': simple = "\r"; break;
+        case 't': simple = "\t"; break;
+        case 'u': break;
+        default: return fail(js, js->base + js->pos, "invalid escape");
+        }
+        if (simple) {
+            if (add_decoded(js, simple, 1))
+                return -1;
+            js->pos += 2;
+            continue;
+        }
+        unsigned cp;
+        if (hex4(js, js->pos + 2, &cp))
+            return -1;
+        size_t adv = 6;
+        if (cp >= 0xdc00 && cp <= 0xdfff)
+            return fail(js, js->base + js->pos, "lone surrogate in \\u escape");
+        if (cp >= 0xd800 && cp <= 0xdbff) {
+            if (js->pos + 7 >= js->len || js->win[js->pos + 6] != '\\' || js->win[js->pos + 7] != 'u')
+                return fail(js, js->base + js->pos, "lone surrogate in \\u escape");
+            unsigned lo;
+            if (hex4(js, js->pos + 8, &lo))
+                return -1;
+            if (lo < 0xdc00 || lo > 0xdfff)
+                return fail(js, js->base + js->pos, "lone surrogate in \\u escape");
+            cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            adv = 12;
+        }
+        char u[4];
+        if (add_decoded(js, u, put_utf8(u, cp)))
+            return -1;
+        js->pos += adv;
+    }
+}
+
+static bool is_digit(mlia_jstream *js)
+{
+    return ensure(js, 1) && js->win[js->pos] >= '0' && js->win[js->pos] <= '9';
+}
+
+static int take_digit(mlia_jstream *js)
+{
+    if (js->text_len >= MLIA_JSTREAM_MAX_NUMBER)
+        return mlia_error_setf(js->err, js->file, "number at byte %llu longer than %u characters",
+                               (unsigned long long)js->offset, MLIA_JSTREAM_MAX_NUMBER);
+    text_add(js, js->win + js->pos, 1);
+    js->pos++;
+    return 0;
+}
+
+static int read_number(mlia_jstream *js)
+{
+    js->offset = js->base + js->pos;
+    text_reset(js);
+    text_add(js, "", 0);
+    bool neg = js->win[js->pos] == '-';
+    if (neg) {
+        js->pos++;
+        text_add(js, "-", 1);
+        if (ensure(js, 8) >= 8 && memcmp(js->win + js->pos, "Infinity", 8) == 0)
+            return mlia_error_setf(js->err, js->file, "invalid JSON at byte %llu: -Infinity is not allowed",
+                                   (unsigned long long)js->offset);
+    }
+    if (!ensure(js, 1))
+        return fail(js, js->base + js->len, "unexpected end of input");
+    if (js->win[js->pos] == '0') {
+        if (take_digit(js))
+            return -1;
+        if (is_digit(js))
+            return fail(js, js->base + js->pos, "leading zero in number");
+    } else if (is_digit(js)) {
+        while (is_digit(js))
+            if (take_digit(js))
+                return -1;
+    } else {
+        return fail_char(js, js->pos, "a digit");
+    }
+    size_t int_end = js->text_len;
+    bool integer = true;
+    if (ensure(js, 1) && js->win[js->pos] == '.') {
+        integer = false;
+        if (take_digit(js))
+            return -1;
+        if (!is_digit(js))
+            return fail_char(js, js->pos, "a digit");
+        while (is_digit(js))
+            if (take_digit(js))
+                return -1;
+    }
+    if (ensure(js, 1) && (js->win[js->pos] == 'e' || js->win[js->pos] == 'E')) {
+        integer = false;
+        if (take_digit(js))
+            return -1;
+        if (ensure(js, 1) && (js->win[js->pos] == '+' || js->win[js->pos] == '-') && take_digit(js))
+            return -1;
+        if (!is_digit(js))
+            return fail_char(js, js->pos, "a digit");
+        while (is_digit(js))
+            if (take_digit(js))
+                return -1;
+    }
+    js->is_integer = integer;
+    js->int_fits = false;
+    js->i = 0;
+    if (integer) {
+        /* accumulate as a negative number so INT64_MIN fits (json_read.c) */
+        int64_t acc = 0;
+        bool fits = true;
+        for (size_t k = neg ? 1 : 0; k < int_end; k++) {
+            int digit = js->text[k] - '0';
+            if (acc < (INT64_MIN + digit) / 10) {
+                fits = false;
+                break;
+            }
+            acc = acc * 10 - digit;
+        }
+        if (fits && !neg) {
+            if (acc == INT64_MIN)
+                fits = false;
+            else
+                acc = -acc;
+        }
+        js->int_fits = fits;
+        js->i = fits ? acc : 0;
+        js->number = fits ? (double)acc : mlia_strtod(js->text, NULL);
+    } else {
+        js->number = mlia_strtod(js->text, NULL);
+    }
+    return 0;
+}
+
+static bool word(mlia_jstream *js, const char *w)
+{
+    size_t n = strlen(w);
+    return ensure(js, n) >= n && memcmp(js->win + js->pos, w, n) == 0;
+}
+
+static mlia_jtok value_done(mlia_jstream *js, mlia_jtok t)
+{
+    js->state = S_AFTER;
+    if (js->depth == 0)
+        js->top_done = true;
+    return t;
+}
+
+static mlia_jtok read_value(mlia_jstream *js)
+{
+    skip_ws(js);
+    if (!ensure(js, 1))
+        return fail(js, js->base + js->len, "unexpected end of input"), MLIA_JTOK_ERROR;
+    js->offset = js->base + js->pos;
+    unsigned char c = js->win[js->pos];
+    switch (c) {
+    case '{':
+    case '[':
+        if (js->depth >= MLIA_JSTREAM_MAX_DEPTH) {
+            mlia_error_setf(js->err, js->file, "invalid JSON at byte %llu: nesting deeper than %u levels",
+                            (unsigned long long)js->offset, MLIA_JSTREAM_MAX_DEPTH);
+            return MLIA_JTOK_ERROR;
+        }
+        js->stack[js->depth++] = c;
+        js->pos++;
+        js->state = c == '{' ? S_OBJ_FIRST : S_ARR_FIRST;
+        return c == '{' ? MLIA_JTOK_OBJ_BEGIN : MLIA_JTOK_ARR_BEGIN;
+    case '"':
+        if (read_string(js))
+            return MLIA_JTOK_ERROR;
+        return value_done(js, MLIA_JTOK_STRING);
+    case 't':
+    case 'f':
+    case 'n': {
+        const char *w = c == 't' ? "true" : c == 'f' ? "false" : "null";
+        if (!word(js, w))
+            return fail_char(js, js->pos, "a value"), MLIA_JTOK_ERROR;
+        js->pos += strlen(w);
+        return value_done(js, c == 't' ? MLIA_JTOK_TRUE : c == 'f' ? MLIA_JTOK_FALSE : MLIA_JTOK_NULL);
+    }
+    case 'N':
+    case 'I':
+        if (word(js, c == 'N' ? "NaN" : "Infinity")) {
+            mlia_error_setf(js->err, js->file, "invalid JSON at byte %llu: %s is not allowed",
+                            (unsigned long long)js->offset, c == 'N' ? "NaN" : "Infinity");
+            return MLIA_JTOK_ERROR;
+        }
+        return fail_char(js, js->pos, "a value"), MLIA_JTOK_ERROR;
+    default:
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            if (read_number(js))
+                return MLIA_JTOK_ERROR;
+            return value_done(js, MLIA_JTOK_NUMBER);
+        }
+        return fail_char(js, js->pos, "a value"), MLIA_JTOK_ERROR;
+    }
+}
+
+static mlia_jtok read_key(mlia_jstream *js)
+{
+    skip_ws(js);
+    if (!ensure(js, 1))
+        return fail(js, js->base + js->len, "unexpected end of input"), MLIA_JTOK_ERROR;
+    if (js->win[js->pos] != '"')
+        return fail_char(js, js->pos, "a string key"), MLIA_JTOK_ERROR;
+    /* keys are kept even while skipping: they are short in practice, and
+     * a long one costs at most MLIA_JSTREAM_MAX_KEPT */
+    bool keep = js->keep;
+    js->keep = true;
+    int rc = read_string(js);
+    js->keep = keep;
+    if (rc)
+        return MLIA_JTOK_ERROR;
+    skip_ws(js);
+    if (!ensure(js, 1))
+        return fail(js, js->base + js->len, "unexpected end of input"), MLIA_JTOK_ERROR;
+    if (js->win[js->pos] != ':')
+        return fail_char(js, js->pos, "':'"), MLIA_JTOK_ERROR;
+    js->pos++;
+    js->state = S_VALUE;
+    return MLIA_JTOK_KEY;
+}
+
+static mlia_jtok close_container(mlia_jstream *js, unsigned char close)
+{
+    js->offset = js->base + js->pos;
+    js->pos++;
+    js->depth--;
+    return value_done(js, close == '}' ? MLIA_JTOK_OBJ_END : MLIA_JTOK_ARR_END);
+}
+
+mlia_jtok mlia_jstream_next(mlia_jstream *js)
+{
+    if (js->err && js->err->set)
+        return MLIA_JTOK_ERROR;
+    if (js->base == 0 && js->pos == 0 && js->state == S_VALUE && js->depth == 0 && !js->top_done) {
+        if (ensure(js, 3) >= 3 && js->win[0] == 0xef && js->win[1] == 0xbb && js->win[2] == 0xbf)
+            return fail(js, 0, "byte order mark is not allowed"), MLIA_JTOK_ERROR;
+    }
+    if (js->top_done) {
+        if (js->trailing_ok)
+            return MLIA_JTOK_EOF;
+        skip_ws(js);
+        if (ensure(js, 1))
+            return fail_char(js, js->pos, "end of input"), MLIA_JTOK_ERROR;
+        return js->err && js->err->set ? MLIA_JTOK_ERROR : MLIA_JTOK_EOF;
+    }
+    mlia_jtok t;
+    switch (js->state) {
+    case S_ARR_FIRST:
+        skip_ws(js);
+        if (ensure(js, 1) && js->win[js->pos] == ']')
+            return close_container(js, ']');
+        t = read_value(js);
+        break;
+    case S_OBJ_FIRST:
+        skip_ws(js);
+        if (ensure(js, 1) && js->win[js->pos] == '}')
+            return close_container(js, '}');
+        t = read_key(js);
+        break;
+    case S_KEY:
+        t = read_key(js);
+        break;
+    case S_AFTER: {
+        skip_ws(js);
+        if (!ensure(js, 1))
+            return fail(js, js->base + js->len, "unexpected end of input"), MLIA_JTOK_ERROR;
+        unsigned char top = js->stack[js->depth - 1], c = js->win[js->pos];
+        if (c == ',') {
+            js->pos++;
+            js->state = top == '{' ? S_KEY : S_VALUE;
+            return mlia_jstream_next(js);
+        }
+        if ((top == '{' && c == '}') || (top == '[' && c == ']'))
+            return close_container(js, c);
+        return fail_char(js, js->pos, top == '{' ? "',' or '}'" : "',' or ']'"), MLIA_JTOK_ERROR;
+    }
+    default:
+        t = read_value(js);
+        break;
+    }
+    if (t != MLIA_JTOK_ERROR && js->err && js->err->set)
+        return MLIA_JTOK_ERROR; /* a read error met while filling the window */
+    return t;
+}
+
+int mlia_jstream_skip(mlia_jstream *js, mlia_jtok first)
+{
+    if (first == MLIA_JTOK_ERROR)
+        return -1;
+    if (first != MLIA_JTOK_OBJ_BEGIN && first != MLIA_JTOK_ARR_BEGIN)
+        return 0;
+    bool keep = js->keep;
+    js->keep = false;
+    unsigned target = js->depth - 1;
+    int rc = 0;
+    for (;;) {
+        mlia_jtok t = mlia_jstream_next(js);
+        if (t == MLIA_JTOK_ERROR || t == MLIA_JTOK_EOF) {
+            rc = -1;
+            if (t == MLIA_JTOK_EOF && !(js->err && js->err->set))
+                fail(js, mlia_jstream_offset(js), "unexpected end of input");
+            break;
+        }
+        if ((t == MLIA_JTOK_OBJ_END || t == MLIA_JTOK_ARR_END) && js->depth == target)
+            break;
+    }
+    js->keep = keep;
+    return rc;
+}
+
+int mlia_jstream_skip_value(mlia_jstream *js)
+{
+    bool keep = js->keep;
+    js->keep = false;
+    mlia_jtok t = mlia_jstream_next(js);
+    int rc = mlia_jstream_skip(js, t);
+    js->keep = keep;
+    return rc;
+}
+
+size_t mlia_jstream_peek(mlia_jstream *js, char *out, size_t n)
+{
+    if (n > 256)
+        n = 256;
+    size_t have = ensure(js, n);
+    if (have > n)
+        have = n;
+    memcpy(out, js->win + js->pos, have);
+    return have;
+}
+
+void mlia_jstream_tap_begin(mlia_jstream *js, mlia_jstream_tap_fn tap, void *ctx)
+{
+    js->tap = tap;
+    js->tap_ctx = ctx;
+    js->tap_from = js->pos;
+}
+
+void mlia_jstream_tap_end(mlia_jstream *js)
+{
+    tap_flush(js);
+    js->tap = NULL;
+    js->tap_ctx = NULL;
+}
