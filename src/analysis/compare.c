@@ -98,6 +98,13 @@ static int direction(const char *name, const char *unit)
 {
     if (strcmp(name, "inferences_per_second") == 0 || strcmp(name, "target_utilization") == 0)
         return 2;
+    /* numerical accuracy (docs/accuracy.md): a lower SNR or cosine
+     * similarity, a larger error or more non-finite elements is worse */
+    if (strcmp(name, "output_snr_db") == 0 || strcmp(name, "output_cosine_similarity") == 0)
+        return 2;
+    if (strcmp(name, "output_mse") == 0 || strcmp(name, "output_max_abs_error") == 0 ||
+        strcmp(name, "output_nan_count") == 0)
+        return 1;
     if (unit && (strcmp(unit, "ms") == 0 || strcmp(unit, "cycles") == 0 || strcmp(unit, "bytes") == 0))
         return 1;
     if (ends_with(name, "_time") || ends_with(name, "_cycles"))
@@ -226,6 +233,13 @@ static void judge(compare_row *r, double threshold)
         return;
     }
     if (!r->has_percent) {
+        /* an exact output (zero error, no NaN) that no longer is: a
+         * regression without a percentage */
+        if (strncmp(r->metric, "output_", 7) == 0 && !r->higher_is_better && r->delta > 0 &&
+            r->new_.p50 > r->base.max) {
+            r->verdict = COMPARE_REGRESSION;
+            return;
+        }
         r->verdict = r->delta == 0 ? COMPARE_UNCHANGED : COMPARE_INCONCLUSIVE;
         r->reason = r->delta == 0 ? NULL : "the baseline P50 is zero";
         return;

@@ -14,9 +14,13 @@
  *   improvement   |percent| > T; regression when the change goes the bad
  *                 way for the metric's direction;
  *   unchanged     otherwise.
- * Direction: inferences_per_second and target_utilization are better when
- * higher; metrics in ms, cycles or bytes (or named *_time, *_cycles) are
- * better when lower; other metrics (coverage, counts) are not compared.
+ * Direction: inferences_per_second, target_utilization, output_snr_db and
+ * output_cosine_similarity are better when higher; metrics in ms, cycles or
+ * bytes (or named *_time, *_cycles), output_mse, output_max_abs_error and
+ * output_nan_count are better when lower; other metrics (coverage, counts,
+ * output statistics) are not compared. An output error metric whose
+ * baseline P50 is 0 and whose new P50 exceeds the baseline's max is a
+ * regression (an exact operator that no longer is).
  *
  * Ownership: the comparison lives in the arena given to compare_run and
  * borrows strings from the two documents.

@@ -283,6 +283,51 @@ class Accuracy(unittest.TestCase):
         self.assert_value(res, "delegate_call/forward/0/0", "output_mse", 0.125)
         self.assert_value(res, SO + "c", "output_max_abs_error", 0.5)
 
+    def test_overlays_through_the_chain_mapping_and_the_delegate_call(self):
+        # the demo's VGF delegate: its output (getitem_2, 1024 values) is compared; the
+        # chain serving that output's operator shows its SNR in the chain mapping view
+        d = json.load(open(os.path.join(ROOT, "samples", "demo.json"), encoding="utf-8"))
+        run = [(i % 7) * 0.5 for i in range(1024)]
+        ref = list(run)
+        ref[3] += 0.25
+        fc = [float(i) for i in range(64)]
+        d["debug"] = {"tensors": {"getitem_2": {"values": run}, "aten_addmm_default": {"values": fc}},
+                      "reference": {"tensors": {"getitem_2": {"values": ref},
+                                                "aten_addmm_default": {"values": fc[:5] + [5.5] + fc[6:]}}}}
+        built, _ = self.build(d)
+        out = tempfile.mkdtemp(dir=self.tmp)
+        p = run_mlia(*check_args(built["etrecord"], built["etdump"], "--output-dir", out, "-q",
+                                 "--model-explorer", "files", "--debug-buffer", built["debug_buffer"],
+                                 "--reference-profiling-data", built["reference_etdump"],
+                                 "--reference-debug-buffer", built["reference_debug_buffer"]))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        me = os.path.join(out, "mlia-output", "model-explorer")
+        man = json.load(open(os.path.join(me, "manifest.json"), encoding="utf-8"))
+        ovs = {(v["id"], o["id"]): o for v in man["views"] for o in v.get("overlays", [])}
+        pool = SO + "aten_max_pool2d_with_indices_default_1"
+        snr = 10 * math.log10((sum(v * v for v in ref) / 1024) / (0.25 ** 2 / 1024))
+        chain = json.load(open(os.path.join(me, ovs["etrecord_chain_mapping", "chain_output_snr_db_p50"]["file"]),
+                               encoding="utf-8"))["chain_mapping"]["results"]
+        self.assertEqual(len(chain), 1)
+        (cid, cv), = chain.items()
+        self.assertTrue(cid.startswith("chain/segment_0/"))
+        self.assertAlmostEqual(cv["value"], snr, places=9)
+        self.assertEqual(cv["bgColor"], "#800026")          # the lowest SNR of the shared scale
+        src = json.load(open(os.path.join(me, ovs["etrecord_chain_mapping", "source_output_snr_db_p50"]["file"]),
+                             encoding="utf-8"))["chain_mapping"]["results"]
+        self.assertAlmostEqual(src[pool]["value"], snr, places=9)
+        call = json.load(open(os.path.join(me, ovs["etdump_backend_trace", "delegate_call_output_snr_db_p50"]["file"]),
+                              encoding="utf-8"))
+        self.assertEqual([list(g["results"]) for g in call.values()], [["delegate_call/forward/0/0"]])
+        # the same scale in every view: min and max of the source operators' SNR
+        scales = {k: (o["scale"]["min"], o["scale"]["max"]) for k, o in ovs.items() if "snr" in k[1]}
+        self.assertEqual(len(set(scales.values())), 1, scales)
+        models = json.load(open(os.path.join(me, "models", "etrecord_chain_mapping.json"), encoding="utf-8"))
+        attrs = {a["key"]: a["value"] for g in models["graphs"] for n in g["nodes"] if n["id"] == cid
+                 for a in n["attrs"]}
+        self.assertEqual(attrs["output_snr_db_p50_lowest_source"],
+                         f"{snr:.2f} dB (lowest of 1 source operator: aten_max_pool2d_with_indices_default_1)")
+
     # -- warnings ---------------------------------------------------------------
     def test_shape_mismatch_warns_and_keeps_the_run_statistics(self):
         d = self.pair([1, 2, 3, 4], [1, 2, 3, 4], ref_shape=[2, 2])
@@ -377,6 +422,62 @@ class Accuracy(unittest.TestCase):
         self.assert_value(res, SO + "relu", "output_mean", 1.0)
         self.assertIsNone(res.m(SO + "relu", "output_mse", "p50"))
         self.assertNotIn("reference", res.doc["context"]["runtime_configuration"]["intermediate_outputs"])
+
+    def test_compare_lower_snr_is_a_regression(self):
+        # baseline: relu off by 0.1 in one element, neg exact; new: relu off by 1, neg off by 0.5
+        outs = {}
+        for name, relu, neg in (("base", [1.1, 2, 3, 4], [-1, -2, -3, -4]), ("new", [2, 2, 3, 4], [-1.5, -2, -3, -4])):
+            d = self.pair([relu, relu, relu], [1, 2, 3, 4], executions=3)
+            d["name"] = name
+            d["debug"]["tensors"]["neg"] = {"values": neg}
+            d["debug"]["reference"]["tensors"]["neg"] = {"values": [-1, -2, -3, -4]}
+            built, _ = self.build(d)
+            out = tempfile.mkdtemp(dir=self.tmp)
+            p = run_mlia(*check_args(built["etrecord"], built["etdump"], "--output-dir", out, "-q",
+                                     "--debug-buffer", built["debug_buffer"],
+                                     "--reference-profiling-data", built["reference_etdump"],
+                                     "--reference-debug-buffer", built["reference_debug_buffer"]))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            outs[name] = os.path.join(out, "mlia-output")
+        p = run_mlia("compare", outs["base"], outs["new"], "--json", "--output-dir", tempfile.mkdtemp(dir=self.tmp))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = {(m["entity_id"], m["metric"]): m for m in json.loads(p.stdout)["metrics"]}
+        snr = rows[SO + "relu", "output_snr_db"]
+        self.assertEqual((snr["better"], snr["verdict"]), ("higher", "regression"))
+        self.assertLess(snr["new"]["p50"], snr["baseline"]["p50"])
+        self.assertEqual(rows[SO + "relu", "output_mse"]["better"], "lower")
+        self.assertEqual(rows[SO + "relu", "output_mse"]["verdict"], "regression")
+        cos = rows[SO + "relu", "output_cosine_similarity"]
+        self.assertEqual((cos["better"], cos["verdict"]), ("higher", "unchanged"))   # -1.7 %, under 5 %
+        # neg was exact (SNR infinite: no number, inconclusive) and is not anymore: its MSE says so
+        self.assertEqual(rows[SO + "neg", "output_mse"]["verdict"], "regression")
+        self.assertEqual(rows[SO + "neg", "output_snr_db"]["verdict"], "inconclusive")
+        self.assertNotIn((SO + "relu", "output_mean"), rows)     # statistics are not judged
+
+    def test_console_top_operators_by_error(self):
+        built = build_fixture(os.path.join(ROOT, "samples", "accuracy.json"), tempfile.mkdtemp(dir=self.tmp))
+        base = check_args(built["etrecord"], built["etdump"], "--output-dir", tempfile.mkdtemp(dir=self.tmp),
+                          "--debug-buffer", built["debug_buffer"])
+        ref = ["--reference-profiling-data", built["reference_etdump"],
+               "--reference-debug-buffer", built["reference_debug_buffer"]]
+        p = run_mlia(*base, *ref)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        block = p.stdout[p.stdout.index("Top operators by error"):].split("\n\n")[0]
+        self.assertEqual(block.splitlines(), [
+            "Top operators by error: lowest P50 SNR first (2 of 2 with an error)",
+            "  #  Operator                         P50 SNR dB   Min SNR dB  P50 max err      P50 MSE   P50 cosine",
+            "  1  aten_addmm_default                    23.01        23.01       0.5000       0.2500       0.9998",
+            "  2  aten_relu_default                     49.57        49.57      0.06250    0.0009766        1.000"])
+        # without a reference: no block (nothing is compared)
+        p = run_mlia(*base)
+        self.assertNotIn("Top operators by error", p.stdout)
+        # every output equal to the reference
+        d = self.pair([1, 2, 3, 4], [1, 2, 3, 4])
+        b2, _ = self.build(d)
+        p = run_mlia(*check_args(b2["etrecord"], b2["etdump"], "--output-dir", tempfile.mkdtemp(dir=self.tmp),
+                                 "--debug-buffer", b2["debug_buffer"], "--reference-profiling-data",
+                                 b2["reference_etdump"], "--reference-debug-buffer", b2["reference_debug_buffer"]))
+        self.assertIn("\nTop operators by error: none (the 1 compared output equals the reference)\n", p.stdout)
 
     # -- bad input ----------------------------------------------------------------
     def expect_error(self, built, message, **kw):

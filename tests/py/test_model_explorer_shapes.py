@@ -28,7 +28,7 @@ STYLE_KEYS = {"backgroundColor": str, "borderColor": str, "hoveredBorderColor": 
 CONFIG_KEYS = {"pinToGroupTop", "pinToGroupBottom"}
 
 
-def generate(sample, tmp, companion):
+def generate(sample, tmp, companion, accuracy=False):
     try:
         paths = build_fixture(os.path.join(ROOT, "samples", sample + ".json"), tmp)
     except Exception as e:  # the builder is another component: skip, with the reason
@@ -36,6 +36,9 @@ def generate(sample, tmp, companion):
     extra = ["--model-explorer", "files", "--output-dir", tmp]
     if companion:
         extra += ["--companion-model", paths["pte"]]
+    if accuracy:  # intermediate outputs compared with the reference capture (docs/accuracy.md)
+        extra += ["--debug-buffer", paths["debug_buffer"], "--reference-profiling-data", paths["reference_etdump"],
+                  "--reference-debug-buffer", paths["reference_debug_buffer"]]
     p = run_mlia(*check_args(paths["etrecord"], paths["etdump"], *extra))
     if p.returncode != 0:
         raise AssertionError(f"mlia check failed ({p.returncode}): {p.stderr}")
@@ -91,12 +94,13 @@ def surviving_groups(graph):
 class ModelExplorerShapes:
     sample = None
     companion = False
+    accuracy = False
 
     @classmethod
     def setUpClass(cls):
         need_binary(cls)
         cls.tmp = tempfile.mkdtemp(prefix=f"mlia-me-shapes-{cls.sample}-")
-        cls.base, cls.stdout, cls.paths = generate(cls.sample, cls.tmp, cls.companion)
+        cls.base, cls.stdout, cls.paths = generate(cls.sample, cls.tmp, cls.companion, cls.accuracy)
         cls.m = load(cls.base, "manifest.json")
         cls.cols = {v["id"]: load(cls.base, v["model"]) for v in cls.m["views"] if v["available"]}
 
@@ -217,8 +221,11 @@ class ModelExplorerShapes:
                     self.assertRegex(r["textColor"], r"^#[0-9a-f]{6}$")
                     hits += 1
             self.assertGreater(hits, 0)
-            # name: label + unit, unique across every view
-            self.assertIn(f"({o['unit']})", o["name"])
+            # name: label + unit (none for a unitless value), unique across every view
+            if o["unit"]:
+                self.assertIn(f"({o['unit']})", o["name"])
+            else:
+                self.assertNotIn("()", o["name"])
             self.assertTrue(o["name"].startswith(o["label"]))
             self.assertNotIn(o["name"], names, f"{o['file']} and {names.get(o['name'])}")
             names[o["name"]] = o["file"]
@@ -331,6 +338,22 @@ class RuntimeOnlyRun(ModelExplorerShapes, unittest.TestCase):
         self.assertNotIn("segment_cascade_chain", avail)
         self.assertNotIn("etrecord_chain_mapping", avail)
 
+
+
+class AccuracyRun(ModelExplorerShapes, unittest.TestCase):
+    sample = "accuracy"
+    accuracy = True
+
+    def test_snr_overlay_is_reversed(self):
+        ov = {o["id"]: o for v, o in self.overlays() if v["id"] == "source_model"}
+        snr = ov["output_snr_db_p50"]
+        self.assertTrue(snr["reversed"])
+        self.assertEqual(snr["name"], "Output SNR P50 (low = red) (dB) - Source Model")
+        self.assertEqual(ov["output_max_abs_error_p50"]["name"], "Output max abs error P50 - Source Model")
+        self.assertNotIn("reversed", ov["output_max_abs_error_p50"])
+        nd = load(self.base, snr["file"])["forward"]
+        self.assertEqual([g["bgColor"] for g in nd["gradient"]], ["#800026", "#fd8d3c", "#ffffcc"])
+        self.assertEqual(nd["results"]["source_operator/forward/aten_addmm_default"]["bgColor"], "#800026")
 
 
 class NxRun(ModelExplorerShapes, unittest.TestCase):

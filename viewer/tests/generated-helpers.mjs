@@ -44,14 +44,21 @@ function run(cmd, args) {
 
 // Makes the fixture of samples/<name>.json in <root>/<name> and runs
 // `mlia check` on it; companion: also pass the fixture's .pte with
-// --companion-model. Returns the path of the generated page.
-export function generate(root, name, companion) {
+// --companion-model; accuracy: also the debug buffer and the reference
+// capture the fixture builder wrote (docs/accuracy.md). Returns the path of
+// the generated page.
+export function generate(root, name, companion, accuracy = false) {
   const dir = join(root, name);
   run('python3', [MKFIXTURE, join(SAMPLES, `${name}.json`), dir]);
   const args = ['check', join(dir, `${name}.etrecord`), '--target-profile', 'neural-technology',
     '--performance', '--profiling-data', join(dir, `${name}.etdump`), '--output-dir', dir,
     '--model-explorer', 'files'];
   if (companion) args.push('--companion-model', join(dir, `${name}.pte`));
+  if (accuracy) {
+    args.push('--debug-buffer', join(dir, `${name}.debug.bin`),
+      '--reference-profiling-data', join(dir, `${name}.ref.etdump`),
+      '--reference-debug-buffer', join(dir, `${name}.ref.debug.bin`));
+  }
   const stdout = run(MLIA, args);
   const page = join(dir, 'mlia-output', 'model-explorer', 'bundle', 'index.html');
   if (!existsSync(page)) throw new Error(`mlia check did not write ${page}; its output:\n${stdout}`);

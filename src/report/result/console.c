@@ -851,6 +851,73 @@ static void put_chains(out *o, const mlia_result *r)
     free(list);
 }
 
+/* "Top operators by error" (docs/accuracy.md): only when a reference
+ * capture gave error metrics. Source operators and delegate calls with a
+ * numeric P50 SNR, worst (lowest) first; an operator whose outputs equal the
+ * reference (infinite SNR) has no error to rank. Columns: rank 3, name,
+ * 5 x (2 + 11) numbers. */
+static void put_accuracy(out *o, const mlia_result *r)
+{
+    mlia_buf *b = o->b;
+    uint32_t n = 0, compared = 0;
+    ranked *list = calloc(r->n_entities ? r->n_entities : 1, sizeof *list);
+    if (!list)
+        mlia_oom(0);
+    for (uint32_t i = 0; i < r->n_entities; i++) {
+        const mlia_entity *e = r->entities[i];
+        if (!e || (!streq(e->kind, "source_operator") && !streq(e->kind, "delegate_call")))
+            continue;
+        const mlia_metric *mse = find_metric(e->metrics, e->n_metrics, "output_mse", "p50", NULL);
+        compared += numeric(mse);
+        const mlia_metric *snr = find_metric(e->metrics, e->n_metrics, "output_snr_db", "p50", NULL);
+        if (!numeric(snr))
+            continue;
+        ranked *x = &list[n++];
+        x->e = e;
+        x->p50 = snr;
+        x->min = find_metric(e->metrics, e->n_metrics, "output_snr_db", "min", NULL);
+        x->key = -value_of(snr); /* cmp_ranked puts the largest key first */
+        x->order = i;
+    }
+    if (!compared) {
+        free(list);
+        return;
+    }
+    if (n == 0) {
+        mlia_buf_printf(b, "\nTop operators by error: none (the %u compared output%s equal%s the reference)\n",
+                        compared, compared == 1 ? "" : "s", compared == 1 ? "s" : "");
+        free(list);
+        return;
+    }
+    qsort(list, n, sizeof *list, cmp_ranked);
+    uint32_t shown = n < MLIA_CONSOLE_TOP ? n : MLIA_CONSOLE_TOP;
+    mlia_buf_printf(b, "\nTop operators by error: lowest P50 SNR first (%u of %u with an error)\n", shown, n);
+    size_t fixed = 3 + 2 + 5 * (2 + 11);
+    size_t wname = o->width > fixed + 20 ? o->width - fixed : 20;
+    bool right[7] = {true, false, true, true, true, true, true};
+    size_t gaps[7] = {0, 2, 2, 2, 2, 2, 2};
+    size_t widths[7] = {3, wname, 11, 11, 11, 11, 11};
+    bool no_wrap[7] = {false, false, false, false, false, false, false};
+    const char *head[7] = {"#", "Operator", "P50 SNR dB", "Min SNR dB", "P50 max err", "P50 MSE", "P50 cosine"};
+    put_row(b, 7, head, widths, right, no_wrap, gaps);
+    for (uint32_t i = 0; i < shown; i++) {
+        const ranked *x = &list[i];
+        const mlia_entity *e = x->e;
+        char rank[16], v[5][MLIA_FMT_CAP];
+        snprintf(rank, sizeof rank, "%u", i + 1);
+        fmt_ms(v[0], sizeof v[0], x->p50);
+        fmt_ms(v[1], sizeof v[1], x->min);
+        fmt_ms(v[2], sizeof v[2], find_metric(e->metrics, e->n_metrics, "output_max_abs_error", "p50", NULL));
+        fmt_ms(v[3], sizeof v[3], find_metric(e->metrics, e->n_metrics, "output_mse", "p50", NULL));
+        fmt_ms(v[4], sizeof v[4], find_metric(e->metrics, e->n_metrics, "output_cosine_similarity", "p50", NULL));
+        const char *name = streq(e->kind, "source_operator") ? node_of(e) : e->id;
+        const char *cells[7] = {rank, name, v[0], v[1], v[2], v[3], v[4]};
+        bool wrap[7] = {false, true, false, false, false, false, false};
+        put_row(b, 7, cells, widths, right, wrap, gaps);
+    }
+    free(list);
+}
+
 static void put_warnings(out *o, const mlia_result *r)
 {
     mlia_buf *b = o->b;
@@ -890,6 +957,7 @@ char *mlia_console_summary_width(const mlia_result *r, const char *method, uint3
     put_inference(&o, r);
     put_nx(&o, r);
     put_operators(&o, r);
+    put_accuracy(&o, r);
     put_chains(&o, r);
     put_warnings(&o, r);
     return mlia_buf_take(&b);

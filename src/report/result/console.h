@@ -7,6 +7,7 @@
  * what it means, inference time P50/min/max, NX total/compute cycles with
  * coverage (or "unavailable: <reason>"), the top 10 rows of source operators
  * by P50 execution time (operators sharing one measured call are one row),
+ * with a reference capture the top 10 operators by error (lowest P50 SNR),
  * the top 10 chains by P50 total cycles, and every warning of the result,
  * wrapped. It only reads the result model, so it shows the numbers of
  * mlia-output.json, rounded by the shared formatter (report/format.h).

@@ -9,7 +9,28 @@
 #include "report/views/views_model.h"
 
 /* The overlays of the view's row in views.c, in order. */
-enum { OV_MAPPING_CHAIN, OV_MAPPING_SOURCE };
+enum { OV_MAPPING_CHAIN, OV_MAPPING_SOURCE, OV_MAPPING_SOURCE_SNR, OV_MAPPING_CHAIN_SNR };
+
+/* Accuracy through the associations (docs/accuracy.md): a chain shows the
+ * lowest P50 output SNR among the source operators it serves (with a
+ * numeric SNR), e.g. a delegate's output operator. */
+typedef struct chain_snr {
+    double min;
+    uint32_t n;
+    const char *worst;
+} chain_snr;
+
+static void chain_snr_note(vw_ctx *c, vw_view *v, uint32_t gi, const char *chain_id, const chain_snr *cs)
+{
+    if (!cs->n)
+        return;
+    vw_node *n = vw_node_find(&v->graphs[gi], chain_id);
+    const char *text = mlia_arena_printf(c->a, "%s (lowest of %u source operator%s: %s)", vw_qty(c, cs->min, "dB"),
+                                         cs->n, cs->n == 1 ? "" : "s", cs->worst);
+    if (n)
+        vw_node_attr(c, n, "output_snr_db_p50_lowest_source", text);
+    vw_overlay_value(c, &v->overlays[OV_MAPPING_CHAIN_SNR], gi, chain_id, cs->min, text);
+}
 
 const char *vw_mapping_unavailable(const mlia_run_record *s)
 {
@@ -24,6 +45,8 @@ void vw_mapping_build(vw_ctx *c, vw_view *v)
     const char *metric = vw_chain_metric(nx);
     const char *method = s->method_name ? s->method_name : "forward";
     uint32_t gi = vw_graph_add(c, v, "chain_mapping");
+    /* a chain's value is a source operator's SNR: the same colour scale */
+    v->overlays[OV_MAPPING_CHAIN_SNR].scale_key = "source_operator|output_snr_db:p50";
     vw_map pairs;
     vw_map_init(&pairs, c->a, 64);
     for (uint32_t si = 0; si < nx->n_segments; si++) {
@@ -39,6 +62,7 @@ void vw_mapping_build(vw_ctx *c, vw_view *v)
                                       c->segment_ns[si], ch->id);
             vw_cycle_attrs(c, &gr->nodes[ni], he);
             vw_overlay_metric(c, v, OV_MAPPING_CHAIN, gi, ch->id, he, metric, "p50");
+            chain_snr cs = {0, 0, NULL};
             for (uint32_t q = 0; q < ch->n_ops; q++) {
                 const nx_compiler_op *op = &nx->ops[ch->ops[q]];
                 for (uint32_t z = 0; z < op->n_sources; z++) {
@@ -46,6 +70,13 @@ void vw_mapping_build(vw_ctx *c, vw_view *v)
                     const mlia_entity *src = mlia_result_find(r, sid);
                     if (!src)
                         continue;
+                    double snr;
+                    if (vw_metric(src, "output_snr_db", "p50", &snr, NULL) && (!cs.n || snr < cs.min)) {
+                        const mlia_attr *na = mlia_entity_attr(src, "node_name");
+                        cs.worst = na && na->type == MLIA_ATTR_STRING ? na->s : src->id;
+                        cs.min = snr;
+                    }
+                    cs.n += vw_metric(src, "output_snr_db", "p50", &snr, NULL);
                     const char *pair = mlia_arena_printf(c->a, "%s\x1f%s", ch->id, sid);
                     if (vw_map_get(&pairs, pair) != VW_NONE)
                         continue;
@@ -59,12 +90,15 @@ void vw_mapping_build(vw_ctx *c, vw_view *v)
                             vw_node_attr(c, sn, "node_name", at->s);
                         vw_attr_metric(c, sn, src, "execution_time", "p50");
                         vw_overlay_metric(c, v, OV_MAPPING_SOURCE, gi, src->id, src, "execution_time", "p50");
+                        vw_attr_metric(c, sn, src, "output_snr_db", "p50");
+                        vw_overlay_metric(c, v, OV_MAPPING_SOURCE_SNR, gi, src->id, src, "output_snr_db", "p50");
                     }
                     vw_node_edge(c, sn, ch->id, "0");
                     v->has_content = true;
                     vw_link(c, ch->id, src->id);
                 }
             }
+            chain_snr_note(c, v, gi, ch->id, &cs);
         }
     }
     if (!v->has_content)

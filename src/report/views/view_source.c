@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/accuracy.h"
 #include "analysis/runtime.h"
 #include "formats/exported_program.h"
 #include "report/views/views_model.h"
@@ -91,7 +92,29 @@ static void tensor_outputs(vw_ctx *c, const ep_graph *g, vw_node *n, const char 
 }
 
 /* The overlays of the view's row in views.c, in order. */
-enum { OV_SOURCE_P50, OV_SOURCE_MIN, OV_SOURCE_MAX, OV_SOURCE_KERNEL };
+enum { OV_SOURCE_P50, OV_SOURCE_MIN, OV_SOURCE_MAX, OV_SOURCE_KERNEL, OV_SOURCE_SNR, OV_SOURCE_ERR };
+
+/* Output statistics and error metrics of an operator (docs/accuracy.md):
+ * P50 attributes, an unavailable SNR with its reason (the infinite SNR of
+ * identical outputs is never a number). Nothing without intermediate outputs. */
+static void accuracy_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e)
+{
+    static const char *const names[] = {"output_min", "output_max", "output_mean", "output_mse",
+                                        "output_max_abs_error", "output_snr_db", "output_cosine_similarity"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const mlia_metric *m = mlia_entity_metric(e, names[i], "p50");
+        if (!m)
+            continue;
+        const char *key = mlia_arena_printf(c->a, "%s_p50", names[i]);
+        if (m->type == MLIA_VALUE_UNAVAILABLE)
+            vw_node_attrf(c, n, key, "unavailable: %s", m->reason ? m->reason : "");
+        else
+            vw_attr_metric(c, n, e, names[i], "p50");
+    }
+    const mlia_metric *m = mlia_entity_metric(e, "output_nan_count", "max");
+    if (m && m->type == MLIA_VALUE_UINT)
+        vw_node_attrf(c, n, "output_nan_count_max", "%llu", (unsigned long long)m->u);
+}
 
 const char *vw_source_unavailable(const mlia_run_record *s)
 {
@@ -106,6 +129,10 @@ void vw_source_build(vw_ctx *c, vw_view *v)
     const char *method = s->method_name ? s->method_name : "forward";
     uint32_t gi = vw_graph_add(c, v, method);
     vw_graph *gr = &v->graphs[gi];
+    if (s->accuracy && s->accuracy->n_compared) {
+        vw_strs_add(&v->columns, c->a, "output_snr_db");
+        vw_strs_add(&v->columns, c->a, "output_max_abs_error");
+    }
 
     /* producers of every name: graph inputs, then node outputs */
     uint32_t n_prod = g->n_inputs;
@@ -174,6 +201,7 @@ void vw_source_build(vw_ctx *c, vw_view *v)
             vw_attr_metric(c, n, ent, "execution_coverage", NULL);
             if (!mlia_entity_metric(ent, "execution_time", NULL))
                 vw_node_attr(c, n, "execution_time", "not measured");
+            accuracy_attrs(c, n, ent);
         }
         if (nd->stack_trace)
             vw_node_attr(c, n, "stack_trace", nd->stack_trace);
@@ -181,6 +209,8 @@ void vw_source_build(vw_ctx *c, vw_view *v)
         vw_overlay_metric(c, v, OV_SOURCE_MIN, gi, id, ent, "execution_time", "min");
         vw_overlay_metric(c, v, OV_SOURCE_MAX, gi, id, ent, "execution_time", "max");
         vw_overlay_metric(c, v, OV_SOURCE_KERNEL, gi, id, ent, "kernel_time", "p50");
+        vw_overlay_metric(c, v, OV_SOURCE_SNR, gi, id, ent, "output_snr_db", "p50");
+        vw_overlay_metric(c, v, OV_SOURCE_ERR, gi, id, ent, "output_max_abs_error", "p50");
         for (uint32_t j = 0; j < nd->n_outputs; j++) {
             if (!nd->outputs[j])
                 continue;

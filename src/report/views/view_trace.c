@@ -11,7 +11,11 @@
 #include "report/views/views_model.h"
 
 /* The overlays of the view's row in views.c, in order. */
-enum { OV_TRACE_CHAIN_GROUP, OV_TRACE_EVENT, OV_TRACE_CALL };
+enum { OV_TRACE_CHAIN_GROUP, OV_TRACE_EVENT, OV_TRACE_CALL, OV_TRACE_CALL_SNR };
+
+/* A delegate call's output SNR is the SNR of an operator output: the colour
+ * scale of the source operators' (docs/accuracy.md). */
+#define SOURCE_SNR_SCALE "source_operator|output_snr_db:p50"
 
 static bool has_compiler_ops(const nx_result *nx)
 {
@@ -40,6 +44,7 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
     const runtime_analysis *ra = s->runtime;
     const mlia_result *r = s->result;
     const char *method = s->method_name ? s->method_name : "forward";
+    v->overlays[OV_TRACE_CALL_SNR].scale_key = SOURCE_SNR_SCALE;
     if (has_compiler_ops(nx)) {
         const char *metric = vw_chain_metric(nx);
         uint32_t gi = vw_graph_add(c, v, "compiler_operations");
@@ -107,6 +112,7 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
             vw_attr_metric(c, n, ce, "execution_time", "p50");
             vw_attr_metric(c, n, ce, "unattributed_time", "p50");
             vw_overlay_metric(c, v, OV_TRACE_CALL, gi, call->entity_id, ce, "execution_time", "p50");
+            vw_overlay_metric(c, v, OV_TRACE_CALL_SNR, gi, call->entity_id, ce, "output_snr_db", "p50");
             for (uint32_t k = 0; k < call->n_events; k++) {
                 const runtime_event_node *ev = &call->events[k];
                 const mlia_entity *ee = mlia_result_find(r, ev->entity_id);

@@ -51,11 +51,16 @@
 /* ------------------------------------------------------------------ */
 /* the view table                                                       */
 
-#define OVERLAY(id, label, unit, kind, metric, group) (&(const vw_overlay_def){id, label, unit, kind, metric, group})
+#define OVERLAY(id, label, unit, kind, metric, group) (&(const vw_overlay_def){id, label, unit, kind, metric, group, false})
 #define MS_P50(id, label, kind, stat) OVERLAY(id, label, "ms", kind, "execution_time:" stat, false)
 #define CYCLES_P50(id, label, kind, group) OVERLAY(id, label, "cycles", kind, "%s:p50", group)
 #define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define OVERLAYS(...) ((const vw_overlay_def *const[]){__VA_ARGS__, NULL})
+/* Numerical accuracy (docs/accuracy.md): values only with intermediate
+ * outputs compared with a reference, so these overlays are dropped (and the
+ * outputs unchanged) otherwise. A low SNR is bad: its scale is reversed. */
+#define SNR_P50(id, label, kind) (&(const vw_overlay_def){id, label, "dB", kind, "output_snr_db:p50", false, true})
+#define ERR_P50(id, label, kind) OVERLAY(id, label, "", kind, "output_max_abs_error:p50", false)
 
 /* Chain cycles as a group measurement (trace and PTE views). */
 #define CHAIN_GROUP CYCLES_P50("chain_group_%s", "Chain group %s P50", "chain", true)
@@ -69,7 +74,9 @@ static const vw_view_def VIEWS[] = {
      OVERLAYS(MS_P50("execution_time_p50", "Execution time P50", "source_operator", "p50"),
               MS_P50("execution_time_min", "Execution time min", "source_operator", "min"),
               MS_P50("execution_time_max", "Execution time max", "source_operator", "max"),
-              OVERLAY("kernel_time_p50", "Kernel time P50", "ms", "source_operator", "kernel_time:p50", false)),
+              OVERLAY("kernel_time_p50", "Kernel time P50", "ms", "source_operator", "kernel_time:p50", false),
+              SNR_P50("output_snr_db_p50", "Output SNR P50 (low = red)", "source_operator"),
+              ERR_P50("output_max_abs_error_p50", "Output max abs error P50", "source_operator")),
      false},
     {"segment_cascade_chain", "segment_cascade_chain", vw_chains_unavailable, vw_chains_build,
      NULL, /* columns with the capture's counters: the builder */
@@ -81,13 +88,17 @@ static const vw_view_def VIEWS[] = {
     {"etrecord_chain_mapping", "ETRecord Chain Mapping", vw_mapping_unavailable, vw_mapping_build,
      LIST("total_cycles", "execution_time"),
      OVERLAYS(CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
-              MS_P50("source_execution_time_p50", "Source operator execution time P50", "source_operator", "p50")),
+              MS_P50("source_execution_time_p50", "Source operator execution time P50", "source_operator", "p50"),
+              SNR_P50("source_output_snr_db_p50", "Source operator output SNR P50 (low = red)", "source_operator"),
+              SNR_P50("chain_output_snr_db_p50", "Chain: lowest output SNR P50 of its source operators (low = red)",
+                      "chain")),
      true},
     {"etdump_backend_trace", "ETDump Backend Trace", vw_trace_unavailable, vw_trace_build,
      LIST("total_cycles", "execution_time", "unattributed_time"),
      OVERLAYS(CHAIN_GROUP,
               MS_P50("runtime_event_execution_time_p50", "Runtime event execution time P50", "runtime_event", "p50"),
-              MS_P50("delegate_call_execution_time_p50", "Delegate call execution time P50", "delegate_call", "p50")),
+              MS_P50("delegate_call_execution_time_p50", "Delegate call execution time P50", "delegate_call", "p50"),
+              SNR_P50("delegate_call_output_snr_db_p50", "Delegate call output SNR P50 (low = red)", "delegate_call")),
      false},
     {"pte_vgf_backend_hierarchy", "PTE - VGF Backend Hierarchy", vw_pte_unavailable, vw_pte_build,
      LIST("total_cycles", "execution_time"), OVERLAYS(CHAIN_GROUP), false},
@@ -109,8 +120,10 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
     const char *metric = vw_chain_metric(c->s->nx);
     for (uint32_t k = 0; d->overlays && d->overlays[k]; k++) {
         const vw_overlay_def *o = d->overlays[k];
-        vw_overlay_add(c, v, mlia_arena_printf(c->a, o->id, metric), mlia_arena_printf(c->a, o->label, metric),
-                       o->unit, o->entity_kind, mlia_arena_printf(c->a, o->metric, metric), o->group_measurement);
+        uint32_t ov = vw_overlay_add(c, v, mlia_arena_printf(c->a, o->id, metric),
+                                     mlia_arena_printf(c->a, o->label, metric), o->unit, o->entity_kind,
+                                     mlia_arena_printf(c->a, o->metric, metric), o->group_measurement);
+        v->overlays[ov].reversed = o->reversed;
     }
     d->build(c, v);
 }
@@ -406,7 +419,9 @@ static void name_overlays(vw_ctx *c)
     for (uint32_t i = 0; i < c->n_views; i++)
         for (uint32_t k = 0; k < c->views[i].n_overlays; k++) {
             vw_overlay *ov = &c->views[i].overlays[k];
-            ov->name = mlia_arena_printf(c->a, "%s (%s) - %s", ov->label, ov->unit ? ov->unit : "", c->views[i].label);
+            ov->name = ov->unit && *ov->unit
+                           ? mlia_arena_printf(c->a, "%s (%s) - %s", ov->label, ov->unit, c->views[i].label)
+                           : mlia_arena_printf(c->a, "%s - %s", ov->label, c->views[i].label);
         }
 }
 
@@ -589,7 +604,7 @@ static void write_node_data(const vw_view *v, const vw_overlay *ov, mlia_jw *w)
         for (int k = 0; k < 3; k++) {
             mlia_jw_obj_begin(w);
             mlia_jw_kdouble(w, "stop", k * 0.5);
-            mlia_jw_kstr(w, "bgColor", vw_gradient_stops[k]);
+            mlia_jw_kstr(w, "bgColor", vw_gradient_stops[ov->reversed ? 2 - k : k]);
             mlia_jw_obj_end(w);
         }
         mlia_jw_arr_end(w);
@@ -617,6 +632,8 @@ static void write_overlay_meta(vw_ctx *c, const vw_view *v, const vw_overlay *ov
     mlia_jw_kdouble(w, "max", ov->max);
     mlia_jw_obj_end(w);
     mlia_jw_kbool(w, "group_measurement", ov->group_measurement);
+    if (ov->reversed)
+        mlia_jw_kbool(w, "reversed", true); /* only then: other overlays keep their bytes */
 }
 
 /* "views": one entry per row of the table. The manifest names each

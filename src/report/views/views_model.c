@@ -312,6 +312,8 @@ void vw_colour_overlays(vw_ctx *c)
             for (uint32_t j = 0; j < o->n_values; j++) {
                 vw_value *x = &o->values[j];
                 double t = span > 0 ? (x->value - o->min) / span : 0.5;
+                if (o->reversed)
+                    t = 1.0 - t;
                 char buf[8];
                 vw_colour(t, buf, &x->text_color);
                 x->color = mlia_arena_strdup(c->a, buf);

@@ -122,6 +122,7 @@ typedef struct vw_overlay {
     const char *name;          /* Model Explorer name "<label> (<unit>) - <view label>", set by views.c */
     const char *scale_key;     /* "<kind>|<metric>": one colour scale per key across all views */
     bool group_measurement;
+    bool reversed;             /* lower is worse (e.g. SNR): the minimum gets the dark red end */
     uint32_t n_values, cap_values;
     vw_value *values;
     double min, max;           /* the kind-wide scale */
@@ -244,6 +245,7 @@ void vw_nx_namespaces(vw_ctx *c);
 typedef struct vw_overlay_def {
     const char *id, *label, *unit, *entity_kind, *metric;
     bool group_measurement;
+    bool reversed;             /* vw_overlay.reversed */
 } vw_overlay_def;
 
 /* One row of the view table: everything views.c needs to know of a view.
