@@ -5,7 +5,9 @@
 # Python tests (CLI, end to end, fixture builder, Python API, install) live
 # under tests/py; the page tests under viewer/tests.
 # Tests that need a real third-party fixture (tests/fixtures.lock) that is
-# absent are SKIPPED with the reason (one "SKIP name: reason" line each);
+# absent are SKIPPED with the reason; the skips are summarised at the end,
+# one "SKIP <n> test(s): <reason>" line per distinct reason (SKIP_DETAIL=1
+# lists every skipped test instead);
 # MLIA_REQUIRE_FIXTURES=1 makes every skip a failure (CI's full run).
 # ONLY=unit runs the C tests alone; ONLY=py the Python ones.
 set -u
@@ -15,7 +17,8 @@ export MLIA_LIB="$PWD/$BUILD/libmlia.so"
 export MLIA_FIXTURES=${MLIA_FIXTURES:-$PWD/../shared/fixtures}
 passed=0; failed=0; skipped=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+skips=$(mktemp)   # "SKIP <test>: <reason>" lines of every runner
+trap 'rm -f "$log" "$skips"' EXIT
 
 # "N passed, N failed[, N skipped]" -> sets p f s
 parse_counts() {
@@ -29,7 +32,8 @@ parse_counts() {
 if [ "${ONLY:-}" != py ]; then
   for t in $(find "$BUILD/tests" -type f -perm -u+x | sort); do
     "$t" >"$log" 2>&1; rc=$?
-    grep -E '^(FAIL|SKIP)' "$log" || true
+    grep -E '^FAIL' "$log" || true
+    grep -E '^SKIP' "$log" >>"$skips" || true
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
     if [ -z "$line" ]; then
       echo "BROKEN $t (exit $rc, no summary)"; tail -n 20 "$log"; failed=$((failed+1)); continue
@@ -49,7 +53,8 @@ if [ "${ONLY:-}" != unit ] && [ -d tests/py ]; then
     py_env=(env)
   fi
   "${py_env[@]}" python3 tests/py/run.py >"$log" 2>&1; rc=$?
-  grep -E '^(FAIL|ERROR|SKIP)' "$log" || true
+  grep -E '^(FAIL|ERROR)' "$log" || true
+  grep -E '^SKIP' "$log" >>"$skips" || true
   line=$(grep -E '^py: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n 1)
   if [ -z "$line" ]; then
     echo "BROKEN python tests (exit $rc)"; tail -n 40 "$log"; failed=$((failed+1))
@@ -70,9 +75,19 @@ if [ "${ONLY:-}" = "" ] && [ -z "${MLIA_SAN:-}" ] && [ -d viewer/node_modules ];
     echo "BROKEN viewer tests (exit $rc)"; tail -n 40 "$log"; failed=$((failed+1))
   else
     passed=$((passed+vp)); failed=$((failed+${vf:-0})); skipped=$((skipped+${vs:-0}))
-    grep -E '# SKIP' "$log" | sed -E 's/^ *(not )?ok [0-9]+ - /SKIP viewer: /' || true
+    grep -E '# SKIP' "$log" | sed -E 's/^ *(not )?ok [0-9]+ - /SKIP viewer: /' >>"$skips" || true
     echo "viewer: $vp passed, ${vf:-0} failed, ${vs:-0} skipped"
     { [ "${vf:-0}" -eq 0 ] && [ "$rc" -eq 0 ]; } || { grep -E '^not ok|# Subtest' "$log" | head -n 40; [ "$rc" -eq 0 ] || failed=$((failed+1)); }
+  fi
+fi
+# skips: one line per reason with its count ("SKIP <name>: <reason>"; the
+# viewer's "# SKIP <reason>" marker is its reason)
+if [ -s "$skips" ]; then
+  if [ "${SKIP_DETAIL:-}" = 1 ]; then
+    cat "$skips"
+  else
+    sed -E 's/^SKIP [^:]*: //; s/^.*# SKIP *//' "$skips" | sort | uniq -c | sort -k1,1nr -k2 |
+      awk '{ n = $1; sub(/^ *[0-9]+ /, ""); printf "SKIP %d test%s: %s\n", n, n == 1 ? "" : "s", $0 }'
   fi
 fi
 if [ "${MLIA_REQUIRE_FIXTURES:-}" = 1 ] && [ "$skipped" -gt 0 ]; then

@@ -116,7 +116,11 @@ typedef struct mlia_check_output {
     char *console;       /* the console summary text (tables, warnings) */
     char *output_path;   /* DIR/mlia-output or NULL when no output_dir */
     char *page_path;     /* absolute path of bundle/index.html or NULL */
-    char *model_explorer_command; /* shell command opening the files in Google's Model Explorer, or NULL */
+    char *model_explorer_command; /* shell command opening the files in Google's Model Explorer
+                                     (python3 '<DIR>/mlia-output/model-explorer/open_in_model_explorer.py'),
+                                     or NULL */
+    char *model_explorer_hint;    /* one line: the node-data overlay to pick first in Model Explorer
+                                     (it colours nodes only once one is picked), or NULL */
 } mlia_check_output;
 
 /* Run the job. Returns 0 on success; on failure returns 1 and sets *error to

@@ -66,5 +66,6 @@ void mlia_check_output_free(mlia_check_output *out)
     free(out->output_path);
     free(out->page_path);
     free(out->model_explorer_command);
+    free(out->model_explorer_hint);
     memset(out, 0, sizeof *out);
 }

@@ -307,6 +307,8 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
         if (out.model_explorer_command)
             printf("Open in Google's Model Explorer (pip install ai-edge-model-explorer; docs/views.md):\n  %s\n",
                    out.model_explorer_command);
+        if (out.model_explorer_command && out.model_explorer_hint)
+            printf("  %s\n", out.model_explorer_hint);
     }
     if (a->model_explorer && strcmp(a->model_explorer, "open") == 0 && out.page_path) {
         fflush(stdout);

@@ -337,20 +337,21 @@ static char *me_shell_command(const char *output_path, const char *rel)
 {
     mlia_buf b;
     mlia_buf_init(&b);
-    mlia_buf_puts(&b, "cd '");
+    mlia_buf_puts(&b, "python3 '");
     for (const char *p = output_path; *p; p++)
         if (*p == '\'')
             mlia_buf_puts(&b, "'\\''");
         else
             mlia_buf_putc(&b, *p);
-    mlia_buf_printf(&b, "/model-explorer' && %s", rel);
+    mlia_buf_printf(&b, "/model-explorer/%s'", rel);
     return mlia_buf_take(&b);
 }
 
 /* *me_command: the shell command that opens the Model Explorer files
- * (malloc'd), when --model-explorer was given. */
+ * (malloc'd), and *me_hint the overlay to pick first, when --model-explorer
+ * was given. */
 static int write_outputs(mlia_session *s, const char *result_json, size_t result_len, char **page_path,
-                         char **output_path, char **me_command, mlia_error *err)
+                         char **output_path, char **me_command, char **me_hint, mlia_error *err)
 {
     /* in the session, not on this frame: the out-of-memory path (a longjmp
      * past this frame) still finds it to remove the temporary tree */
@@ -373,7 +374,7 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         progress(s, "writing views");
         if (s->has_companion && companion_recheck_digest(s, err))
             goto fail;
-        if (views_write(&s->record, od, &me_rel, err))
+        if (views_write(&s->record, od, &me_rel, me_hint, err))
             goto fail;
     }
     s->stage_ms[5] = now_ms() - t0;
@@ -675,14 +676,16 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
         json_text = mlia_buf_take(&json);
     }
 
-    char *page = NULL, *outp = NULL, *me_cmd = NULL;
-    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, err)) {
+    char *page = NULL, *outp = NULL, *me_cmd = NULL, *me_hint = NULL;
+    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, &me_hint, err)) {
+        free(me_hint);
         free(json_text);
         return -1;
     }
     out->result_json = json_text;
     out->page_path = page;
     out->model_explorer_command = me_cmd;
+    out->model_explorer_hint = me_hint;
     out->output_path = outp;
     out->console = mlia_console_summary(&s->record, s->opts->console_width);
     return 0;

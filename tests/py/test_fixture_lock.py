@@ -135,7 +135,7 @@ class RunScript(unittest.TestCase):
     def test_skips_are_counted_on_the_closing_line(self):
         rc, out = self.run_sh()
         self.assertEqual(rc, 0, out)
-        self.assertIn("SKIP b: fixture gone\n", out)
+        self.assertIn("SKIP 1 test: fixture gone\n", out)  # summarised by reason (issue 19, 10)
         self.assertEqual(out.splitlines()[-1], "3 passed, 0 failed, 1 skipped")
 
     def test_required_fixtures_turn_skips_into_failures(self):

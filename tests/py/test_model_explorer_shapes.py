@@ -250,7 +250,8 @@ class ModelExplorerShapes:
 
     # -- manifest <-> files ---------------------------------------------------------
     def test_manifest_and_files_agree(self):
-        listed = {"manifest.json", self.m["view_links"], self.m["entity_node_mappings"], self.m["page"]}
+        listed = {"manifest.json", self.m["view_links"], self.m["entity_node_mappings"], self.m["page"],
+                  self.m["model_explorer"]["launcher"]}
         for v in self.m["views"]:
             if v["available"]:
                 listed.add(v["model"])
@@ -274,9 +275,21 @@ class ModelExplorerShapes:
         if files:
             want += " --node_data_paths=" + ",".join(files)
         self.assertEqual(me["command"], want)
-        # printed by `mlia check` after writing the files, runnable from anywhere
+        # printed by `mlia check` after writing the files: one short command
+        # (the launcher, runnable from anywhere) and the overlay to pick first
+        # (issue 19, 1); the full list stays in the manifest
         out_dir = os.path.realpath(os.path.join(self.tmp, "mlia-output", "model-explorer"))
-        self.assertIn(f"cd '{out_dir}' && {want}\n", self.stdout)
+        first = me["first_overlay"]
+        self.assertIn("Open in Google's Model Explorer (pip install ai-edge-model-explorer; docs/views.md):\n"
+                      f"  python3 '{out_dir}/open_in_model_explorer.py'\n"
+                      f"  Then pick the overlay '{first['name']}' first (nodes are coloured only once one is "
+                      "picked).\n", self.stdout)
+        self.assertNotIn("model-explorer models/", self.stdout)
+        self.assertLess(max(len(line) for line in self.stdout.splitlines()[-3:]), 200)
+        # the initial view's first overlay
+        initial = next(v for v in self.m["views"] if v["id"] == self.m["initial_view"])
+        self.assertEqual((first["view"], first["file"], first["name"]),
+                         (initial["id"], initial["overlays"][0]["file"], initial["overlays"][0]["name"]))
 
     # -- sync navigation ------------------------------------------------------------
     def test_sync_files_in_model_explorer_shape(self):
@@ -371,7 +384,7 @@ class NxRun(ModelExplorerShapes, unittest.TestCase):
                 p = run_mlia(*check_args(self.paths["etrecord"], self.paths["etdump"], "--model-explorer",
                                          "files", "--output-dir", tmp, flag))
                 self.assertEqual(p.returncode, 0, p.stderr)
-                self.assertNotIn("model-explorer models/", p.stdout + p.stderr)
+                self.assertNotIn("open_in_model_explorer", p.stdout + p.stderr)
                 if flag == "--json":
                     json.loads(p.stdout)
                 else:

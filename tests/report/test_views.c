@@ -319,7 +319,7 @@ TEST(writes_every_available_view_with_model_explorer_fields)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err) == 0);
     static const char *const ids[4] = {"source_model", "segment_cascade_chain", "etrecord_chain_mapping",
                                        "etdump_backend_trace"};
     static const char *const labels[4] = {"Source Model", "segment_cascade_chain", "ETRecord Chain Mapping",
@@ -374,7 +374,7 @@ TEST(nx_views_namespaces_and_group_measurements)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err) == 0);
     mlia_json *chains = read_json(&f, "models/segment_cascade_chain.json", NULL);
     const mlia_json *g = at(mlia_json_get(chains, "graphs"), 0);
     /* a chain with stripe nodes sits in its own group, pinned to its top */
@@ -454,7 +454,7 @@ TEST(colours_follow_one_scale_per_kind_across_views)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err) == 0);
     mlia_json *a = read_json(&f, "node-data/segment_cascade_chain/chain_total_cycles.json", NULL);
     mlia_json *b = read_json(&f, "node-data/etrecord_chain_mapping/chain_total_cycles.json", NULL);
     mlia_json *c = read_json(&f, "node-data/etdump_backend_trace/chain_group_total_cycles.json", NULL);
@@ -483,7 +483,7 @@ TEST(page_escapes_hostile_names_and_sync_references_nodes)
     CHECK(setup(&f, PROGRAM, true) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err) == 0);
     char path[512];
     snprintf(path, sizeof path, "%s/model-explorer/bundle/index.html", mlia_outdir_tmp_root(&f.od));
     char *html;
@@ -594,7 +594,7 @@ TEST(without_nx_views_are_unavailable_with_reasons)
     CHECK(setup(&f, PROGRAM, false) == 0);
     mlia_error err;
     mlia_error_clear(&err);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err) == 0);
     mlia_json *m = read_json(&f, "manifest.json", NULL);
     const mlia_json *views = mlia_json_get(m, "views");
     CHECK(strcmp(mlia_json_get_str(m, "initial_view"), "source_model") == 0);
@@ -635,7 +635,7 @@ TEST(five_thousand_node_graph_writes_fast)
     mlia_error_clear(&err);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, &err) == 0);
+    CHECK(views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err) == 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     printf("5000-node views_write: %.1f ms\n", ms);

@@ -184,6 +184,8 @@ typedef struct vw_out {
     uint32_t n_pairs;
     vw_pair *pairs;            /* at most n_views * (n_views - 1) / 2 */
     const char *me_command;    /* "model-explorer <models> --node_data_paths=<files>" */
+    const vw_view *first_view; /* the overlay to pick first in Model Explorer: the initial */
+    const vw_overlay *first_overlay; /* view's first overlay (NULL without overlays) */
 } vw_out;
 
 static vw_node *ref_node(const vw_ctx *c, vw_ref r)
@@ -480,6 +482,71 @@ static const char *me_command(vw_ctx *c)
     return r;
 }
 
+
+/* model-explorer/open_in_model_explorer.py: the same bytes in every run; it
+ * reads manifest.json beside it (docs/views.md, "Open in Model Explorer").
+ * Model Explorer's Python API: model_explorer.config(),
+ * add_model_from_path(), add_node_data_from_path(), visualize_from_config(). */
+static const char LAUNCHER[] =
+    "#!/usr/bin/env python3\n"
+    "\"\"\"Opens this folder's files in Google's Model Explorer.\n"
+    "\n"
+    "Written by `mlia check --model-explorer` next to manifest.json. Needs\n"
+    "`pip install ai-edge-model-explorer`. Loads the graph of every available view and\n"
+    "every node-data file that manifest.json lists (model_explorer), the overlay to pick\n"
+    "first at the top, then starts Model Explorer's local server in the browser.\n"
+    "Model Explorer colours the nodes only once a node-data overlay is picked.\n"
+    "\n"
+    "  python3 open_in_model_explorer.py          open\n"
+    "  python3 open_in_model_explorer.py --list   print what would be loaded\n"
+    "\"\"\"\n"
+    "import json\n"
+    "import os\n"
+    "import sys\n"
+    "\n"
+    "HERE = os.path.dirname(os.path.abspath(__file__))\n"
+    "\n"
+    "\n"
+    "def plan():\n"
+    "    with open(os.path.join(HERE, \"manifest.json\"), encoding=\"utf-8\") as f:\n"
+    "        me = json.load(f)[\"model_explorer\"]\n"
+    "    data = list(me.get(\"node_data_paths\", []))\n"
+    "    first = me.get(\"first_overlay\") or {}\n"
+    "    if first.get(\"file\") in data:\n"
+    "        data.remove(first[\"file\"])\n"
+    "        data.insert(0, first[\"file\"])\n"
+    "    models = [os.path.join(HERE, m) for m in me[\"models\"]]\n"
+    "    return models, [os.path.join(HERE, d) for d in data], first.get(\"name\")\n"
+    "\n"
+    "\n"
+    "def main(argv):\n"
+    "    models, node_data, first = plan()\n"
+    "    if \"--list\" in argv:\n"
+    "        print(\"\\n\".join([\"model \" + m for m in models] + [\"node-data \" + d for d in node_data]))\n"
+    "        return 0\n"
+    "    try:\n"
+    "        import model_explorer\n"
+    "    except ImportError:\n"
+    "        sys.stderr.write(\"open_in_model_explorer: Model Explorer is not installed here: \"\n"
+    "                         \"pip install ai-edge-model-explorer\\n\")\n"
+    "        return 1\n"
+    "    config = model_explorer.config()\n"
+    "    for m in models:\n"
+    "        config.add_model_from_path(m)\n"
+    "    for d in node_data:\n"
+    "        config.add_node_data_from_path(d)\n"
+    "    if first:\n"
+    "        print(\"In Model Explorer, pick the node data '%s' first: nodes are coloured only \"\n"
+    "              \"once an overlay is picked.\" % first)\n"
+    "    model_explorer.visualize_from_config(config=config)\n"
+    "    return 0\n"
+    "\n"
+    "\n"
+    "if __name__ == \"__main__\":\n"
+    "    sys.exit(main(sys.argv[1:]))\n";
+
+#define LAUNCHER_NAME "open_in_model_explorer.py"
+
 /* ------------------------------------------------------------------ */
 /* writers                                                              */
 
@@ -715,6 +782,17 @@ static void write_manifest(vw_out *o, mlia_jw *w)
             mlia_jw_str(w, node_data_path(c, &c->views[i], &c->views[i].overlays[k]));
     mlia_jw_arr_end(w);
     mlia_jw_kstr(w, "command", o->me_command);
+    mlia_jw_kstr(w, "launcher", LAUNCHER_NAME);
+    if (o->first_overlay) {
+        mlia_jw_key(w, "first_overlay");
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "view", o->first_view->id);
+        mlia_jw_kstr(w, "file", node_data_path(c, o->first_view, o->first_overlay));
+        mlia_jw_kstr(w, "name", o->first_overlay->name);
+        mlia_jw_obj_end(w);
+    } else {
+        mlia_jw_knull(w, "first_overlay");
+    }
     mlia_jw_obj_end(w);
     mlia_jw_obj_end(w);
     mlia_jw_finish(w);
@@ -1035,7 +1113,7 @@ static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
     return 0;
 }
 
-int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_error *err)
+int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char **me_hint, mlia_error *err)
 {
     if (me_cmd)
         *me_cmd = NULL;
@@ -1072,6 +1150,18 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_e
             o.initial_view = VIEWS[i].id;
     if (!o.initial_view)
         o.initial_view = VIEWS[0].id;
+    /* the overlay to pick first: the initial view's first one, else the
+     * first overlay of any available view */
+    for (uint32_t i = 0; i < c.n_views && !o.first_overlay; i++)
+        if (c.views[i].available && c.views[i].n_overlays && strcmp(c.views[i].id, o.initial_view) == 0) {
+            o.first_view = &c.views[i];
+            o.first_overlay = &c.views[i].overlays[0];
+        }
+    for (uint32_t i = 0; i < c.n_views && !o.first_overlay; i++)
+        if (c.views[i].available && c.views[i].n_overlays) {
+            o.first_view = &c.views[i];
+            o.first_overlay = &c.views[i].overlays[0];
+        }
 
     int rc = write_view_files(&o, od, err);
     if (!rc)
@@ -1091,10 +1181,19 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_e
     if (!rc)
         rc = write_doc(&o, od, "model-explorer/entity-node-mappings.json", doc_entity_nodes, false, err);
     if (!rc)
+        rc = mlia_outdir_write(od, "model-explorer/" LAUNCHER_NAME, LAUNCHER, sizeof LAUNCHER - 1, err);
+    if (!rc)
         rc = write_page(&o, od, err);
     if (!rc && me_cmd) {
-        *me_cmd = strdup(o.me_command);
+        *me_cmd = strdup(LAUNCHER_NAME);
         if (!*me_cmd)
+            rc = mlia_error_setf(err, NULL, "out of memory");
+    }
+    if (!rc && me_hint && o.first_overlay) {
+        *me_hint = strdup(mlia_arena_printf(c.a, "Then pick the overlay '%s' first (nodes are coloured only "
+                                                 "once one is picked).",
+                                            o.first_overlay->name));
+        if (!*me_hint)
             rc = mlia_error_setf(err, NULL, "out of memory");
     }
     mlia_arena_free(&arena);

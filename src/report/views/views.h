@@ -33,9 +33,11 @@
 /* Write every Model Explorer file and the page into the temporary output
  * tree `od` (paths under "model-explorer/"). Returns 0, or -1 with err set
  * ("<path>: cannot write: <strerror>" for file errors). When me_cmd is not
- * NULL it receives (malloc'd, caller frees) the command that opens the
- * files in Google's Model Explorer, relative to the model-explorer
- * directory; NULL on failure. */
-int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, mlia_error *err);
+ * NULL it receives (malloc'd, caller frees) the launcher that opens the
+ * files in Google's Model Explorer ("open_in_model_explorer.py", in the
+ * model-explorer directory; the full model-explorer command line stays in
+ * manifest.json); when me_hint is not NULL, the line saying which overlay
+ * to pick first (NULL without overlays). NULL on failure. */
+int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char **me_hint, mlia_error *err);
 
 #endif
