@@ -8,6 +8,8 @@
 #   make schema     regenerate src/formats/schema_*.h and tools/fixturelib/schema_*.py from
 #                   tools/schema/*.fbs (tools/schemagen.py; commit the result)
 #   make schema-check  fail with a diff when those committed files are stale (CI)
+#   make oom-sweep  fail the Nth allocation for every N on three runs (ASan, build-oom/)
+#   make coverage   line coverage of src/ over the whole suite (gcov + lcov, build-cov/)
 #   make install    PREFIX=/usr/local DESTDIR=: bin/mlia, lib/libmlia.so.<version>
 #                   (+ soname links), lib/libmlia.a, include/mlia/*.h,
 #                   lib/pkgconfig/mlia.pc, share/man/man1/mlia.1
@@ -38,6 +40,10 @@ CFLAGS := $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
 # The library's objects export only what include/mlia/mlia.h marks MLIA_API;
 # tests that need internals link the static library (docs/architecture.md).
 LIB_CFLAGS := -fvisibility=hidden
+# Every library object sees src/core/alloc.h first: malloc & co. of src/ are
+# accounted per public call, so an out-of-memory jump leaks nothing
+# (docs/hardening.md, "Allocation-failure sweep").
+LIB_CFLAGS += -include src/core/alloc.h
 
 # Library version from the public header; the soname carries the major.
 VERSION := $(shell sed -n 's/^\#define MLIA_VERSION "\(.*\)"/\1/p' include/mlia/mlia.h)
@@ -62,12 +68,14 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
+.PHONY: oom-sweep coverage fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
         install uninstall schema schema-check $(BUILD)/mlia.pc
 
 all: $(BUILD)/mlia $(BUILD)/libmlia.so $(BUILD)/libmlia.a
 
-$(BUILD)/obj/%.o: src/%.c
+# src/core/alloc.h is force-included into every object (LIB_CFLAGS): a change
+# to it rebuilds them all, so that no object keeps plain malloc/free.
+$(BUILD)/obj/%.o: src/%.c src/core/alloc.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -115,6 +123,40 @@ asan:
 fuzz:
 	@bash fuzz/run.sh
 
+# Allocation-failure sweep (docs/hardening.md): the library built with ASan+UBSan
+# and tests/oom/hook.h force-included (counting, failing allocation wrappers),
+# the driver tests/oom/sweep.c. OOM_SWEEP_STRIDE / OOM_SWEEP_STRIDE_ABOVE thin
+# out the largest runs (CI's budget, .ci/run).
+OOM_HOOK := -include tests/oom/hook.h
+oom-sweep:
+	@[ -n "$(MLIA_SKIP_SETUP)" ] || bash tools/setup.sh
+	@$(MAKE) --no-print-directory BUILD=build-oom SAN=1 EXTRA_CFLAGS='$(OOM_HOOK)' build-oom/oom_sweep
+	@ASAN_OPTIONS=detect_leaks=1:exitcode=23 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  build-oom/oom_sweep
+
+# Line coverage of src/ over the whole suite (docs/hardening.md, README): an -O0
+# --coverage build in build-cov/ runs `check-only`, then lcov keeps src/ and
+# prints its summary (build-cov/coverage.txt; HTML in build-cov/html/).
+COVERAGE_MIN ?= 85
+coverage:
+	@[ -n "$(MLIA_SKIP_SETUP)" ] || bash tools/setup.sh --page
+	@rm -rf build-cov
+	@MLIA_COVERAGE=1 $(MAKE) --no-print-directory BUILD=build-cov OPT='-O0 -g' EXTRA_CFLAGS=--coverage \
+	  LDSAN=--coverage check-only || { echo "coverage: the suite failed" >&2; exit 1; }
+	@lcov --quiet --capture --directory build-cov/obj --base-directory . \
+	  --output-file build-cov/all.info 2>/dev/null
+	@lcov --quiet --extract build-cov/all.info '$(CURDIR)/src/*' --output-file build-cov/src.info
+	@lcov --summary build-cov/src.info 2>&1 | tee build-cov/coverage.txt
+	@genhtml --quiet build-cov/src.info --output-directory build-cov/html >/dev/null 2>&1 || true
+	@lcov --list build-cov/src.info > build-cov/files.txt 2>/dev/null || true
+	@awk -v min=$(COVERAGE_MIN) '/lines\.*:/ { sub("%", "", $$2); found = 1; \
+	  if ($$2 + 0 < min) { print "coverage: " $$2 " % of the lines of src/, below " min " %"; exit 1 } } \
+	  END { if (!found) { print "coverage: no summary"; exit 1 } }' build-cov/coverage.txt
+
+$(BUILD)/oom_sweep: tests/oom/sweep.c tests/oom/hook.c tests/oom/hook.h $(BUILD)/libmlia.a
+	$(CC) $(filter-out $(OOM_HOOK),$(CFLAGS)) -Itests/oom -DMLIA_SOURCE_DIR='"$(CURDIR)"' -o $@ \
+	  tests/oom/sweep.c tests/oom/hook.c $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
+
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) bash bench/run.sh
 
@@ -130,7 +172,7 @@ schema-check:
 	@python3 tools/schemagen.py --check
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-oom build-cov
 
 # Install paths may hold spaces or shell characters (DESTDIR="/tmp/a b"): every
 # path reaches the shell through $(call q,...), one single-quoted word, so it

@@ -727,6 +727,7 @@ typedef struct rt_state {
     uint32_t exc_cap, exc_n;
     tick_table call_t;                             /* delegate calls and runtime events */
     uint32_t n_calls, cap_calls;
+    uint32_t n_call_events;   /* operator and delegate calls at an instruction */
     rt_call *calls;
     uint64_t *execute_ticks;                       /* [n_exec], NOT_MEASURED when absent */
     uint64_t dropped;
@@ -1067,6 +1068,8 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
             continue; /* JF/MOVE/FREE and unknown runtime events: not operators */
         if (e->chain_index < 0)
             continue; /* backend init events etc. */
+        if (opcall || delcall)
+            st->n_call_events++;
         uint32_t slot = slot_of(st, e->chain_index, e->instruction_id);
         uint32_t *pending_head = st->pending_head;
         if (pending_head[slot] == NONE && !(opcall || delcall)) {
@@ -1554,6 +1557,22 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
 
     /* source operators (and their nn_module / code_stack entities) */
     source_operators(&st, ra, tmp);
+    /* Calls measured, none attributed to the program: an ETRecord without
+     * debug maps cannot check the capture (docs/hardening.md "Mismatched
+     * inputs"), so the run would otherwise say ok with no operator. */
+    if (ra->n_timed_nodes == 0 && st.n_call_events) {
+        const etrecord_method *m = in->maps;
+        bool no_maps = !m || m->n_instr == 0;
+        mlia_buf b;
+        mlia_buf_init(&b);
+        mlia_buf_printf(&b,
+                        "None of the %u operator and delegate call(s) in the ETDump could be attributed to an "
+                        "operator of method '%s'%s; the ETDump may have been recorded from another program.",
+                        st.n_call_events, in->method ? in->method : "",
+                        no_maps ? " (the ETRecord has no debug maps for it)" : "");
+        mlia_result_warn(result, b.data);
+        mlia_buf_free(&b);
+    }
 
     /* delegate calls and runtime events */
     ra->n_calls = st.n_calls;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/guard.h"
+#include "core/alloc.h"
 #include "core/arena.h"
 #include "core/json_read.h"
 #include "mlia/mlia.h"
@@ -195,10 +196,13 @@ int mlia_run_advisor_json(const char *request_json, char **result, char **error)
 {
     if (result)
         *result = NULL;
+    mlia_ledger led; /* core/alloc.h */
+    mlia_ledger_open(&led);
     advisor_request q = {.json = request_json, .result = result};
     mlia_arena_init(&q.arena);
     mlia_guard g = {"request", &MLIA_OOM_ANALYSIS, NULL, NULL};
     int rc = mlia_guard_run(&g, advisor_body, &q, error);
     mlia_arena_free(&q.arena);
+    mlia_ledger_close(&led, rc != 0);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api/guard.h"
+#include "core/alloc.h"
 #include "mlia/mlia.h"
 #include "pipeline/check.h"
 
@@ -35,12 +36,16 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
     memset(out, 0, sizeof *out);
     if (error)
         *error = NULL;
+    mlia_ledger led; /* frees what an out-of-memory jump orphaned (core/alloc.h) */
+    mlia_ledger_open(&led);
     /* the memory cap counts every input, each ETDump included */
     int n_dumps = opts->n_etdump_paths > 0 ? opts->n_etdump_paths : 1;
     /* (the debug buffers are read piece by piece: memory does not follow them) */
     const char **inputs = malloc(((size_t)n_dumps + 3) * sizeof *inputs);
-    if (!inputs)
+    if (!inputs) {
+        mlia_ledger_close(&led, false);
         return mlia_guard_fail(error, 1, "out of memory");
+    }
     inputs[0] = opts->etrecord_path;
     for (int i = 0; i < n_dumps; i++)
         inputs[1 + i] = opts->n_etdump_paths > 0 ? opts->etdump_paths[i] : opts->etdump_path;
@@ -49,13 +54,16 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
     size_t cap = mlia_guard_cap(inputs, n_dumps + 3);
     free(inputs);
     check_call c = {check_session_new(opts, cap), out};
-    if (!c.s)
+    if (!c.s) {
+        mlia_ledger_close(&led, false);
         return mlia_guard_fail(error, 1, "out of memory");
+    }
     mlia_guard g = {opts->etrecord_path, &MLIA_OOM_ANALYSIS, check_file, check_on_oom};
     int rc = mlia_guard_run(&g, check_body, &c, error);
     check_session_free(c.s);
     if (rc)
         mlia_check_output_free(out);
+    mlia_ledger_close(&led, rc != 0);
     return rc ? 1 : 0;
 }
 

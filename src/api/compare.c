@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/guard.h"
+#include "core/alloc.h"
 #include "core/arena.h"
 #include "core/json_read.h"
 #include "mlia/mlia.h"
@@ -36,6 +37,8 @@ static void compare_on_oom(void *ctx)
 int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error)
 {
     memset(out, 0, sizeof *out);
+    mlia_ledger led; /* core/alloc.h */
+    mlia_ledger_open(&led);
     const char *inputs[2] = {opts->baseline, opts->new_run};
     compare_call c = {.opts = opts, .out = out};
     compare_session_init(&c.cs, mlia_guard_cap(inputs, 2));
@@ -44,6 +47,7 @@ int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, cha
     compare_session_free(&c.cs);
     if (rc)
         mlia_compare_output_free(out);
+    mlia_ledger_close(&led, rc != 0);
     return rc ? 1 : 0;
 }
 
@@ -116,10 +120,13 @@ int mlia_compare_json(const char *request_json, char **result, char **error)
 {
     if (result)
         *result = NULL;
+    mlia_ledger led; /* core/alloc.h */
+    mlia_ledger_open(&led);
     compare_request q = {.json = request_json, .result = result};
     mlia_arena_init(&q.arena);
     mlia_guard g = {"request", &MLIA_OOM_COMPARISON, NULL, NULL};
     int rc = mlia_guard_run(&g, compare_request_body, &q, error);
     mlia_arena_free(&q.arena);
+    mlia_ledger_close(&led, rc != 0);
     return rc;
 }

@@ -4,6 +4,7 @@
  */
 #include "core/cnum.h"
 #include "api/guard.h"
+#include "core/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
     if (rc && error) {
         *error = message ? message : strdup(err->set ? err->text : "unknown error");
         message = NULL;
+        mlia_ledger_forget(*error); /* the caller's, not the call's (core/alloc.h) */
     }
     free(message);
     free(err);
@@ -100,8 +102,10 @@ size_t mlia_guard_cap(const char *const *paths, int n)
 
 int mlia_guard_fail(char **error, int code, const char *msg)
 {
-    if (error)
+    if (error) {
         *error = strdup(msg);
+        mlia_ledger_forget(*error);
+    }
     return code;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/guard.h"
+#include "core/alloc.h"
 #include "core/str.h"
 #include "mlia/mlia.h"
 #include "pipeline/inspect.h"
@@ -45,19 +46,26 @@ static int inspect_guarded(inspect_call *c, char **error)
 int mlia_inspect(const char *path, char **json, char **error)
 {
     *json = NULL;
+    mlia_ledger led; /* core/alloc.h */
+    mlia_ledger_open(&led);
     inspect_call c = {.path = path};
     if (inspect_guarded(&c, error)) {
         mlia_buf_free(&c.buf);
+        mlia_ledger_close(&led, true);
         return 1;
     }
     *json = mlia_buf_take(&c.buf);
+    mlia_ledger_close(&led, false);
     return 0;
 }
 
 int mlia_inspect_to(const char *path, FILE *out, char **error)
 {
+    mlia_ledger led; /* core/alloc.h */
+    mlia_ledger_open(&led);
     inspect_call c = {.path = path, .out = out};
     int rc = inspect_guarded(&c, error);
     mlia_buf_free(&c.buf);
+    mlia_ledger_close(&led, rc != 0);
     return rc ? 1 : 0;
 }

@@ -3,12 +3,41 @@
  */
 #include "core/oom.h"
 
+#include "core/alloc.h"
+
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static _Thread_local mlia_oom_point *current_point;
+static _Thread_local mlia_oom_cleanup *cleanups;
+
+void mlia_oom_push(mlia_oom_cleanup *c, void (*fn)(void *arg), void *arg)
+{
+    c->fn = fn;
+    c->arg = arg;
+    c->next = cleanups;
+    cleanups = c;
+}
+
+void mlia_oom_pop(mlia_oom_cleanup *c)
+{
+    if (cleanups == c)
+        cleanups = c->next;
+}
+
+/* Runs the cleanups of the frames a jump to p unwinds. */
+static void unwind_to(mlia_oom_point *p, bool run)
+{
+    while (cleanups && cleanups != p->cleanups) {
+        mlia_oom_cleanup *c = cleanups;
+        cleanups = c->next;
+        if (run)
+            c->fn(c->arg);
+    }
+}
 
 /* Out of memory on a thread without a recovery point. Every path of the
  * library runs under one (src/api/guard.h for the entry points, their own
@@ -34,6 +63,7 @@ void mlia_oom_enter(mlia_oom_point *p)
     p->requested = 0;
     p->limit = 0;
     p->fault_file = NULL;
+    p->cleanups = cleanups;
     p->outer = current_point;
     current_point = p;
 }
@@ -48,6 +78,8 @@ _Noreturn void mlia_oom(size_t requested)
 {
     mlia_oom_point *p = current_point;
     if (p) {
+        mlia_ledger_note_oom(); /* the call's ledger frees what the jump orphans (alloc.h) */
+        unwind_to(p, true);
         /* The point is consumed: a second failure while reporting the first
          * goes to the outer point. */
         current_point = p->outer;
@@ -61,6 +93,8 @@ _Noreturn void mlia_oom_limit(size_t requested, size_t limit)
 {
     mlia_oom_point *p = current_point;
     if (p) {
+        mlia_ledger_note_oom();
+        unwind_to(p, true);
         current_point = p->outer;
         p->requested = requested;
         p->limit = limit;
@@ -80,6 +114,8 @@ void mlia_oom_fault(const char *path)
 {
     mlia_oom_point *p = current_point;
     if (p) {
+        mlia_ledger_note_oom();
+        unwind_to(p, false); /* in a signal handler: nothing may be freed */
         current_point = p->outer;
         p->fault_file = path;
         longjmp(p->jump, 1);

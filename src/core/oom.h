@@ -31,12 +31,27 @@
 
 #include "core/error.h"
 
+/* A resource held in a local variable (a libzip handle) that an
+ * out-of-memory jump would skip: registered with mlia_oom_push, released by
+ * mlia_oom on its way to the recovery point (innermost first), unregistered
+ * with mlia_oom_pop before the frame returns. Heap blocks need none (the
+ * call's ledger frees them, core/alloc.h). Not run for a SIGBUS fault (a
+ * signal handler must not free): those resources leak on that error. */
+typedef struct mlia_oom_cleanup {
+    void (*fn)(void *arg);
+    void *arg;
+    struct mlia_oom_cleanup *next;
+} mlia_oom_cleanup;
+void mlia_oom_push(mlia_oom_cleanup *c, void (*fn)(void *arg), void *arg);
+void mlia_oom_pop(mlia_oom_cleanup *c);
+
 typedef struct mlia_oom_point {
     jmp_buf jump;
     size_t requested;                 /* size of the failed request */
     size_t limit;                     /* nonzero: an arena limit was hit, not malloc */
     const char *fault_file;           /* non-NULL: a mapped input shrank (SIGBUS), see file.h */
     struct mlia_oom_point *outer;     /* restored by mlia_oom_leave */
+    mlia_oom_cleanup *cleanups;       /* the thread's cleanups when the point was entered */
 } mlia_oom_point;
 
 /* A mapped input file was truncated under the reader (core/file.c's SIGBUS

@@ -578,6 +578,7 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
     d->release_ctx = release_ctx;
     uint32_t since_release = 0;
     uint64_t rel_lo = 0, rel_hi = 0;
+    uint64_t text_bytes = 0, text_limit = ETDUMP_TEXT_BASE + (uint64_t)ETDUMP_TEXT_RATIO * size;
     fb_vec runs;
     if (fb_get_u32(&root, ETDUMP_SLOT_ET_DUMP_VERSION, "version", 0, &d->version, err) < 0 ||
         dispatch_version(&root, d->version, err) < 0 ||
@@ -609,6 +610,17 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
             run->n_metadata_events += ev.kind == ETDUMP_EVENT_PROFILE && ev.has_metadata && ev.metadata_size;
             run->n_debug_tensors += ev.kind == ETDUMP_EVENT_DEBUG && dv.present &&
                                     (dv.value_type == ETDUMP_VALUE_TENSOR || dv.value_type == ETDUMP_VALUE_TENSOR_LIST);
+            /* Strings as the outputs will use them: an event's name and
+             * delegate id are written once per event, and FlatBuffer offsets
+             * let any number of events share one string, so they are
+             * counted each time (docs/hardening.md "Bounded outputs"). */
+            text_bytes += (uint64_t)ev.name.len + ev.delegate_debug_id_str.len;
+            if (text_bytes > text_limit)
+                return mlia_error_setf(err, file,
+                                       "run %" PRIu32 ", event %" PRIu32 ": event names and delegate ids add up to "
+                                       "more than %" PRIu64 " bytes (%u MiB + %u x the file size): events share "
+                                       "strings through aliased offsets",
+                                       i, k, text_limit, (unsigned)(ETDUMP_TEXT_BASE >> 20), ETDUMP_TEXT_RATIO);
             if (release) {
                 uint64_t slot = events.pos + 4 * (uint64_t)k;
                 note_consumed(&rel_lo, &rel_hi, &since_release, slot < e.pos ? slot : e.pos,

@@ -168,6 +168,14 @@ typedef struct etdump {
  * (<field path>)"). A 0-byte input fails with "empty ETDump (no event
  * blocks)". On success *out is allocated in `arena` and borrows `data` and
  * `file`. Memory: the run headers and allocator names only. */
+/* Event names and delegate ids, counted once per event that uses them
+ * (aliased offsets let many events share one string), may add up to at
+ * most ETDUMP_TEXT_BASE + ETDUMP_TEXT_RATIO x the file size; beyond, the
+ * ETDump is refused. This bounds what every output can write from them
+ * (docs/hardening.md "Bounded outputs"). */
+#define ETDUMP_TEXT_BASE ((uint64_t)16 << 20)
+#define ETDUMP_TEXT_RATIO 4u
+
 int etdump_read(const uint8_t *data, size_t size, const char *file, mlia_arena *arena, etdump **out,
                 mlia_error *err);
 /* Same, with d->release / d->release_ctx set (and already called during

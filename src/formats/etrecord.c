@@ -22,6 +22,7 @@
  *   method actually has (ETRECORD_SPARSE_*), keeping memory proportional
  *   to the input.
  */
+#include "core/oom.h"
 #include "etrecord.h"
 
 #include <stdio.h>
@@ -191,15 +192,25 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
     return 0;
 }
 
+static void discard_zip(void *z)
+{
+    zip_discard(z);
+}
+
 int etrecord_read_entry(etrecord *rec, const etrecord_entry *e, mlia_arena *arena,
                         const uint8_t **out, size_t *len, mlia_error *err)
 {
     zip_t *z = rec->zip ? rec->zip : open_zip(rec, err);
     if (!z)
         return -1;
-    int rc = read_entry_from(rec, z, e, arena, out, len, err);
+    mlia_oom_cleanup c; /* an out-of-memory jump must not lose the handle (core/oom.h) */
     if (z != rec->zip)
+        mlia_oom_push(&c, discard_zip, z);
+    int rc = read_entry_from(rec, z, e, arena, out, len, err);
+    if (z != rec->zip) {
+        mlia_oom_pop(&c);
         zip_discard(z);
+    }
     return rc;
 }
 
@@ -697,6 +708,8 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
     zip_t *z = open_zip(rec, err);
     if (!z)
         return -1;
+    mlia_oom_cleanup cleanup; /* the handle survives no out-of-memory jump (core/oom.h) */
+    mlia_oom_push(&cleanup, discard_zip, z);
     int rc = -1;
     zip_int64_t n = zip_get_num_entries(z, 0);
     if (n < 0 || (uint64_t)n > ETRECORD_MAX_ENTRIES) {
@@ -789,6 +802,7 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
     *out = rec;
     rc = 0;
 done:
+    mlia_oom_pop(&cleanup);
     zip_discard(z);
     return rc;
 }

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/alloc.h"
 #include "core/cnum.h"
 #include "analysis/nx_analysis.h"
 #include "analysis/nx_entities.h"
@@ -95,6 +96,7 @@ typedef struct worker_job {
     uint64_t program_bytes;      /* its uncompressed JSON size */
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    mlia_ledger *ledger;         /* the call's (core/alloc.h), adopted by the worker */
     bool phase1_done;            /* ETRecord and program results are final */
 } worker_job;
 
@@ -180,10 +182,13 @@ static void *worker_body(void *arg)
  * (core/cnum.h; a new thread starts in the host's global locale). */
 static void *worker_thread(void *arg)
 {
+    mlia_ledger *outer = mlia_ledger_current();
+    mlia_ledger_set(((worker_job *)arg)->ledger); /* blocks of the call, whichever thread */
     mlia_c_locale_scope loc;
     mlia_c_locale_enter(&loc);
     void *r = worker_body(arg);
     mlia_c_locale_leave(&loc);
+    mlia_ledger_set(outer);
     return r;
 }
 
@@ -402,9 +407,13 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         char *final = realpath(mlia_outdir_final_path(od), NULL);
         const char *fp = final ? final : mlia_outdir_final_path(od);
         *output_path = strdup(fp);
+        if (!*output_path) /* found by the allocation-failure sweep */
+            mlia_oom(strlen(fp) + 1);
         if (s->opts->model_explorer) {
             size_t n = strlen(fp) + 64;
             *page_path = malloc(n);
+            if (!*page_path)
+                mlia_oom(n);
             snprintf(*page_path, n, "%s/model-explorer/bundle/index.html", fp);
             if (me_rel)
                 *me_command = me_shell_command(fp, me_rel);
@@ -459,6 +468,7 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     pthread_mutex_init(&job->mu, NULL);
     pthread_cond_init(&job->cv, NULL);
     s->job = job;
+    job->ledger = mlia_ledger_current();
     s->worker_running = pthread_create(&s->worker, NULL, worker_thread, job) == 0;
     if (!s->worker_running)
         worker_thread(job);

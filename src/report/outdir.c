@@ -361,8 +361,14 @@ static char *claim_name(int dir_fd, const char *prefix, bool make_dir)
     for (unsigned n = 0; n < MLIA_OUTDIR_MAX_TRIES; n++) {
         snprintf(name, sizeof name, "%s-%ld-%u", prefix, (long)getpid(), n);
         if (make_dir) {
+            /* the copy before the folder: out of memory after mkdirat would
+             * leave a folder nobody knows (the allocation-failure sweep) */
+            char *copy = dup_or_die(name);
             if (mkdirat(dir_fd, name, 0755) == 0)
-                return dup_or_die(name);
+                return copy;
+            int saved = errno;
+            free(copy);
+            errno = saved;
             if (errno != EEXIST)
                 return NULL;
         } else {
@@ -496,15 +502,19 @@ int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, 
         mlia_error_setf(err, shown, "cannot create a temporary output folder: %s", strerror(errno));
         goto fail;
     }
+    /* From here the folder exists: an out-of-memory jump out of join()
+     * below reaches mlia_outdir_abort, which must remove it (the
+     * allocation-failure sweep left it behind). */
+    od->active = true;
     od->tmp_path = join(od->dir, od->tmp_name);
     od->tmp_fd = openat(od->dir_fd, od->tmp_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (od->tmp_fd < 0) {
         mlia_error_setf(err, od->tmp_path, "%s", strerror(errno));
         unlinkat(od->dir_fd, od->tmp_name, AT_REMOVEDIR);
         disarm();
+        od->active = false;
         goto fail;
     }
-    od->active = true;
     return 0;
 fail:
     release(od);
@@ -729,6 +739,13 @@ static int remove_tree(int dir_fd, const char *name, int depth)
     if (!d) {
         int saved = errno;
         close(fd);
+        if (saved == ENOMEM) {
+            /* no memory for a DIR: the removal that needs none (the signal
+             * handler's), then say whether the name is gone */
+            signal_safe_remove(dir_fd, name, depth);
+            if (faccessat(dir_fd, name, F_OK, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+                return 0;
+        }
         errno = saved;
         return -1;
     }

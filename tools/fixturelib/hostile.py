@@ -168,3 +168,30 @@ def aliased_events_etdump(path, n_events):
     with open(path, "wb") as f:
         f.write(b)
     return path
+
+
+def aliased_name_etdump(path, n_events, name):
+    """Like aliased_events_etdump, but the one Event table every entry points
+    at has the name `name` (bytes, e.g. 1 MiB): the name is stored once and
+    read n_events times (issue 21: outputs must not multiply it)."""
+    import struct
+    e = 60 + 4 * n_events                                    # the one Event table
+    b = bytearray()
+    b += struct.pack("<I", 16) + b"ED00"                      # 0: root offset, identifier
+    b += struct.pack("<HHHH", 8, 12, 4, 8)                   # 8: root vtable (version, run_data)
+    b += struct.pack("<iII", 8, 0, 28 - 24)                  # 16: root table -> run_data at 28
+    b += struct.pack("<II", 1, 48 - 32)                      # 28: run_data vector -> run table at 48
+    b += struct.pack("<HHHHHH", 12, 8, 0, 0, 0, 4)           # 36: run vtable (events)
+    b += struct.pack("<iI", 48 - 36, 56 - 52)                # 48: run table -> events vector at 56
+    b += struct.pack("<I", n_events)                         # 56: events vector, all -> e
+    b += b"".join(struct.pack("<I", e - (60 + 4 * i)) for i in range(n_events))
+    assert len(b) == e
+    b += struct.pack("<iI", -60, 4)                          # e: event -> profile table at e+8
+    b += struct.pack("<iIiIQQ", -60, 76, 0, 0, 100, 250)      # e+8: name at e+88, instruction 0, times
+    b += b"\0" * 20                                          # e+40: unused
+    b += struct.pack("<HHHH", 6, 8, 4, 0)                    # e+60: event vtable (profile_event)
+    b += struct.pack("<10H", 20, 32, 4, 0, 8, 0, 0, 0, 16, 24)  # e+68: profile vtable
+    b += struct.pack("<I", len(name)) + name + b"\0"         # e+88: the name
+    with open(path, "wb") as f:
+        f.write(b)
+    return path

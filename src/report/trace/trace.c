@@ -2,6 +2,7 @@
  * trace.c - Chrome trace-event JSON and the page's compact timeline (see
  * trace.h for the contract and docs/trace.md for the format).
  */
+#include "core/alloc.h"
 #include "core/cnum.h"
 #include "report/trace/trace.h"
 
@@ -542,6 +543,7 @@ typedef struct handoff {
     bool stop;                   /* main thread gave up: helper must end */
     bool oom;                    /* helper ran out of memory */
     const char *fault_file;      /* helper met a shrinking mapped input */
+    mlia_ledger *ledger;         /* the call's (core/alloc.h), adopted by the helper */
     exec_writer x;               /* helper's own state */
 } handoff;
 
@@ -630,6 +632,7 @@ static void *helper_thread(void *arg)
 {
     handoff *h = arg;
     const trace_source *src = h->x.src;
+    mlia_ledger_set(h->ledger); /* a thread of its own: nothing to restore */
     if (src->thread_begin)
         src->thread_begin(src->ctx);
     mlia_c_locale_scope loc; /* "C" like the calling thread (core/cnum.h) */
@@ -746,6 +749,7 @@ static void write_events(events_job *j)
         pthread_mutex_init(&h->mu, NULL);
         pthread_cond_init(&h->cv, NULL);
         writer_init(&h->x, src, j->bounds, j->has, HANDOFF_CHUNK_BYTES);
+        h->ledger = mlia_ledger_current();
         if (pthread_create(&helper, NULL, helper_thread, h) != 0) {
             writer_free(&h->x);
             pthread_cond_destroy(&h->cv);
