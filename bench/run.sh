@@ -6,12 +6,15 @@
 #  1. `bench_etdump` (the ETDump reader alone, best/median of 5) on the 1x file;
 #  2. the scale series, one line per scale (BENCH_SCALES, default 0.1x 1x 4x
 #     16x; 16x is a 1.1 GB ETDump): events, ETDump size, `mlia check` (result
-#     JSON, log and trace: --output-dir TMP --quiet) wall (best of 3, of 2 at
+#     JSON and log, no trace since issue 20: --output-dir TMP --quiet) wall (best of 3, of 2 at
 #     16x), CPU (user+sys), peak RSS, events/s = events / best wall, and the
 #     time of one `flatc --json` on the same file as a multiple of that wall;
 #  3. `mlia inspect` (standard output to /dev/null) and `mlia check
 #     --model-explorer files` on the 1x file, same figures;
-#  4. the issue-11 figures: peak RSS 16x / 1x, peak RSS 16x / 1x ETDump size,
+#  4. issue 20: `mlia check` without and with --trace (Perfetto, and
+#     --trace-format json) on the 1x file: CPU as a multiple of check's CPU
+#     in the same run and the trace's exact bytes per event;
+#  5. the issue-11 figures: peak RSS 16x / 1x, peak RSS 16x / 1x ETDump size,
 #     events/s at 1x, flatc / check at 1x (with the goals, nothing asserted).
 #
 # Figures only, no assertion: the machines are shared and noisy, so compare
@@ -96,7 +99,7 @@ RESULTS = os.path.join(WORK, "results.json")
 MIB = 1 << 20
 
 
-def measure(reps, argv):
+def measure(reps, argv, probe=None):
     """Run argv reps times; '@OUT@' in an argument is a fresh directory, removed
     right after the run; stdout goes to /dev/null. Returns (best wall s, least
     CPU s, largest peak RSS bytes). Each run goes through bench_spawn, which
@@ -107,6 +110,8 @@ def measure(reps, argv):
         out = tempfile.mkdtemp(prefix="out-", dir=WORK)
         args = [a.replace("@OUT@", out) for a in argv]
         p = subprocess.run([SPAWN, *args], stdout=subprocess.PIPE, text=True)
+        if probe and p.returncode == 0:
+            probe(out)
         shutil.rmtree(out, ignore_errors=True)
         if p.returncode:
             raise RuntimeError("bench_spawn failed (exit status %d)" % p.returncode)
@@ -253,6 +258,36 @@ def extras(d):
         print("mlia check --model-explorer files, 1x: %s" % e, flush=True)
 
 
+def trace(d):
+    """Issue 20: the cost of --trace at 1x, as ratios within this run (CPU from
+    getrusage of each child, bytes exact): the machine is shared, absolute wall
+    times are not comparable between runs."""
+    events = etdump_events(d + "/large.etdump")
+    print("trace on request (issue 20), 1x = %s events; CPU = least of 3 runs:" % format(events, ","))
+    base = None
+    for label, extra, name in (("mlia check", [], None),
+                               ("mlia check --trace", ["--trace"], "trace.pftrace"),
+                               ("mlia check --trace --trace-format json", ["--trace", "--trace-format", "json"],
+                                "trace.json")):
+        sizes = []
+        probe = (lambda out, n=name: sizes.append(os.path.getsize(os.path.join(out, "mlia-output", n)))) \
+            if name else None
+        try:
+            m = measure(3, check_argv(d, *extra), probe)
+        except RuntimeError as e:
+            print("  %s: %s" % (label, e), flush=True)
+            continue
+        line = "  %-40s %s" % (label + ":", figures(m))
+        if base is None:
+            base = m[1]
+        else:
+            line += " | CPU %.2fx check (<= 1.5x)" % (m[1] / base)
+        if sizes:
+            line += " | %s %s bytes = %.1f B/event%s" % (name, format(sizes[0], ","), sizes[0] / events,
+                                                         " (<= 40)" if name == "trace.pftrace" else "")
+        print(line, flush=True)
+
+
 def summary():
     results = load()
     one, big = results.get("1x", {}), results.get("16x", {})
@@ -273,6 +308,8 @@ try:
         scale(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif sys.argv[1] == "extras":
         extras(sys.argv[2])
+    elif sys.argv[1] == "trace":
+        trace(sys.argv[2])
     else:
         summary()
 except KeyboardInterrupt:
@@ -312,5 +349,8 @@ done
 # 3. inspect and the full check with all views, on the 1x capture
 py extras "$d1"
 
-# 4. the issue's targets
+# 4. the cost of --trace (issue 20)
+py trace "$d1"
+
+# 5. the issue's targets
 py summary

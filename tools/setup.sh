@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on Debian 12.
-#   bash tools/setup.sh          build + demo dependencies (C libraries, python3, flatc)
+#   bash tools/setup.sh          build + demo dependencies (C libraries, python3, flatc, protoc
+#                                for the trace tests)
 #   bash tools/setup.sh --page   everything `make check` needs besides: Chromium and the
 #                                viewer's npm packages (page tests), clang with its fuzzer
 #                                runtime (`make fuzz`), python3 venv/setuptools/wheel (the
@@ -14,7 +15,8 @@ cd "$(dirname "$0")/.."
 want_page=0
 [ "${1:-}" = "--page" ] && want_page=1
 
-pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler)
+pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler
+      protobuf-compiler)
 [ "$want_page" = 1 ] && pkgs+=(chromium nodejs npm clang libclang-rt-14-dev
                                python3-venv python3-setuptools python3-wheel libbz2-dev
                                locales lcov)

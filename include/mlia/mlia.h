@@ -107,6 +107,11 @@ typedef struct mlia_check_options {
      * left out of every statistic (runtime and NX) and listed in the context
      * (--neural-technology-profiling-data.warmup-executions). */
     unsigned warmup_executions;
+    /* The timeline file (docs/trace.md), written only on request. NULL or "": none; "perfetto":
+     * mlia-output/trace.pftrace (Perfetto's protobuf trace, --trace); "json":
+     * mlia-output/trace.json (Chrome trace-event JSON, --trace --trace-format json). Ignored
+     * without output_dir. Added after the fields above: zero-initialised callers get no trace. */
+    const char *trace;
 } mlia_check_options;
 
 /* Result of one run. */
@@ -143,7 +148,8 @@ MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
 /* Python binding entry point: request is a JSON object {"model": ...,
  * "profiling_data": [...], "companion_model": ..., "output_dir": ...,
  * "model_explorer": ..., "etrecord_method": ..., "debug_buffer": ...,
- * "reference_profiling_data": ..., "reference_debug_buffer": ...}; on success
+ * "reference_profiling_data": ..., "reference_debug_buffer": ...,
+ * "trace": "perfetto" | "json" | true | false}; on success
  * *result is the result JSON text. Returns 0 or 1 (with *error) or 2 (usage
  * error). */
 MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char **error);

@@ -115,7 +115,8 @@ def run_advisor(advice_category: str = "performance",
                 model_explorer: Optional[str] = None,
                 debug_buffer: Optional[Union[str, os.PathLike]] = None,
                 reference_profiling_data: Optional[Union[str, os.PathLike]] = None,
-                reference_debug_buffer: Optional[Union[str, os.PathLike]] = None) -> Dict[str, Any]:
+                reference_debug_buffer: Optional[Union[str, os.PathLike]] = None,
+                trace: Union[bool, str, None] = None) -> Dict[str, Any]:
     """Run `mlia check` and return the standardized result as a dict.
 
     profiling_data: one ETDump, or a list of them whose executions are pooled
@@ -126,7 +127,9 @@ def run_advisor(advice_category: str = "performance",
     ETDump are left out of every statistic). debug_buffer (--debug-buffer) adds
     output statistics per operator from the ETDump's intermediate outputs;
     reference_profiling_data and reference_debug_buffer (both, with debug_buffer) add
-    the error metrics against a reference capture (docs/accuracy.md). Errors raise
+    the error metrics against a reference capture (docs/accuracy.md). trace=True (or
+    "perfetto") writes output_dir/mlia-output/trace.pftrace, trace="json" trace.json
+    (docs/trace.md, --trace); by default no trace is written. Errors raise
     MliaError (or MliaUsageError) carrying the CLI's message.
     """
     if model is None:
@@ -149,6 +152,10 @@ def run_advisor(advice_category: str = "performance",
                        ("reference_debug_buffer", reference_debug_buffer)):
         if value is not None:
             request[key] = _text(key, value)
+    if trace is not None and trace is not False:
+        if trace is not True and trace not in ("perfetto", "json"):
+            raise MliaUsageError(f"trace must be True, False, 'perfetto' or 'json'; got {trace!r}")
+        request["trace"] = "perfetto" if trace is True else trace
     opts = (backend_options or {}).get("neural-technology-profiling-data", {})
     for key in opts:
         if key not in ("etrecord_method", "ticks_per_second", "warmup_executions"):

@@ -172,6 +172,18 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
         rc = usage(error, "model_explorer must be 'files' or 'open'");
         goto out;
     }
+    /* "trace": true | "perfetto" (trace.pftrace), "json" (trace.json), false/absent: none */
+    {
+        const mlia_json *t = mlia_json_get(req, "trace");
+        if (t && t->type == MLIA_JSON_BOOL)
+            o.trace = t->u.boolean ? "perfetto" : NULL;
+        else if (t && t->type == MLIA_JSON_STRING && (strcmp(t->u.string.s, "perfetto") == 0 || strcmp(t->u.string.s, "json") == 0))
+            o.trace = t->u.string.s;
+        else if (t && t->type != MLIA_JSON_NULL) {
+            rc = usage(error, "trace must be true, false, 'perfetto' or 'json'");
+            goto out;
+        }
+    }
     if (!o.output_dir && o.model_explorer)
         o.output_dir = "."; /* visualization needs files: same default as the CLI */
     mlia_check_output co;

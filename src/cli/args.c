@@ -29,7 +29,8 @@
 enum opt_id {
     OPT_TARGET, OPT_PERFORMANCE, OPT_COMPATIBILITY, OPT_PROFILING, OPT_BACKEND, OPT_COMPANION,
     OPT_OUTPUT_DIR, OPT_MODEL_EXPLORER, OPT_METHOD, OPT_JSON, OPT_QUIET, OPT_DEBUG, OPT_HELP,
-    OPT_VERSION, OPT_DEBUG_BUFFER, OPT_REF_PROFILING, OPT_REF_DEBUG_BUFFER, OPT_TICKS, OPT_WARMUP
+    OPT_VERSION, OPT_DEBUG_BUFFER, OPT_REF_PROFILING, OPT_REF_DEBUG_BUFFER, OPT_TICKS, OPT_WARMUP, OPT_TRACE,
+    OPT_TRACE_FORMAT
 };
 
 typedef struct opt_def {
@@ -60,6 +61,8 @@ static const opt_def OPTS[] = {
     {OPT_DEBUG_BUFFER, "--debug-buffer", 0, true, true},
     {OPT_REF_PROFILING, "--reference-profiling-data", 0, true, true},
     {OPT_REF_DEBUG_BUFFER, "--reference-debug-buffer", 0, true, true},
+    {OPT_TRACE, "--trace", 0, false, true},
+    {OPT_TRACE_FORMAT, "--trace-format", 0, true, true},
 };
 
 static int usage_error(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -133,6 +136,8 @@ static void apply(mlia_cli_args *a, const opt_def *o, const char *value)
     case OPT_DEBUG_BUFFER: a->debug_buffer = value; break;
     case OPT_REF_PROFILING: a->reference_profiling_data = value; break;
     case OPT_REF_DEBUG_BUFFER: a->reference_debug_buffer = value; break;
+    case OPT_TRACE: a->trace = true; break;
+    case OPT_TRACE_FORMAT: a->trace_format = value; break;
     }
 }
 
@@ -182,6 +187,9 @@ static int check_value(const opt_def *o, const char *value, char *msg, size_t n)
                                "argument %s: invalid value: '%s' (a whole number of executions, 0 to 999999999)",
                                name, value);
     }
+    if (o->id == OPT_TRACE_FORMAT && strcmp(value, "perfetto") != 0 && strcmp(value, "json") != 0)
+        return usage_error(msg, n, "argument %s: invalid choice: '%s' (choose from 'perfetto', 'json')",
+                           name, value);
     return 0;
 }
 
@@ -477,6 +485,9 @@ int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t n)
     if (a->reference_profiling_data && !a->debug_buffer)
         return usage_error(msg, n, "--reference-profiling-data requires --debug-buffer (the run's intermediate "
                            "outputs it is compared with).");
+    /* 9. The timeline is written on request only (docs/trace.md). */
+    if (a->trace_format && !a->trace)
+        return usage_error(msg, n, "--trace-format requires --trace.");
     const char *ref = a->reference_profiling_data;
     if (ref && !has_suffix_ci(ref, ".etdump") && !has_suffix_ci(ref, ".etdp"))
         return usage_error(msg, n,
@@ -504,6 +515,7 @@ const char *mlia_cli_help(mlia_cli_command command)
         return "usage: mlia check MODEL -t PROFILE --performance --profiling-data ETDUMP\n"
                "                  [--companion-model PTE] [--output-dir DIR]\n"
                "                  [--model-explorer {files,open}]\n"
+               "                  [--trace [--trace-format {perfetto,json}]]\n"
                "                  [--neural-technology-profiling-data.etrecord-method NAME]\n"
                "                  [--debug-buffer BIN [--reference-profiling-data ETDUMP\n"
                "                   --reference-debug-buffer BIN]]\n"
@@ -528,6 +540,11 @@ const char *mlia_cli_help(mlia_cli_command command)
                "  --output-dir DIR              where mlia-output/ is written (default: .)\n"
                "  --model-explorer {files,open} write the Model Explorer views and the page;\n"
                "                                'open' also opens the page in a browser\n"
+               "  --trace                       write the executions as a timeline:\n"
+               "                                mlia-output/trace.pftrace (Perfetto)\n"
+               "  --trace-format {perfetto,json}\n"
+               "                                with --trace: 'json' writes trace.json (Chrome\n"
+               "                                trace events) instead (default: perfetto)\n"
                "  --neural-technology-profiling-data.etrecord-method NAME\n"
                "                                method to analyse when the ETRecord has several\n"
                "  --debug-buffer BIN            the debug buffer written with the ETDump: output\n"

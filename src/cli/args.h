@@ -43,6 +43,8 @@ typedef struct mlia_cli_args {
     const char *reference_debug_buffer;   /* --reference-debug-buffer */
     double ticks_per_second;      /* --neural-technology-profiling-data.ticks-per-second (0: not given) */
     uint32_t warmup_executions;   /* --neural-technology-profiling-data.warmup-executions */
+    bool trace;                   /* --trace */
+    const char *trace_format;     /* --trace-format: perfetto | json (requires --trace) */
     uint32_t n_profiling_data, n_backends, n_unrecognized;
     const char *profiling_data[MLIA_CLI_MAX_PROFILING];
     const char *backends[MLIA_CLI_MAX_VALUES];

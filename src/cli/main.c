@@ -268,6 +268,7 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     opts.model_explorer = a->model_explorer;
     opts.method = a->method;
     opts.debug_buffer_path = a->debug_buffer;
+    opts.trace = a->trace ? (a->trace_format ? a->trace_format : "perfetto") : NULL;
     opts.reference_etdump_path = a->reference_profiling_data;
     opts.reference_debug_buffer_path = a->reference_debug_buffer;
     opts.ticks_per_second = a->ticks_per_second;

@@ -305,11 +305,13 @@ static void compute_status(mlia_session *s)
     r->status = partial ? "partial" : "ok";
 }
 
-/* mlia-output/trace.json, streamed to the file (docs/trace.md). */
+/* mlia-output/trace.pftrace or trace.json, streamed to the file (docs/trace.md). */
 static int trace_to(void *vs, FILE *fp, const char *path, mlia_error *err)
 {
     mlia_session *s = vs;
-    return trace_write_chrome(s->trace, fp, path, err);
+    if (strcmp(s->opts->trace, "json") == 0)
+        return trace_write_chrome(s->trace, fp, path, err);
+    return trace_write_perfetto(s->trace, fp, path, err);
 }
 
 /* The result document streamed through a 64 KiB chunk: never held whole. */
@@ -329,11 +331,15 @@ static int result_to(void *vs, FILE *fp, const char *path, mlia_error *err)
     return 0;
 }
 
+/* Only on request (--trace): a summary does not pay for a large file. */
 static int write_trace(mlia_session *s, mlia_outdir *od, mlia_error *err)
 {
+    const char *fmt = s->opts->trace;
+    if (!fmt || !*fmt)
+        return 0;
     if (mlia_outdir_test_hook("stop-before-trace"))
         raise(SIGSTOP); /* the tests change the inputs, then continue the process */
-    return mlia_outdir_stream(od, "trace.json", trace_to, s, err);
+    return mlia_outdir_stream(od, strcmp(fmt, "json") == 0 ? "trace.json" : "trace.pftrace", trace_to, s, err);
 }
 
 /* "cd '<output>/model-explorer' && <rel>": the directory single-quoted for a

@@ -143,6 +143,7 @@ static int run_check(const char *out_dir, mlia_check_output *out, char **error)
     o.etdump_path = etdump;
     o.output_dir = out_dir;
     o.model_explorer = "files";
+    o.trace = "json"; /* trace.json: its numbers are formatted text */
     return mlia_check(&o, out, error);
 }
 

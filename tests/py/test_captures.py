@@ -51,7 +51,9 @@ class Base(unittest.TestCase):
 
     def check(self, etrecord, etdumps, *extra):
         out = tempfile.mkdtemp(dir=self.tmp)
-        args = check_args(etrecord, etdumps[0], "--output-dir", out, "--json", *extra)
+        # the timeline checks read trace.json (written on request since issue 20)
+        args = check_args(etrecord, etdumps[0], "--output-dir", out, "--json", "--trace", "--trace-format", "json",
+                          *extra)
         for d in etdumps[1:]:
             args += ["--profiling-data", d]
         return run_mlia(*args), out

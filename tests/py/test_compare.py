@@ -477,7 +477,7 @@ class Compare(unittest.TestCase):
                 self.assertEqual(sorted(os.listdir(os.path.join(new, "mlia-output", "compare"))),
                                  ["compare.html", "compare.json"])
                 self.assertEqual(sorted(os.listdir(os.path.join(new, "mlia-output"))),
-                                 ["compare", "logs", "mlia-output.json", "model-explorer", "trace.json"])
+                                 ["compare", "logs", "mlia-output.json", "model-explorer"])  # no trace without --trace
             self.assertEqual(sorted(os.listdir(d)), ["new"])  # nothing in the current folder
             # --output-dir DIR: DIR/compare/
             p = self.compare(self.base, "new", "--output-dir", "cmp", "--json", cwd=d)

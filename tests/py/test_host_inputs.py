@@ -54,7 +54,7 @@ cmp_c = mlia.compare(out_c, out_c, threshold=2.5)
 locale.setlocale(locale.LC_ALL, "de_DE.UTF-8")
 assert "%.1f" % 1.5 == "1.5"            # Python's own % is locale-free
 assert locale.format_string("%.1f", 1.5) == "1,5"   # the host really is German
-de = mlia.run_advisor(model=etrecord, profiling_data=[etdump], output_dir=out_de)
+de = mlia.run_advisor(model=etrecord, profiling_data=[etdump], output_dir=out_de, trace="json")
 cmp_de = mlia.compare(out_c, out_de, threshold=2.5)
 print(json.dumps({"c": c, "de": de, "cmp_c": cmp_c, "cmp_de": cmp_de}))
 """
@@ -103,6 +103,8 @@ class GermanLocaleHost(unittest.TestCase):
             self.assertEqual(metrics(json.load(f)), mc)
         with open(os.path.join(out_de, "mlia-output", "trace.json"), encoding="utf-8") as f:
             json.load(f)
+        # the trace is written on request only (trace="json" above, none for out_c)
+        self.assertEqual([f for f in os.listdir(os.path.join(out_c, "mlia-output")) if f.startswith("trace")], [])
         # compare() keeps fractions (they used to be cut: 1.898821 -> 1.0)
         self.assertEqual(got["cmp_de"]["threshold_percent"], 2.5)
         self.assertEqual(got["cmp_de"]["metrics"], got["cmp_c"]["metrics"])

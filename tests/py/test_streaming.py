@@ -106,7 +106,7 @@ class Streaming(unittest.TestCase):
         env = dict(os.environ, MLIA_TEST_HOOK="stop-before-trace")
         proc = subprocess.Popen([MLIA, "check", os.path.join(d, "large.etrecord"), "--target-profile",
                                  "neural-technology", "--performance", "--profiling-data", path, "--output-dir",
-                                 out, "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                                 out, "--quiet", "--trace", "--trace-format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         for _ in range(3000):
             with open(f"/proc/{proc.pid}/stat") as f:
                 if f.read().rsplit(")", 1)[1].split()[0] == "T":

@@ -1,4 +1,4 @@
-"""trace.json (issue 13): the demo capture built by the fixture builder, checked against
+"""trace.json (issue 13; --trace --trace-format json since issue 20): the demo capture built by the fixture builder, checked against
 the ETDump as `mlia inspect` decodes it and against the description's NX counters."""
 import copy
 import json
@@ -9,6 +9,8 @@ from decimal import Decimal
 
 from helpers import Result, build_fixture, check_args, load_sample, need_binary, run_mlia
 from test_check_nx import delegate_entry, expected_chain_totals, p50
+
+TRACE_JSON = ("--trace", "--trace-format", "json")
 
 # Containment expected from the fixture builder's event layout (docs/fixture-builder.md).
 BACKEND_PARENT = {
@@ -43,7 +45,8 @@ class TraceFile(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="mlia-trace-")
         cls.desc = load_sample("demo.json")
         cls.paths = build_fixture(cls.desc, cls.tmp)
-        p = run_mlia(*check_args(cls.paths["etrecord"], cls.paths["etdump"], "--output-dir", cls.tmp, "--json"))
+        p = run_mlia(*check_args(cls.paths["etrecord"], cls.paths["etdump"], "--output-dir", cls.tmp, "--json",
+                                    *TRACE_JSON))
         assert p.returncode == 0, p.stderr
         cls.result = Result(json.loads(p.stdout))
         with open(os.path.join(cls.tmp, "mlia-output", "trace.json"), encoding="utf-8") as f:
@@ -151,7 +154,7 @@ class TraceFile(unittest.TestCase):
 
     def test_deterministic(self):
         d = os.path.join(self.tmp, "again")
-        p = run_mlia(*check_args(self.paths["etrecord"], self.paths["etdump"], "--output-dir", d))
+        p = run_mlia(*check_args(self.paths["etrecord"], self.paths["etdump"], "--output-dir", d, *TRACE_JSON))
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(os.path.join(d, "mlia-output", "trace.json"), encoding="utf-8") as f:
             self.assertEqual(f.read(), self.text)
@@ -164,7 +167,7 @@ class TraceWithoutNx(unittest.TestCase):
         desc = copy.deepcopy(load_sample("demo.json"))
         delegate_entry(desc).pop("nx_segments")
         paths = build_fixture(desc, tmp)
-        p = run_mlia(*check_args(paths["etrecord"], paths["etdump"], "--output-dir", tmp))
+        p = run_mlia(*check_args(paths["etrecord"], paths["etdump"], "--output-dir", tmp, *TRACE_JSON))
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(os.path.join(tmp, "mlia-output", "trace.json"), encoding="utf-8") as f:
             trace = json.load(f)

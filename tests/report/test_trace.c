@@ -2,7 +2,8 @@
  * test_trace.c - the trace writer on a hand-built trace_source: exact
  * microsecond text, wrapper-first ordering (also on equal intervals, where
  * the later-written event is the wrapper), counters at the execution's first
- * and last tick, metadata and the page's compact form.
+ * and last tick, metadata and the page's compact form; the Perfetto writer's
+ * extra track for overlapping events and its delta timestamps.
  */
 #include "report/trace/trace.h"
 
@@ -179,9 +180,166 @@ TEST(page_timeline_compact)
     mlia_buf_free(&b);
 }
 
+/* ---- trace.pftrace: a minimal protobuf reader for the checks below ---- */
+
+typedef struct pbr {
+    const uint8_t *p, *end;
+} pbr;
+
+static uint64_t pbr_varint(pbr *r)
+{
+    uint64_t v = 0;
+    for (int sh = 0; r->p < r->end && sh < 64; sh += 7) {
+        uint8_t b = *r->p++;
+        v |= (uint64_t)(b & 0x7F) << sh;
+        if (!(b & 0x80))
+            break;
+    }
+    return v;
+}
+
+/* Next field of r: its number, and either its varint value or its bytes. */
+static bool pbr_next(pbr *r, uint32_t *field, uint64_t *value, pbr *sub)
+{
+    if (r->p >= r->end)
+        return false;
+    uint64_t tag = pbr_varint(r);
+    *field = (uint32_t)(tag >> 3);
+    if ((tag & 7) == 0) {
+        *value = pbr_varint(r);
+    } else {
+        if ((tag & 7) != 2) /* the writer uses varints and bytes only */
+            return false;
+        uint64_t n = pbr_varint(r);
+        sub->p = r->p;
+        sub->end = r->p + n;
+        r->p += n;
+    }
+    return true;
+}
+
+/* An event that starts inside another but ends after it goes to an extra
+ * track of its execution; the events nested under it stay on the
+ * execution's track; timestamps are deltas on the sequence clock. */
+static void overlap_events(const void *ctx, uint32_t exec, trace_emit_fn emit, void *ectx)
+{
+    (void)ctx;
+    (void)exec;
+    trace_event e;
+    memset(&e, 0, sizeof e);
+    e.chain = e.instruction = -1;
+    e.category = "other";
+    e.start = 150, e.end = 250, e.index = 1, e.name = e.etdump_name = "B";
+    emit(ectx, &e);
+    e.start = 100, e.end = 200, e.index = 0, e.name = e.etdump_name = "A";
+    e.n_entities = 1, e.entities = ENT_A, e.n_handles = 1, e.handles = HANDLES;
+    emit(ectx, &e);
+    e.n_entities = 0, e.n_handles = 0;
+    e.start = 160, e.end = 170, e.index = 2, e.name = e.etdump_name = "C";
+    emit(ectx, &e);
+}
+
+TEST(perfetto_overlap_lane_and_times)
+{
+    trace_source src = fake_source();
+    src.n_executions = 1;
+    src.events = overlap_events;
+    src.n_counters = 0;
+    char *data = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&data, &len);
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK(trace_write_perfetto(&src, fp, "trace.pftrace", &err) == 0);
+    fclose(fp);
+    /* (type, explicit track or 0, time) of every track event, in file order */
+    uint64_t got[8][3];
+    int n = 0;
+    uint64_t clock = 0, lane = 0, exec_track = 0, dflt = 0;
+    bool entity_seen = false;
+    pbr top = {(const uint8_t *)data, (const uint8_t *)data + len}, pk;
+    uint32_t f;
+    uint64_t v;
+    while (pbr_next(&top, &f, &v, &pk)) {
+        CHECK_INT(f, 1);
+        uint32_t pf;
+        uint64_t pv, ts = 0;
+        pbr sub, te = {0};
+        while (pbr_next(&pk, &pf, &pv, &sub)) {
+            if (pf == 8)
+                ts = pv;
+            else if (pf == 11)
+                te = sub;
+            else if (pf == 59) { /* defaults: clock 64 and the execution's track */
+                uint32_t df;
+                uint64_t dv;
+                pbr ds;
+                while (pbr_next(&sub, &df, &dv, &ds))
+                    if (df == 11) {
+                        pbr tr;
+                        CHECK(pbr_next(&ds, &df, &dflt, &tr) && df == 11);
+                    } else {
+                        CHECK(df == 58 && dv == 64);
+                    }
+            } else if (pf == 60) { /* track descriptors: the thread and the lane */
+                uint32_t tf;
+                uint64_t tv, uuid = 0;
+                pbr ts2;
+                bool is_lane = false, is_thread = false;
+                while (pbr_next(&sub, &tf, &tv, &ts2)) {
+                    if (tf == 1)
+                        uuid = tv;
+                    static const char lane_name[] = "execution 1 (event block 1), overlapping events 1";
+                    if (tf == 2)
+                        is_lane = (size_t)(ts2.end - ts2.p) == strlen(lane_name) &&
+                                  memcmp(ts2.p, lane_name, strlen(lane_name)) == 0;
+                    if (tf == 4)
+                        is_thread = true;
+                }
+                if (is_lane)
+                    lane = uuid;
+                if (is_thread)
+                    exec_track = uuid;
+            } else if (pf == 12 && sub.end - sub.p > 0) {
+                const char *want = "source_operator/forward/a";
+                for (const uint8_t *q = sub.p; q + strlen(want) <= sub.end; q++)
+                    if (memcmp(q, want, strlen(want)) == 0)
+                        entity_seen = true;
+            }
+        }
+        if (!te.p)
+            continue;
+        clock += ts;
+        uint32_t tf;
+        uint64_t tv, type = 0, track = 0;
+        pbr ts3;
+        while (pbr_next(&te, &tf, &tv, &ts3)) {
+            if (tf == 9)
+                type = tv;
+            if (tf == 11)
+                track = tv;
+        }
+        if (n < 8) {
+            got[n][0] = type;
+            got[n][1] = track;
+            got[n][2] = clock;
+        }
+        n++;
+    }
+    CHECK(lane != 0 && exec_track != 0 && lane != exec_track);
+    CHECK(dflt == exec_track);
+    CHECK(entity_seen);
+    const uint64_t want[6][3] = {{1, 0, 100}, {1, lane, 150}, {1, 0, 160}, {2, 0, 170}, {2, 0, 200}, {2, lane, 250}};
+    CHECK_INT(n, 6);
+    for (int i = 0; i < 6 && i < n; i++)
+        CHECK(got[i][0] == want[i][0] && got[i][1] == want[i][1] && got[i][2] == want[i][2]);
+    free(data);
+}
+
 int main(void)
 {
     RUN(format_us_exact);
+    RUN(perfetto_overlap_lane_and_times);
     RUN(chrome_order_counters_metadata);
     RUN(page_timeline_compact);
     return test_summary();

@@ -52,7 +52,7 @@ export function generate(root, name, companion, accuracy = false) {
   run('python3', [MKFIXTURE, join(SAMPLES, `${name}.json`), dir]);
   const args = ['check', join(dir, `${name}.etrecord`), '--target-profile', 'neural-technology',
     '--performance', '--profiling-data', join(dir, `${name}.etdump`), '--output-dir', dir,
-    '--model-explorer', 'files'];
+    '--model-explorer', 'files', '--trace', '--trace-format', 'json'];
   if (companion) args.push('--companion-model', join(dir, `${name}.pte`));
   if (accuracy) {
     args.push('--debug-buffer', join(dir, `${name}.debug.bin`),

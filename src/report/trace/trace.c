@@ -1007,3 +1007,664 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     site_map_free(&sites);
     (void)oom; /* an execution that could not be listed ends the list */
 }
+
+/* ------------------------------------------------------------------ */
+/* Perfetto protobuf trace (trace.pftrace)                              */
+
+/* Field numbers of Perfetto's trace protos used here; docs/trace.md lists
+ * them with the message each belongs to. Wire types: 0 varint, 2 bytes. */
+enum {
+    PF_TRACE_PACKET = 1,          /* Trace.packet */
+    PF_TP_CLOCK_SNAPSHOT = 6,     /* TracePacket.* */
+    PF_TP_TIMESTAMP = 8,
+    PF_TP_SEQUENCE_ID = 10,
+    PF_TP_TRACK_EVENT = 11,
+    PF_TP_INTERNED_DATA = 12,
+    PF_TP_SEQUENCE_FLAGS = 13,
+    PF_TP_CLOCK_ID = 58,
+    PF_TP_DEFAULTS = 59,
+    PF_TP_TRACK_DESCRIPTOR = 60,
+    PF_CS_CLOCK = 1,              /* ClockSnapshot.clocks */
+    PF_CLOCK_ID = 1, PF_CLOCK_TIMESTAMP = 2, PF_CLOCK_INCREMENTAL = 3, PF_CLOCK_UNIT_NS = 4,
+    PF_DEF_CLOCK_ID = 58,         /* TracePacketDefaults.timestamp_clock_id */
+    PF_DEF_TRACK_EVENT = 11,      /* TracePacketDefaults.track_event_defaults */
+    PF_TED_TRACK_UUID = 11,       /* TrackEventDefaults.track_uuid */
+    PF_TE_CATEGORY_IIDS = 3,      /* TrackEvent.* */
+    PF_TE_ANNOTATIONS = 4,
+    PF_TE_TYPE = 9,
+    PF_TE_NAME_IID = 10,
+    PF_TE_TRACK_UUID = 11,
+    PF_TE_COUNTER_VALUE = 30,
+    PF_DA_NAME_IID = 1,           /* DebugAnnotation.* */
+    PF_DA_INT = 4,
+    PF_DA_ARRAY = 12,
+    PF_DA_STRING_IID = 17,
+    PF_ID_CATEGORIES = 1,         /* InternedData.* (entries: iid = 1, name/str = 2) */
+    PF_ID_NAMES = 2,
+    PF_ID_ANNOTATION_NAMES = 3,
+    PF_ID_STRINGS = 29,
+    PF_TD_UUID = 1,               /* TrackDescriptor.* */
+    PF_TD_NAME = 2,
+    PF_TD_PROCESS = 3,
+    PF_TD_THREAD = 4,
+    PF_TD_PARENT = 5,
+    PF_TD_COUNTER = 8,
+    PF_PD_PID = 1, PF_PD_NAME = 6, /* ProcessDescriptor */
+    PF_THD_PID = 1, PF_THD_TID = 2, PF_THD_NAME = 5, /* ThreadDescriptor */
+};
+
+enum { PF_SLICE_BEGIN = 1, PF_SLICE_END = 2, PF_COUNTER = 4 };  /* TrackEvent.Type */
+enum { PF_SEQ_CLEARED = 1 };                                    /* TracePacket.SequenceFlags */
+enum { PF_CLOCK_BOOTTIME = 6, PF_CLOCK_SEQ = 64 };              /* builtin; first sequence-scoped id */
+enum { PF_SEQ = 1 };                                            /* our one packet sequence */
+/* interned debug annotation names */
+enum { PF_AN_ENTITY = 1, PF_AN_ENTITIES, PF_AN_HANDLE, PF_AN_HANDLES };
+/* track uuids: processes 1 and 2, counters from 3, executions after them */
+enum { PF_UUID_EXECUTIONS = 1, PF_UUID_COUNTERS = 2, PF_UUID_FIRST_COUNTER = 3 };
+
+static void pb_varint(mlia_buf *b, uint64_t v)
+{
+    uint8_t tmp[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        tmp[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    tmp[n++] = (uint8_t)v;
+    mlia_buf_append(b, tmp, n);
+}
+
+static void pb_tag(mlia_buf *b, uint32_t field, uint32_t wire)
+{
+    pb_varint(b, (uint64_t)field << 3 | wire);
+}
+
+static void pb_uint(mlia_buf *b, uint32_t field, uint64_t v)
+{
+    pb_tag(b, field, 0);
+    pb_varint(b, v);
+}
+
+static void pb_bytes(mlia_buf *b, uint32_t field, const void *p, size_t n)
+{
+    pb_tag(b, field, 2);
+    pb_varint(b, n);
+    mlia_buf_append(b, p, n);
+}
+
+static void pb_str(mlia_buf *b, uint32_t field, const char *s)
+{
+    pb_bytes(b, field, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* Interned strings of one kind: content -> iid (1-based, in order of first
+ * use). The strings are borrowed from the site map's copies. */
+typedef struct pf_strings {
+    const char **keys;
+    uint32_t *iids;
+    uint32_t n, n_slots;
+} pf_strings;
+
+/* iid of s; *is_new when s was not there (the caller emits it). 0 when out
+ * of memory. */
+static uint32_t pf_intern(pf_strings *t, const char *s, bool *is_new)
+{
+    *is_new = false;
+    if ((t->n + 1) * 2 > t->n_slots) {
+        uint32_t ns = t->n_slots ? t->n_slots * 2 : 256;
+        const char **keys = calloc(ns, sizeof *keys);
+        uint32_t *iids = calloc(ns, sizeof *iids);
+        if (!keys || !iids) {
+            free(keys);
+            free(iids);
+            return 0;
+        }
+        for (uint32_t i = 0; i < t->n_slots; i++) {
+            if (!t->keys[i])
+                continue;
+            uint32_t j = (uint32_t)hash_str(0, t->keys[i]) & (ns - 1);
+            while (keys[j])
+                j = (j + 1) & (ns - 1);
+            keys[j] = t->keys[i];
+            iids[j] = t->iids[i];
+        }
+        free(t->keys);
+        free(t->iids);
+        t->keys = keys;
+        t->iids = iids;
+        t->n_slots = ns;
+    }
+    uint32_t j = (uint32_t)hash_str(0, s) & (t->n_slots - 1);
+    while (t->keys[j]) {
+        if (strcmp(t->keys[j], s) == 0)
+            return t->iids[j];
+        j = (j + 1) & (t->n_slots - 1);
+    }
+    t->keys[j] = s;
+    t->iids[j] = ++t->n;
+    *is_new = true;
+    return t->n;
+}
+
+static void pf_strings_free(pf_strings *t)
+{
+    free(t->keys);
+    free(t->iids);
+}
+
+/* One interned entry {iid = 1, name/str = 2} of InternedData field `field`. */
+static void pf_interned_entry(mlia_buf *interned, uint32_t field, uint32_t iid, const char *s)
+{
+    mlia_buf e;
+    mlia_buf_init(&e);
+    pb_uint(&e, 1, iid);
+    pb_str(&e, 2, s);
+    pb_bytes(interned, field, e.data, e.len);
+    mlia_buf_free(&e);
+}
+
+/* A lane: a track of one execution with its stack of open slices. Lane 0
+ * is the execution's track; an event that would not nest inside the open
+ * slices of a lane (it starts inside one and ends after it) goes to the
+ * next lane, a track of its own, so every slice keeps its exact times. */
+typedef struct pf_lane {
+    uint64_t uuid;
+    uint64_t *ends;
+    uint32_t depth, cap;
+} pf_lane;
+
+typedef struct pf_writer {
+    const trace_source *src;
+    FILE *fp;
+    bool failed, oom;
+    mlia_buf out, pkt, te, body;
+    uint64_t mult, div;           /* ticks -> ns: ticks * mult / div */
+    uint64_t last_ts;             /* the sequence clock's value (ns) */
+    pf_strings names, cats, strings;
+    site_map sites;
+    mlia_buf site_te;             /* every site's TrackEvent bytes, one after the other */
+    size_t *site_off;             /* [n_encoded + 1] */
+    uint32_t n_encoded, cap_encoded;
+    pf_lane *lanes;
+    uint32_t n_lanes, cap_lanes;
+    uint64_t next_uuid;
+    uint64_t *bounds;             /* [2 * n_executions] first start, last end (ticks) */
+    bool *has;
+} pf_writer;
+
+static uint64_t pf_ns(const pf_writer *w, uint64_t ticks)
+{
+    return w->div > 1 ? ticks / w->div : ticks * w->mult;
+}
+
+/* Appends the packet in w->pkt to the output as Trace.packet. */
+static void pf_packet(pf_writer *w)
+{
+    pb_bytes(&w->out, PF_TRACE_PACKET, w->pkt.data, w->pkt.len);
+    w->pkt.len = 0;
+    if (w->out.len >= FLUSH_AT)
+        flush(&w->out, w->fp, &w->failed);
+}
+
+/* A packet's timestamp on the sequence clock: the distance from the
+ * previous one (a step back is written as its 64-bit two's complement,
+ * which the reader adds as a negative delta). */
+static void pf_time(pf_writer *w, uint64_t ns)
+{
+    pb_uint(&w->pkt, PF_TP_TIMESTAMP, ns - w->last_ts);
+    w->last_ts = ns;
+    pb_uint(&w->pkt, PF_TP_SEQUENCE_ID, PF_SEQ);
+}
+
+static void pf_descriptor(pf_writer *w, const mlia_buf *td)
+{
+    pb_uint(&w->pkt, PF_TP_SEQUENCE_ID, PF_SEQ);
+    pb_bytes(&w->pkt, PF_TP_TRACK_DESCRIPTOR, td->data, td->len);
+    pf_packet(w);
+}
+
+static void pf_process_track(pf_writer *w, uint64_t uuid, int pid, const char *name)
+{
+    mlia_buf td, pd;
+    mlia_buf_init(&td);
+    mlia_buf_init(&pd);
+    pb_uint(&pd, PF_PD_PID, (uint64_t)pid);
+    pb_str(&pd, PF_PD_NAME, name);
+    pb_uint(&td, PF_TD_UUID, uuid);
+    pb_bytes(&td, PF_TD_PROCESS, pd.data, pd.len);
+    pf_descriptor(w, &td);
+    mlia_buf_free(&td);
+    mlia_buf_free(&pd);
+}
+
+static void pf_exec_label(const trace_source *src, uint32_t k, char *label, size_t n)
+{
+    if (src->execution_captures)
+        snprintf(label, n, "execution %u (%.256s, event block %u)", k + 1, src->execution_captures[k],
+                 src->execution_runs[k]);
+    else
+        snprintf(label, n, "execution %u (event block %u)", k + 1, src->execution_runs[k]);
+}
+
+/* Execution k's track: a thread of process 1, tid k + 1. */
+static void pf_thread_track(pf_writer *w, uint64_t uuid, uint32_t k)
+{
+    char label[320];
+    pf_exec_label(w->src, k, label, sizeof label);
+    mlia_buf td, th;
+    mlia_buf_init(&td);
+    mlia_buf_init(&th);
+    pb_uint(&th, PF_THD_PID, PID_EXECUTIONS);
+    pb_uint(&th, PF_THD_TID, (uint64_t)k + 1);
+    pb_str(&th, PF_THD_NAME, label);
+    pb_uint(&td, PF_TD_UUID, uuid);
+    pb_bytes(&td, PF_TD_THREAD, th.data, th.len);
+    pf_descriptor(w, &td);
+    mlia_buf_free(&td);
+    mlia_buf_free(&th);
+}
+
+/* An extra lane of execution k: a track under process 1. */
+static void pf_lane_track(pf_writer *w, uint64_t uuid, uint32_t k, uint32_t lane)
+{
+    char label[320], name[400];
+    pf_exec_label(w->src, k, label, sizeof label);
+    snprintf(name, sizeof name, "%s, overlapping events %u", label, lane);
+    mlia_buf td;
+    mlia_buf_init(&td);
+    pb_uint(&td, PF_TD_UUID, uuid);
+    pb_uint(&td, PF_TD_PARENT, PF_UUID_EXECUTIONS);
+    pb_str(&td, PF_TD_NAME, name);
+    pf_descriptor(w, &td);
+    mlia_buf_free(&td);
+}
+
+/* Encodes site `site` (the next one): its TrackEvent bytes to site_te, and
+ * the names, category and entity ids it introduces to `interned`. */
+static bool pf_encode_site(pf_writer *w, uint32_t site, mlia_buf *interned)
+{
+    const trace_event *e = &w->sites.store[site];
+    if (w->n_encoded + 2 > w->cap_encoded) {
+        uint32_t nc = w->cap_encoded ? w->cap_encoded * 2 : 1024;
+        size_t *o = realloc(w->site_off, nc * sizeof *o);
+        if (!o)
+            return false;
+        w->site_off = o;
+        w->cap_encoded = nc;
+    }
+    bool is_new;
+    const char *name = e->name ? e->name : "";
+    const char *cat = e->category ? e->category : "other";
+    uint32_t name_iid = pf_intern(&w->names, name, &is_new);
+    if (!name_iid)
+        return false;
+    if (is_new)
+        pf_interned_entry(interned, PF_ID_NAMES, name_iid, name);
+    uint32_t cat_iid = pf_intern(&w->cats, cat, &is_new);
+    if (!cat_iid)
+        return false;
+    if (is_new)
+        pf_interned_entry(interned, PF_ID_CATEGORIES, cat_iid, cat);
+    mlia_buf *te = &w->site_te;
+    if (w->n_encoded == 0)
+        w->site_off[0] = 0;
+    pb_uint(te, PF_TE_TYPE, PF_SLICE_BEGIN);
+    pb_uint(te, PF_TE_NAME_IID, name_iid);
+    pb_uint(te, PF_TE_CATEGORY_IIDS, cat_iid);
+    mlia_buf da, item;
+    mlia_buf_init(&da);
+    mlia_buf_init(&item);
+    for (uint32_t i = 0; i < e->n_entities; i++) {
+        uint32_t iid = pf_intern(&w->strings, e->entities[i], &is_new);
+        if (!iid) {
+            mlia_buf_free(&da);
+            mlia_buf_free(&item);
+            return false;
+        }
+        if (is_new)
+            pf_interned_entry(interned, PF_ID_STRINGS, iid, e->entities[i]);
+        if (e->n_entities == 1) {
+            da.len = 0;
+            pb_uint(&da, PF_DA_NAME_IID, PF_AN_ENTITY);
+            pb_uint(&da, PF_DA_STRING_IID, iid);
+            pb_bytes(te, PF_TE_ANNOTATIONS, da.data, da.len);
+        }
+        if (e->n_entities > 1) {
+            mlia_buf el;
+            mlia_buf_init(&el);
+            pb_uint(&el, PF_DA_STRING_IID, iid);
+            pb_bytes(&item, PF_DA_ARRAY, el.data, el.len);
+            mlia_buf_free(&el);
+        }
+    }
+    if (e->n_entities > 1) {
+        da.len = 0;
+        pb_uint(&da, PF_DA_NAME_IID, PF_AN_ENTITIES);
+        mlia_buf_append(&da, item.data, item.len);
+        pb_bytes(te, PF_TE_ANNOTATIONS, da.data, da.len);
+    }
+    if (e->n_handles == 1) {
+        da.len = 0;
+        pb_uint(&da, PF_DA_NAME_IID, PF_AN_HANDLE);
+        pb_uint(&da, PF_DA_INT, (uint64_t)e->handles[0]);
+        pb_bytes(te, PF_TE_ANNOTATIONS, da.data, da.len);
+    } else if (e->n_handles > 1) {
+        da.len = 0;
+        pb_uint(&da, PF_DA_NAME_IID, PF_AN_HANDLES);
+        for (uint32_t i = 0; i < e->n_handles; i++) {
+            item.len = 0;
+            pb_uint(&item, PF_DA_INT, (uint64_t)e->handles[i]);
+            pb_bytes(&da, PF_DA_ARRAY, item.data, item.len);
+        }
+        pb_bytes(te, PF_TE_ANNOTATIONS, da.data, da.len);
+    }
+    mlia_buf_free(&da);
+    mlia_buf_free(&item);
+    w->site_off[++w->n_encoded] = te->len;
+    return true;
+}
+
+static bool pf_push(pf_lane *l, uint64_t end)
+{
+    if (l->depth == l->cap) {
+        uint32_t nc = l->cap ? l->cap * 2 : 64;
+        uint64_t *ne = realloc(l->ends, nc * sizeof *ne);
+        if (!ne)
+            return false;
+        l->ends = ne;
+        l->cap = nc;
+    }
+    l->ends[l->depth++] = end;
+    return true;
+}
+
+/* SLICE_END packets of the slices of lane `li` that end at or before
+ * `until` (all of them with UINT64_MAX). */
+static size_t pf_put_varint(uint8_t *p, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        p[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+static void pf_close(pf_writer *w, uint32_t li, uint64_t until)
+{
+    pf_lane *l = &w->lanes[li];
+    while (l->depth && l->ends[l->depth - 1] <= until) {
+        if (li == 0) {
+            /* the common packet, written in place: {timestamp, sequence, {type: END}} */
+            uint64_t ns = pf_ns(w, l->ends[--l->depth]);
+            uint8_t p[24];
+            size_t n = 2;
+            p[n++] = PF_TP_TIMESTAMP << 3;
+            n += pf_put_varint(p + n, ns - w->last_ts);
+            w->last_ts = ns;
+            p[n++] = PF_TP_SEQUENCE_ID << 3;
+            p[n++] = PF_SEQ;
+            p[n++] = PF_TP_TRACK_EVENT << 3 | 2;
+            p[n++] = 2;
+            p[n++] = PF_TE_TYPE << 3;
+            p[n++] = PF_SLICE_END;
+            p[0] = PF_TRACE_PACKET << 3 | 2;
+            p[1] = (uint8_t)(n - 2);
+            mlia_buf_append(&w->out, p, n);
+            if (w->out.len >= FLUSH_AT)
+                flush(&w->out, w->fp, &w->failed);
+            continue;
+        }
+        pf_time(w, pf_ns(w, l->ends[--l->depth]));
+        pb_tag(&w->pkt, PF_TP_TRACK_EVENT, 2);
+        {
+            uint8_t te[16];
+            mlia_buf tb = {0};
+            mlia_buf_init(&tb);
+            pb_uint(&tb, PF_TE_TYPE, PF_SLICE_END);
+            pb_uint(&tb, PF_TE_TRACK_UUID, l->uuid);
+            memcpy(te, tb.data, tb.len);
+            pb_varint(&w->pkt, tb.len);
+            mlia_buf_append(&w->pkt, te, tb.len);
+            mlia_buf_free(&tb);
+        }
+        pf_packet(w);
+    }
+}
+
+/* Execution k: its events as nested slices on its track. */
+static bool pf_execution(pf_writer *w, uint32_t k, ev_vec *vec)
+{
+    load_execution(w->src, k, vec);
+    if (vec->oom)
+        return false;
+    uint64_t exec_uuid = w->next_uuid++;
+    pf_thread_track(w, exec_uuid, k);
+    w->n_lanes = 1;
+    w->lanes[0].uuid = exec_uuid;
+    w->lanes[0].depth = 0;
+    mlia_buf interned;
+    mlia_buf_init(&interned);
+    for (size_t i = 0; i < vec->n; i++) {
+        const trace_event *e = &vec->v[i];
+        if (!w->has[k] || e->start < w->bounds[2 * k])
+            w->bounds[2 * k] = e->start;
+        if (!w->has[k] || e->end > w->bounds[2 * k + 1])
+            w->bounds[2 * k + 1] = e->end;
+        w->has[k] = true;
+        uint32_t site = site_get(&w->sites, e);
+        if (site == UINT32_MAX)
+            goto oom;
+        interned.len = 0;
+        if (site == w->n_encoded && !pf_encode_site(w, site, &interned))
+            goto oom;
+        /* the first lane where the event nests */
+        uint32_t li = 0;
+        for (;; li++) {
+            if (li == w->n_lanes) {
+                if (w->n_lanes == w->cap_lanes) {
+                    uint32_t nc = w->cap_lanes * 2;
+                    pf_lane *nl = realloc(w->lanes, nc * sizeof *nl);
+                    if (!nl)
+                        goto oom;
+                    memset(nl + w->cap_lanes, 0, (nc - w->cap_lanes) * sizeof *nl);
+                    w->lanes = nl;
+                    w->cap_lanes = nc;
+                }
+                w->lanes[li].uuid = w->next_uuid++;
+                w->lanes[li].depth = 0;
+                w->n_lanes++;
+                pf_lane_track(w, w->lanes[li].uuid, k, li);
+            }
+            pf_close(w, li, e->start);
+            pf_lane *l = &w->lanes[li];
+            if (!l->depth || e->end <= l->ends[l->depth - 1])
+                break;
+        }
+        if (!pf_push(&w->lanes[li], e->end))
+            goto oom;
+        const char *te = w->site_te.data + w->site_off[site];
+        size_t te_len = w->site_off[site + 1] - w->site_off[site];
+        if (i > 0 && li == 0 && !interned.len && te_len < 100) {
+            /* the common packet, written in place: {timestamp, sequence,
+             * {the site's TrackEvent}} (body under 128 bytes: one length byte) */
+            uint64_t ns = pf_ns(w, e->start);
+            uint8_t p[24];
+            size_t n = 2;
+            p[n++] = PF_TP_TIMESTAMP << 3;
+            n += pf_put_varint(p + n, ns - w->last_ts);
+            w->last_ts = ns;
+            p[n++] = PF_TP_SEQUENCE_ID << 3;
+            p[n++] = PF_SEQ;
+            p[n++] = PF_TP_TRACK_EVENT << 3 | 2;
+            p[n++] = (uint8_t)te_len;
+            p[0] = PF_TRACE_PACKET << 3 | 2;
+            p[1] = (uint8_t)(n - 2 + te_len);
+            mlia_buf_append(&w->out, p, n);
+            mlia_buf_append(&w->out, te, te_len);
+            if (w->out.len >= FLUSH_AT)
+                flush(&w->out, w->fp, &w->failed);
+            continue;
+        }
+        pf_time(w, pf_ns(w, e->start));
+        if (i == 0) {
+            /* this execution's track and the sequence clock for what follows */
+            mlia_buf d, ted;
+            mlia_buf_init(&d);
+            mlia_buf_init(&ted);
+            pb_uint(&ted, PF_TED_TRACK_UUID, exec_uuid);
+            pb_uint(&d, PF_DEF_CLOCK_ID, PF_CLOCK_SEQ);
+            pb_bytes(&d, PF_DEF_TRACK_EVENT, ted.data, ted.len);
+            pb_bytes(&w->pkt, PF_TP_DEFAULTS, d.data, d.len);
+            mlia_buf_free(&d);
+            mlia_buf_free(&ted);
+        }
+        if (interned.len)
+            pb_bytes(&w->pkt, PF_TP_INTERNED_DATA, interned.data, interned.len);
+        pb_tag(&w->pkt, PF_TP_TRACK_EVENT, 2);
+        if (li) {
+            mlia_buf tb;
+            mlia_buf_init(&tb);
+            pb_uint(&tb, PF_TE_TRACK_UUID, w->lanes[li].uuid);
+            pb_varint(&w->pkt, te_len + tb.len);
+            mlia_buf_append(&w->pkt, tb.data, tb.len);
+            mlia_buf_free(&tb);
+        } else {
+            pb_varint(&w->pkt, te_len);
+        }
+        mlia_buf_append(&w->pkt, te, te_len);
+        pf_packet(w);
+    }
+    for (uint32_t li = 0; li < w->n_lanes; li++)
+        pf_close(w, li, UINT64_MAX);
+    mlia_buf_free(&interned);
+    return true;
+oom:
+    mlia_buf_free(&interned);
+    return false;
+}
+
+int trace_write_perfetto(const trace_source *src, FILE *fp, const char *path, mlia_error *err)
+{
+    pf_writer w;
+    memset(&w, 0, sizeof w);
+    w.src = src;
+    w.fp = fp;
+    mlia_buf_init(&w.out);
+    mlia_buf_reserve(&w.out, BUF_FOR(FLUSH_AT));
+    mlia_buf_init(&w.pkt);
+    mlia_buf_init(&w.site_te);
+    mlia_arena_init(&w.sites.names);
+    ev_vec vec = {0};
+    mlia_arena_init(&vec.names);
+    uint32_t nx = src->n_executions;
+    uint32_t dec = src->us_decimals;
+    w.mult = 1;
+    w.div = 1;
+    for (uint32_t d = dec; d < 3; d++)
+        w.mult *= 10;
+    for (uint32_t d = 3; d < dec && d < 22; d++)
+        w.div *= 10;
+    w.bounds = calloc(nx ? 2 * (size_t)nx : 2, sizeof *w.bounds);
+    w.has = calloc(nx ? nx : 1, sizeof *w.has);
+    w.cap_lanes = 4;
+    w.lanes = calloc(w.cap_lanes, sizeof *w.lanes);
+    w.next_uuid = PF_UUID_FIRST_COUNTER + src->n_counters;
+    if (!w.bounds || !w.has || !w.lanes) {
+        w.oom = true;
+        goto done;
+    }
+
+    /* 1. the sequence: cleared state, the clocks (BOOTTIME and the
+     * sequence's incremental clock, both 0 at the same instant, so a
+     * timestamp is the capture's own clock in ns), the annotation names */
+    {
+        mlia_buf cs, c;
+        mlia_buf_init(&cs);
+        mlia_buf_init(&c);
+        pb_uint(&c, PF_CLOCK_ID, PF_CLOCK_BOOTTIME);
+        pb_uint(&c, PF_CLOCK_TIMESTAMP, 0);
+        pb_bytes(&cs, PF_CS_CLOCK, c.data, c.len);
+        c.len = 0;
+        pb_uint(&c, PF_CLOCK_ID, PF_CLOCK_SEQ);
+        pb_uint(&c, PF_CLOCK_TIMESTAMP, 0);
+        pb_uint(&c, PF_CLOCK_INCREMENTAL, 1);
+        pb_bytes(&cs, PF_CS_CLOCK, c.data, c.len);
+        pb_uint(&w.pkt, PF_TP_SEQUENCE_ID, PF_SEQ);
+        pb_uint(&w.pkt, PF_TP_SEQUENCE_FLAGS, PF_SEQ_CLEARED);
+        pb_bytes(&w.pkt, PF_TP_CLOCK_SNAPSHOT, cs.data, cs.len);
+        c.len = 0;
+        static const char *const an[] = {"entity_id", "entity_ids", "debug_handle", "debug_handles"};
+        for (uint32_t i = 0; i < 4; i++)
+            pf_interned_entry(&c, PF_ID_ANNOTATION_NAMES, PF_AN_ENTITY + i, an[i]);
+        pb_bytes(&w.pkt, PF_TP_INTERNED_DATA, c.data, c.len);
+        pf_packet(&w);
+        mlia_buf_free(&cs);
+        mlia_buf_free(&c);
+    }
+    /* 2. the processes and the counter tracks */
+    pf_process_track(&w, PF_UUID_EXECUTIONS, PID_EXECUTIONS, src->method ? src->method : "executions");
+    if (src->n_counters)
+        pf_process_track(&w, PF_UUID_COUNTERS, PID_COUNTERS, "NX statistics");
+    for (uint32_t c = 0; c < src->n_counters; c++) {
+        mlia_buf td;
+        mlia_buf_init(&td);
+        pb_uint(&td, PF_TD_UUID, PF_UUID_FIRST_COUNTER + c);
+        pb_uint(&td, PF_TD_PARENT, PF_UUID_COUNTERS);
+        pb_str(&td, PF_TD_NAME, src->counters[c].name);
+        pb_bytes(&td, PF_TD_COUNTER, "", 0);
+        pf_descriptor(&w, &td);
+        mlia_buf_free(&td);
+    }
+    /* 3. the executions */
+    for (uint32_t k = 0; k < nx; k++)
+        if (!pf_execution(&w, k, &vec)) {
+            w.oom = true;
+            goto done;
+        }
+    /* 4. counters: absolute BOOTTIME timestamps (the clock given per packet) */
+    for (uint32_t c = 0; c < src->n_counters; c++) {
+        const trace_counter *tc = &src->counters[c];
+        for (uint32_t i = 0; i < tc->n; i++) {
+            uint32_t k = exec_of(tc, i);
+            if (k >= nx || !w.has[k])
+                continue;
+            for (int edge = 0; edge < 2; edge++) {
+                mlia_buf te;
+                mlia_buf_init(&te);
+                pb_uint(&te, PF_TE_TYPE, PF_COUNTER);
+                pb_uint(&te, PF_TE_TRACK_UUID, PF_UUID_FIRST_COUNTER + c);
+                pb_uint(&te, PF_TE_COUNTER_VALUE, edge ? 0 : tc->values[i]);
+                pb_uint(&w.pkt, PF_TP_TIMESTAMP, pf_ns(&w, w.bounds[2 * k + edge]));
+                pb_uint(&w.pkt, PF_TP_CLOCK_ID, PF_CLOCK_BOOTTIME);
+                pb_uint(&w.pkt, PF_TP_SEQUENCE_ID, PF_SEQ);
+                pb_bytes(&w.pkt, PF_TP_TRACK_EVENT, te.data, te.len);
+                pf_packet(&w);
+                mlia_buf_free(&te);
+            }
+        }
+    }
+done:
+    flush(&w.out, fp, &w.failed);
+    mlia_buf_free(&w.out);
+    mlia_buf_free(&w.pkt);
+    mlia_buf_free(&w.site_te);
+    free(w.site_off);
+    for (uint32_t i = 0; i < w.cap_lanes && w.lanes; i++)
+        free(w.lanes[i].ends);
+    free(w.lanes);
+    free(w.bounds);
+    free(w.has);
+    free(vec.v);
+    mlia_arena_free(&vec.names);
+    site_map_free(&w.sites);
+    pf_strings_free(&w.names);
+    pf_strings_free(&w.cats);
+    pf_strings_free(&w.strings);
+    if (w.oom)
+        return mlia_error_setf(err, path, "out of memory");
+    if (w.failed || ferror(fp))
+        return mlia_error_setf(err, path, "write failed");
+    return 0;
+}

@@ -1,7 +1,8 @@
 /*
  * trace.h - the executions of the selected method as a timeline: the
- * Chrome trace-event file `mlia-output/trace.json` (Perfetto,
- * chrome://tracing) and the compact timeline of the standalone page.
+ * Perfetto protobuf trace `mlia-output/trace.pftrace` or the Chrome
+ * trace-event file `mlia-output/trace.json` (written on request, --trace)
+ * and the compact timeline of the standalone page.
  *
  * The writer is an independent consumer of a narrow interface
  * (trace_source): it never looks at the ETDump, the ETRecord or the
@@ -101,6 +102,13 @@ typedef struct trace_source {
  * memory"; "<input>: file changed while being read (truncated while
  * mapped)" when the second thread met a shrinking input). */
 int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia_error *err);
+
+/* Stream the same executions as a Perfetto protobuf trace (docs/trace.md,
+ * "trace.pftrace"): one track per execution with its events as nested
+ * slices (interned names and categories, entity id and debug handle
+ * annotations), one counter track per NX counter. Same errors as
+ * trace_write_chrome. */
+int trace_write_perfetto(const trace_source *src, FILE *fp, const char *path, mlia_error *err);
 
 /* Most events the page's timeline carries; later executions are left out
  * (the page says so; trace.json always has all of them). */
