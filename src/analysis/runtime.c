@@ -1197,19 +1197,6 @@ static void add_coverage(rt_state *st, mlia_entity *ent, uint32_t samples)
 /* ------------------------------------------------------------------ */
 /* source operators                                                     */
 
-typedef struct handle_node {
-    int64_t handle;
-    uint32_t node;
-} handle_node;
-
-static int cmp_handle_node(const void *a, const void *b)
-{
-    const handle_node *x = a, *y = b;
-    if (x->handle != y->handle)
-        return x->handle < y->handle ? -1 : 1;
-    return x->node < y->node ? -1 : (x->node > y->node);
-}
-
 static const char *short_target(mlia_arena *arena, const char *target)
 {
     if (!target)
@@ -1309,16 +1296,8 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         return;
 
     /* handle -> nodes */
-    uint32_t nh = 0;
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (g->nodes[i].debug_handle)
-            nh++;
-    handle_node *hn = mlia_arena_array(st->arena, nh ? nh : 1, sizeof *hn);
-    nh = 0;
-    for (uint32_t i = 0; i < g->n_nodes; i++)
-        if (g->nodes[i].debug_handle)
-            hn[nh++] = (handle_node){g->nodes[i].debug_handle, i};
-    qsort(hn, nh, sizeof *hn, cmp_handle_node);
+    uint32_t nh;
+    const ep_handle_node *hn = ep_handle_index(g, st->arena, &nh);
 
     /* group of each slot = union of nodes of its handles (chain 0 only) */
     uint32_t ns = st->slots.n;
@@ -1344,16 +1323,8 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         for (uint32_t q = 0; q < nsrc; q++) {
             const etrecord_handles *src = use_inner ? &de->handles[q] : h;
             for (uint32_t j = 0; j < src->n; j++) {
-                handle_node key = {src->v[j], 0};
-                handle_node *lo = hn, *hi = hn + nh;
-                while (lo < hi) {
-                    handle_node *mid = lo + (hi - lo) / 2;
-                    if (cmp_handle_node(mid, &key) < 0)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                for (; lo < hn + nh && lo->handle == key.handle; lo++) {
+                const ep_handle_node *lo = hn + ep_handle_first(hn, nh, src->v[j]);
+                for (; lo < hn + nh && lo->handle == src->v[j]; lo++) {
                     if (stamp[lo->node] == s + 1)
                         continue;
                     stamp[lo->node] = s + 1;

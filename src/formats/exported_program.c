@@ -20,6 +20,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EP_PATH_MAX 1024
@@ -999,6 +1000,42 @@ const char *ep_dtype_name(int64_t d)
     if (d < 0 || d >= (int64_t)(sizeof names / sizeof names[0]))
         return "unknown";
     return names[d];
+}
+
+static int cmp_handle_node(const void *a, const void *b)
+{
+    const ep_handle_node *x = a, *y = b;
+    if (x->handle != y->handle)
+        return x->handle < y->handle ? -1 : 1;
+    return x->node < y->node ? -1 : (x->node > y->node);
+}
+
+ep_handle_node *ep_handle_index(const ep_graph *g, mlia_arena *arena, uint32_t *n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        k += g->nodes[i].debug_handle != 0;
+    ep_handle_node *idx = mlia_arena_array(arena, k ? k : 1, sizeof *idx);
+    k = 0;
+    for (uint32_t i = 0; i < g->n_nodes; i++)
+        if (g->nodes[i].debug_handle)
+            idx[k++] = (ep_handle_node){g->nodes[i].debug_handle, i};
+    qsort(idx, k, sizeof *idx, cmp_handle_node);
+    *n = k;
+    return idx;
+}
+
+uint32_t ep_handle_first(const ep_handle_node *idx, uint32_t n, int64_t handle)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (idx[mid].handle < handle)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 const ep_node *ep_find_node(const ep_graph *g, const char *name)

@@ -213,4 +213,17 @@ const char *ep_dtype_name(int64_t serde_dtype);
 /* Node by name in g (linear scan), or NULL. */
 const ep_node *ep_find_node(const ep_graph *g, const char *name);
 
+/* The nodes of a graph that carry a debug handle, sorted by (handle, node),
+ * so that the nodes of a handle are found by binary search (the runtime
+ * analysis and the trace both map ETDump instructions to nodes this way). */
+typedef struct ep_handle_node {
+    int64_t handle;
+    uint32_t node;               /* index in ep_graph.nodes */
+} ep_handle_node;
+/* The index of g in an arena array; *n = its length. */
+ep_handle_node *ep_handle_index(const ep_graph *g, mlia_arena *arena, uint32_t *n);
+/* Position of the first entry of `handle` in idx[0, n), else of the first
+ * larger one (n when none): its nodes follow while idx[i].handle == handle. */
+uint32_t ep_handle_first(const ep_handle_node *idx, uint32_t n, int64_t handle);
+
 #endif

@@ -44,11 +44,6 @@ typedef struct op_site {
     const runtime_delegate_call *call;
 } op_site;
 
-typedef struct handle_node {
-    int64_t handle;
-    uint32_t node;
-} handle_node;
-
 typedef struct ts_ctx {
     const mlia_session *s;
     mlia_arena *arena;
@@ -63,17 +58,9 @@ typedef struct ts_ctx {
      * first use so that each instruction finds its nodes by binary search
      * (instructions x nodes was the trace writer's second cost) */
     uint32_t n_by_handle;
-    handle_node *by_handle;
+    ep_handle_node *by_handle;
     bool indexed;
 } ts_ctx;
-
-static int cmp_handle_node(const void *a, const void *b)
-{
-    const handle_node *x = a, *y = b;
-    if (x->handle != y->handle)
-        return x->handle < y->handle ? -1 : 1;
-    return x->node < y->node ? -1 : x->node > y->node;
-}
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -84,14 +71,7 @@ static int cmp_u32(const void *a, const void *b)
 static void index_handles(ts_ctx *c, const ep_program *prog)
 {
     c->indexed = true;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < prog->graph.n_nodes; i++)
-        n += prog->graph.nodes[i].debug_handle != 0;
-    c->by_handle = mlia_arena_array(c->arena, n ? n : 1, sizeof *c->by_handle);
-    for (uint32_t i = 0; i < prog->graph.n_nodes; i++)
-        if (prog->graph.nodes[i].debug_handle)
-            c->by_handle[c->n_by_handle++] = (handle_node){prog->graph.nodes[i].debug_handle, i};
-    qsort(c->by_handle, c->n_by_handle, sizeof *c->by_handle, cmp_handle_node);
+    c->by_handle = ep_handle_index(&prog->graph, c->arena, &c->n_by_handle);
 }
 
 static bool is_backend(const etdump_event *e)
@@ -141,14 +121,7 @@ static const op_site *site_of(ts_ctx *c, int64_t chain, int64_t instr)
     uint32_t *hit = NULL;
     for (uint32_t k = 0; k < st->n_handles; k++) {
         int64_t want = st->handles[k];
-        uint32_t lo = 0, hi = c->n_by_handle;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (c->by_handle[mid].handle < want)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        uint32_t lo = ep_handle_first(c->by_handle, c->n_by_handle, want);
         for (; lo < c->n_by_handle && c->by_handle[lo].handle == want; lo++) {
             if (n == cap) {
                 cap = cap ? cap * 2 : 8;

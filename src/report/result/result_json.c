@@ -64,18 +64,8 @@ void result_json_attr_value(mlia_jw *w, const mlia_attr *a)
     case MLIA_ATTR_INT: mlia_jw_int(w, a->i); break;
     case MLIA_ATTR_DOUBLE: mlia_jw_double(w, a->d); break;
     case MLIA_ATTR_BOOL: mlia_jw_bool(w, a->b); break;
-    case MLIA_ATTR_STRING_LIST:
-        mlia_jw_arr_begin(w);
-        for (uint32_t k = 0; k < a->n; k++)
-            mlia_jw_str(w, a->list_s[k]);
-        mlia_jw_arr_end(w);
-        break;
-    case MLIA_ATTR_INT_LIST:
-        mlia_jw_arr_begin(w);
-        for (uint32_t k = 0; k < a->n; k++)
-            mlia_jw_int(w, a->list_i[k]);
-        mlia_jw_arr_end(w);
-        break;
+    case MLIA_ATTR_STRING_LIST: mlia_jw_karray(w, NULL, a->n, mlia_jw_item_str, a->list_s); break;
+    case MLIA_ATTR_INT_LIST: mlia_jw_karray(w, NULL, a->n, mlia_jw_item_i64, a->list_i); break;
     default: mlia_jw_null(w); break;
     }
 }
