@@ -550,7 +550,8 @@ static void attribute(acc_state *st, const etdump_events *evs, uint32_t run, boo
     bool count = !ref;
     if (count)
         st->out->n_run_outputs += n;
-    qsort(st->items, n, sizeof *st->items, cmp_site);
+    if (n > 1) /* items is NULL while no run had debug events (UBSan: qsort(NULL, 0)) */
+        qsort(st->items, n, sizeof *st->items, cmp_site);
     uint64_t unmatched = 0;
     for (uint32_t i = 0; i < n;) {
         uint32_t j = i + 1;
