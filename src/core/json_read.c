@@ -456,13 +456,15 @@ static int after_element(json_parser *ps, char close, const char *expected)
 /* The value of a closed array or object (opened at byte `start`): its
  * elements move from the parser's stack (n of elem bytes at `from`) into
  * the arena; one level up again. The caller pops its stack. */
-static void close_container(json_parser *ps, mlia_json_type t, size_t start, const void *from, size_t n, size_t elem,
-                            mlia_json **out)
+/* stack: the parser's item or member stack (NULL until its first push), whose
+ * entries [base, base + n) are the container's. */
+static void close_container(json_parser *ps, mlia_json_type t, size_t start, const void *stack, size_t base, size_t n,
+                            size_t elem, mlia_json **out)
 {
     mlia_json *v = new_value(ps, t, start);
     void *to = mlia_arena_array(ps->arena, n, elem);
     if (n)
-        memcpy(to, from, n * elem);
+        memcpy(to, (const char *)stack + base * elem, n * elem);
     if (t == MLIA_JSON_ARRAY) {
         v->u.array.n = n;
         v->u.array.items = to;
@@ -483,7 +485,7 @@ static int parse_array(json_parser *ps, mlia_json **out)
             return -1;
         push_item(ps, item);
     }
-    close_container(ps, MLIA_JSON_ARRAY, start, ps->items + base, ps->n_items - base, sizeof *ps->items, out);
+    close_container(ps, MLIA_JSON_ARRAY, start, ps->items, base, ps->n_items - base, sizeof *ps->items, out);
     ps->n_items = base;
     return 0;
 }
@@ -503,7 +505,7 @@ static int parse_object(json_parser *ps, mlia_json **out)
             return -1;
         push_member(ps, key, key_len, val);
     }
-    close_container(ps, MLIA_JSON_OBJECT, start, ps->members + base, ps->n_members - base, sizeof *ps->members, out);
+    close_container(ps, MLIA_JSON_OBJECT, start, ps->members, base, ps->n_members - base, sizeof *ps->members, out);
     ps->n_members = base;
     return 0;
 }
