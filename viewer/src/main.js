@@ -23,7 +23,7 @@ import { renderDetails } from './details.js';
 import { EntityTable } from './table.js';
 import { Search } from './search.js';
 import { Timeline } from './timeline.js';
-import { prepareCompare, addBaselinePane } from './compare.js';
+import { prepareCompare, addBaselinePane, startCompare } from './compare.js';
 
 const SCHEMA = 'mlia.page/1';
 const MAX_PANES = 4;
@@ -325,6 +325,7 @@ function boot() {
   prepareCompare(doc);
   const app = new App(doc);
   app.start();
+  startCompare(app);
   window.mliaPage.timings.build = now() - start;
   // The frame callback runs just before the first paint; the timeout
   // after it runs once that paint is done.

@@ -569,22 +569,40 @@ export class Pane {
     const gradId = `legend-grad-${this.index}`;
     const grad = svgEl('linearGradient', { id: gradId, x1: '0', x2: '1', y1: '0', y2: '0' });
     const span = max - min;
-    const steps = Math.min(8, values.length);
+    // a scale may give its own gradient (a diverging scale: scale.stops)
+    const stops = Array.isArray(scale.stops)
+      ? scale.stops.filter((st) => st && Number.isFinite(Number(st.offset)) && safeColor(st.color)) : [];
+    const steps = stops.length ? stops.length : Math.min(8, values.length);
     for (let s = 0; s < steps; s++) {
+      if (stops.length) {
+        const offset = Math.min(1, Math.max(0, Number(stops[s].offset)));
+        grad.appendChild(svgEl('stop', { offset: offset.toFixed(4), 'stop-color': safeColor(stops[s].color) }));
+        continue;
+      }
       const v = values[steps === 1 ? 0 : Math.round((s * (values.length - 1)) / (steps - 1))];
       const offset = span > 0 ? Math.min(1, Math.max(0, (v.value - min) / span)) : s / Math.max(1, steps - 1);
       grad.appendChild(svgEl('stop', { offset: offset.toFixed(4), 'stop-color': safeColor(v.color) }));
     }
+    // a centre (0 of a diverging scale) is marked on the bar
+    const center = Number(scale.center);
+    const mark = Number.isFinite(center) && span > 0 && center > min && center < max
+      ? svgEl('line', { class: 'legend-center', x1: ((center - min) / span) * 160, x2: ((center - min) / span) * 160, y1: 0, y2: 12, stroke: '#1d232b', 'stroke-width': 1 })
+      : null;
     const bar = svgEl('svg', { class: 'legend-bar', width: 160, height: 12 },
       svgEl('defs', null, grad),
-      svgEl('rect', { width: 160, height: 12, rx: 2, fill: steps ? `url(#${gradId})` : '#cccccc' }));
+      svgEl('rect', { width: 160, height: 12, rx: 2, fill: steps ? `url(#${gradId})` : '#cccccc' }), mark);
     const unit = ov.unit ? String(ov.unit) : '';
+    const end = (v, label) => {
+      if (!Number.isFinite(v)) return '?';
+      const text = `${mark && v > center ? '+' : ''}${formatNumber(v, unit)}`;
+      return typeof label === 'string' && label ? `${text} ${label}` : text;
+    };
     this.legend.append(...[
       el('span', { class: 'legend-label', text: String(ov.label ?? ov.id) }),
       el('span', { class: 'legend-unit', text: unit ? `(${unit})` : '' }),
-      el('span', { class: 'legend-min', text: Number.isFinite(min) ? formatNumber(min, unit) : '?' }),
+      el('span', { class: 'legend-min', text: end(min, scale.min_label) }),
       bar,
-      el('span', { class: 'legend-max', text: Number.isFinite(max) ? formatNumber(max, unit) : '?' }),
+      el('span', { class: 'legend-max', text: end(max, scale.max_label) }),
       ov.group_measurement
         ? el('span', { class: 'group-mark', title: 'group measurement: shown on groups, not copied to members', text: 'group measurement: shown on groups, not copied to members' })
         : null,

@@ -420,6 +420,38 @@ char *compare_console(const compare_inputs *in, const compare_result *r, unsigne
 
 #define PLACEHOLDER "@@MLIA_DATA@@"
 
+/* The metrics an entity is known by, preferred on a tie. */
+static bool headline(const char *metric)
+{
+    return strcmp(metric, "total_cycles") == 0 || strcmp(metric, "execution_time") == 0 ||
+           strcmp(metric, "inference_time") == 0;
+}
+
+/* One change for the page: the metric as people read it, the values, the
+ * change in percent and "slowdown" (the same, signed so that positive is
+ * worse: slower, more cycles, fewer inferences per second). */
+static void write_change(mlia_jw *w, const compare_row *r, bool with_entity)
+{
+    mlia_jw_obj_begin(w);
+    if (with_entity) {
+        mlia_jw_kstr(w, "entity_id", r->entity_id);
+        mlia_jw_kstr(w, "entity_kind", r->entity_kind);
+        mlia_jw_kstr(w, "entity_name", r->entity_name);
+    }
+    char *label = compare_series_label(r->series);
+    mlia_jw_kstr(w, "metric", label);
+    free(label);
+    mlia_jw_kstr(w, "series", r->series);
+    mlia_jw_kstr(w, "unit", r->unit);
+    mlia_jw_kdouble(w, "baseline", r->base.p50);
+    mlia_jw_kdouble(w, "new", r->new_.p50);
+    mlia_jw_kdouble(w, "percent", r->percent);
+    mlia_jw_kdouble(w, "slowdown", r->higher_is_better ? -r->percent : r->percent);
+    mlia_jw_kstr(w, "verdict", compare_verdict_name(r->verdict));
+    mlia_jw_kstr(w, "better", r->higher_is_better ? "higher" : "lower");
+    mlia_jw_obj_end(w);
+}
+
 static void copy_bytes(void *ctx, const char *bytes, size_t n)
 {
     fwrite(bytes, 1, n, (FILE *)ctx);
@@ -444,30 +476,51 @@ int compare_write_page(const compare_inputs *in, const compare_result *r, FILE *
     mlia_jw_kstr(&w, "baseline", in->base_path);
     mlia_jw_kstr(&w, "new", in->new_path);
     write_summary(&w, r);
-    /* per entity: the row with the largest |percent| among its P50 series with a verdict */
+    /* per entity: its most telling row (a regression or improvement before
+     * anything else, then the largest |percent|), for the overlay */
     mlia_jw_key(&w, "entities");
     mlia_jw_obj_begin(&w);
     for (uint32_t i = 0; i < r->n_rows;) {
         uint32_t j = i, best = UINT32_MAX;
-        for (; j < r->n_rows && strcmp(r->rows[j].entity_id, r->rows[i].entity_id) == 0; j++)
-            if (r->rows[j].has_percent && (best == UINT32_MAX || fabs(r->rows[j].percent) > fabs(r->rows[best].percent)))
+        for (; j < r->n_rows && strcmp(r->rows[j].entity_id, r->rows[i].entity_id) == 0; j++) {
+            const compare_row *x = &r->rows[j];
+            if (!x->has_percent)
+                continue;
+            if (best == UINT32_MAX) {
                 best = j;
+                continue;
+            }
+            const compare_row *y = &r->rows[best];
+            bool xc = x->verdict == COMPARE_REGRESSION || x->verdict == COMPARE_IMPROVEMENT;
+            bool yc = y->verdict == COMPARE_REGRESSION || y->verdict == COMPARE_IMPROVEMENT;
+            double dx = fabs(x->percent), dy = fabs(y->percent);
+            if ((xc && !yc) || (xc == yc && (dx > dy || (dx == dy && headline(x->metric) && !headline(y->metric)))))
+                best = j;
+        }
         if (best != UINT32_MAX) {
-            const compare_row *b = &r->rows[best];
-            mlia_jw_key(&w, b->entity_id);
-            mlia_jw_obj_begin(&w);
-            mlia_jw_kstr(&w, "metric", b->series);
-            mlia_jw_kstr(&w, "unit", b->unit);
-            mlia_jw_kdouble(&w, "baseline", b->base.p50);
-            mlia_jw_kdouble(&w, "new", b->new_.p50);
-            mlia_jw_kdouble(&w, "percent", b->percent);
-            mlia_jw_kstr(&w, "verdict", compare_verdict_name(b->verdict));
-            mlia_jw_kstr(&w, "better", b->higher_is_better ? "higher" : "lower");
-            mlia_jw_obj_end(&w);
+            mlia_jw_key(&w, r->rows[best].entity_id);
+            write_change(&w, &r->rows[best], false);
         }
         i = j;
     }
     mlia_jw_obj_end(&w);
+    /* every regression (largest first), then every improvement: the panel */
+    const compare_row **rows = malloc((r->n_rows ? r->n_rows : 1) * sizeof *rows);
+    if (!rows)
+        mlia_oom((r->n_rows ? r->n_rows : 1) * sizeof *rows);
+    mlia_jw_key(&w, "changes");
+    mlia_jw_arr_begin(&w);
+    const char *focus = NULL;
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = compare_rows_of(r, k == 0 ? COMPARE_REGRESSION : COMPARE_IMPROVEMENT, rows);
+        if (k == 0 && n)
+            focus = rows[0]->entity_id;
+        for (uint32_t i = 0; i < n; i++)
+            write_change(&w, rows[i], true);
+    }
+    mlia_jw_arr_end(&w);
+    free(rows);
+    mlia_jw_kstr(&w, "focus", focus); /* the largest regression, where the page opens */
     mlia_jw_obj_end(&w);
     mlia_buf_puts(&out, ",\"baseline_page\":{");
     fwrite(out.data, 1, out.len, fp);

@@ -1,0 +1,127 @@
+// The comparison page in headless Chromium, written by `mlia compare` for
+// two demo captures of the same program with known changes (the scenario
+// of tests/py/test_compare.py: aten_relu_default_2 20 % slower, chain 33
+// 10 % cheaper):
+// - it opens on the view and node of the largest regression, selected in
+//   the new run's pane;
+// - the changes panel lists every regression and improvement (entity,
+//   metric, baseline -> new, change, verdict) with the unchanged and
+//   inconclusive counts; a click on a row locates its entity in the graph;
+// - the overlay is a diverging scale centred on 0 (slower red, faster
+//   green) with a human label, and node texts name the metric for people.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startBrowser, screenshot } from './helpers.mjs';
+import { skipReason, makeTempRoot, embeddedData, openFile, MLIA, MKFIXTURE, SAMPLES } from './generated-helpers.mjs';
+
+const SKIP = skipReason();
+const SKIP_REASON = SKIP ? `cannot generate pages: ${SKIP}` : false;
+
+function planEntry(desc, kernel) {
+  return desc.plan.find((p) => p.kernel === kernel);
+}
+
+// Baseline and new descriptions of the demo sample (same program).
+function scenario() {
+  const base = JSON.parse(readFileSync(join(SAMPLES, 'demo.json'), 'utf8'));
+  planEntry(base, 'aten_relu_default_2').durations = [420, 430, 425];
+  planEntry(base, 'aten_permute_copy_default_1').durations = [2900, 3000, 2950];
+  const next = JSON.parse(JSON.stringify(base));
+  planEntry(next, 'aten_relu_default_2').durations = [504, 516, 510];
+  planEntry(next, 'aten_permute_copy_default_1').durations = [2960, 2940, 2990];
+  const seg = next.plan.find((p) => p.delegate).nx_segments[0];
+  for (const k of Object.keys(seg.counters['6'])) seg.counters['6'][k] = Math.floor(seg.counters['6'][k] * 0.9);
+  return { base, next };
+}
+
+function checkRun(root, name, desc) {
+  const dir = join(root, name);
+  const file = join(root, `${name}.json`);
+  writeFileSync(file, JSON.stringify(desc));
+  execFileSync('python3', [MKFIXTURE, file, dir], { stdio: 'ignore' });
+  execFileSync(MLIA, ['check', join(dir, 'demo.etrecord'), '--target-profile', 'neural-technology', '--performance',
+    '--profiling-data', join(dir, 'demo.etdump'), '--output-dir', dir, '--model-explorer', 'files', '-q']);
+  return join(dir, 'mlia-output');
+}
+
+describe('comparison page: regressions first', { skip: SKIP_REASON }, () => {
+  let root;
+  let browser;
+  let pagePath;
+  before(async () => {
+    root = makeTempRoot();
+    const { base, next } = scenario();
+    const b = checkRun(root, 'base', base);
+    const n = checkRun(root, 'new', next);
+    execFileSync(MLIA, ['compare', b, n, '-q']);
+    pagePath = join(n, 'compare', 'compare.html');
+    browser = await startBrowser({ width: 1400, height: 900 });
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  test('opens on the largest regression; the panel lists and locates every change', async () => {
+    const data = embeddedData(pagePath);
+    const cmp = data.compare;
+    const relu = 'source_operator/forward/aten_relu_default_2';
+    assert.equal(cmp.focus, relu);
+    assert.equal(cmp.changes.length, 17);
+    assert.deepEqual(cmp.changes.slice(0, 2).map((c) => [c.entity_id, c.metric, c.verdict]), [
+      [relu, 'kernel_time (exclusive)', 'regression'], [relu, 'execution_time (exclusive)', 'regression']]);
+    assert.equal(cmp.entities[relu].metric, 'kernel_time (exclusive)');
+    assert.deepEqual([cmp.entities['chain/segment_0/33'].metric, cmp.entities['chain/segment_0/33'].slowdown], ['total_cycles', -10]);
+    const focusView = data.entity_nodes[relu].find((l) => data.views.find((v) => v.id === l.view && v.available)).view;
+    const opened = await openFile(browser, pagePath);
+    const { page, problems } = opened;
+    try {
+      // the new run's pane shows the focus view with the regressed operator selected
+      assert.equal(await page.inputValue('.pane[data-pane="0"] .view-select'), focusView);
+      await page.waitForFunction((id) => document.body.getAttribute('data-located') === id, relu);
+      const selected = await page.evaluate(() => document.body.getAttribute('data-selected'));
+      assert.ok(selected.startsWith(`${focusView}|`), selected);
+      assert.equal(await page.getAttribute('.pane[data-pane="0"] g.node.selected', 'data-node') !== null, true);
+      // the panel: counts, every change in order, the first row current
+      const head = await page.innerText('#compare-panel .compare-head');
+      for (const t of ['2 regressions', '15 improvements', '481 unchanged', '0 inconclusive']) assert.match(head, new RegExp(t));
+      const rows = await page.locator('#compare-panel tr.change').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      assert.equal(rows.length, 17);
+      assert.deepEqual(rows[0], ['regression', relu, 'kernel_time (exclusive)', '0.0003250 → 0.0004100 ms', '+26.15 % slower']);
+      assert.deepEqual(rows[1].slice(2), ['execution_time (exclusive)', '0.0004250 → 0.0005100 ms', '+20 % slower']);
+      assert.ok(rows.slice(2).every((r) => r[0] === 'improvement' && r[4] === '-10 % faster'), JSON.stringify(rows.slice(2)));
+      assert.equal(await page.getAttribute('#compare-panel tr.change.current', 'data-index'), '0');
+      // the overlay: first, human label, diverging scale centred on 0
+      assert.equal(await page.inputValue('.pane[data-pane="0"] .overlay-select'), 'compare_change');
+      const legend = await page.innerText('.pane[data-pane="0"] .legend');
+      assert.match(legend, /^Change vs baseline/);
+      assert.match(legend, /-26\.15 faster/);
+      assert.match(legend, /\+26\.15 slower/);
+      assert.equal(await page.locator('.pane[data-pane="0"] .legend line.legend-center').count(), 1);
+      // a click on an improvement locates its entity (chain 33) in the new pane
+      const chainRow = page.locator('#compare-panel tr.change[data-entity="chain/segment_0/33"]').first();
+      await chainRow.click();
+      await page.waitForFunction(() => document.body.getAttribute('data-located') === 'chain/segment_0/33');
+      assert.match(await page.evaluate(() => document.body.getAttribute('data-selected')), /chain/);
+      // the baseline pane followed to the same view and shows the same chain
+      const view = await page.inputValue('.pane[data-pane="0"] .view-select');
+      assert.equal(await page.inputValue('.pane[data-pane="1"] .view-select'), view);
+      await page.waitForSelector('.pane[data-pane="1"] g.related[data-node="chain/segment_0/33"]');
+      assert.equal(await chainRow.getAttribute('class'), 'change improvement current');
+      // the chain's node text names the metric for people and its colour is green
+      const text = await page.locator('.pane[data-pane="0"] g.node.selected text').evaluateAll((ts) => ts.map((t) => t.textContent));
+      // (the box cuts it: "-10 % faster · total_cycles" in full)
+      assert.ok(text.some((t) => /^-10 % fas/.test(t)), JSON.stringify(text));
+      const fill = await page.getAttribute('.pane[data-pane="0"] g.node.selected rect.box', 'fill');
+      const [r, g] = [parseInt(fill.slice(1, 3), 16), parseInt(fill.slice(3, 5), 16)];
+      assert.ok(g > r, `improvement colour ${fill} is green`);
+      await screenshot(page, 'compare-regressions-first');
+      assert.deepEqual(problems, []);
+    } finally {
+      await opened.close();
+    }
+  });
+});
