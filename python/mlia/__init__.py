@@ -17,13 +17,22 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-__all__ = ["run_advisor", "compare", "MliaError", "MliaUsageError", "__version__"]
+__all__ = ["run_advisor", "compare", "MliaError", "MliaUsageError", "MliaRegressionError", "__version__"]
 
 __version__ = "0.1.0"
 
 
 class MliaError(Exception):
     """An analysis or input error; the message is the CLI's error text."""
+
+
+class MliaRegressionError(MliaError):
+    """compare(..., fail_on_regression=True) found regressions (the command's exit
+    status 3); `report` is the comparison (compare.json as a dict)."""
+
+    def __init__(self, message: str, report: Dict[str, Any]):
+        super().__init__(message)
+        self.report = report
 
 
 class MliaUsageError(MliaError):
@@ -188,24 +197,39 @@ def run_advisor(advice_category: str = "performance",
     return json.loads(text)
 
 
-def compare(baseline: Union[str, os.PathLike], new: Union[str, os.PathLike],
+def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]],
+            new: Union[str, os.PathLike],
             threshold: float = 5.0,
             output_dir: Optional[Union[str, os.PathLike]] = None,
-            allow_different_programs: bool = False) -> Dict[str, Any]:
-    """Compare two `mlia check` outputs (`mlia compare`) and return compare.json as a dict.
+            allow_different_programs: bool = False,
+            fail_on_regression: bool = False) -> Dict[str, Any]:
+    """Compare `mlia check` outputs (`mlia compare`) and return compare.json as a dict.
 
-    baseline/new: an mlia-output folder, a folder holding one, or an mlia-output.json.
-    threshold: percent (default 5). output_dir: also write compare.json (and
-    compare.html when both runs have their page) there. allow_different_programs:
-    compare runs of different programs by entity id (--allow-different-programs)
-    instead of raising. Errors raise MliaError (or MliaUsageError) carrying the
-    CLI's message.
+    The options are those of the command (docs/compare.md):
+    baseline: an mlia-output folder, a folder holding one, an mlia-output.json,
+      or a folder of runs; a list of them is pooled by execution (BASELINE and
+      every --baseline).
+    new: the new run (an mlia-output folder, a folder holding one, or an
+      mlia-output.json).
+    threshold: percent (default 5), --threshold.
+    output_dir: --output-dir: the files go to output_dir/compare/; by default,
+      as the command, into the new run's folder (NEW/mlia-output/compare/).
+    allow_different_programs: --allow-different-programs: compare runs of
+      different programs by entity id instead of raising.
+    fail_on_regression: --fail-on-regression: raise MliaRegressionError (its
+      `report` is the dict) when there is a regression.
+    Errors raise MliaError (or MliaUsageError) carrying the CLI's message.
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0 \
             or threshold != threshold or threshold == float("inf"):
         raise MliaUsageError("threshold must be a non-negative number of percent")
-    request: Dict[str, Any] = {"baseline": _text("baseline", baseline), "new": _text("new", new),
-                               "threshold": float(threshold)}
+    if isinstance(baseline, (str, bytes, os.PathLike)):
+        base: Any = _text("baseline", baseline)
+    elif isinstance(baseline, (list, tuple)) and baseline:
+        base = [_text(f"baseline[{i}]", b) for i, b in enumerate(baseline)]
+    else:
+        raise MliaUsageError("baseline must be a path or a non-empty list of paths")
+    request: Dict[str, Any] = {"baseline": base, "new": _text("new", new), "threshold": float(threshold)}
     if output_dir is not None:
         request["output_dir"] = _text("output_dir", output_dir)
     if allow_different_programs:
@@ -220,4 +244,9 @@ def compare(baseline: Union[str, os.PathLike], new: Union[str, os.PathLike],
         raise MliaUsageError(message or "usage error")
     if rc != 0:
         raise MliaError(message or "comparison failed")
-    return json.loads(text)
+    report = json.loads(text)
+    regressions = report["summary"]["regressions"]
+    if fail_on_regression and regressions:
+        raise MliaRegressionError(f"{regressions} regression{'s' if regressions != 1 else ''} "
+                                  f"(threshold {threshold:g} %)", report)
+    return report

@@ -320,3 +320,146 @@ void compare_run(const result_doc *base, const result_doc *new_, double threshol
         out->counts[r->verdict]++;
     }
 }
+
+/* ---- pooled baselines ------------------------------------------------- */
+
+typedef struct pooled_side {
+    const series *s;
+    uint32_t doc;
+} pooled_side;
+
+static int cmp_pooled(const void *a, const void *b)
+{
+    const pooled_side *x = a, *y = b;
+    int c = strcmp(x->s->entity, y->s->entity);
+    if (!c)
+        c = strcmp(x->s->key, y->s->key);
+    return c ? c : (x->doc > y->doc) - (x->doc < y->doc);
+}
+
+typedef struct weighted {
+    double v;
+    uint64_t w;
+} weighted;
+
+static int cmp_weighted(const void *a, const void *b)
+{
+    double x = ((const weighted *)a)->v, y = ((const weighted *)b)->v;
+    return (x > y) - (x < y);
+}
+
+double compare_weighted_median(const double *values, const uint32_t *weights, uint32_t n, mlia_arena *a)
+{
+    if (!n)
+        return 0.0;
+    weighted *v = mlia_arena_array(a, n, sizeof *v);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        v[i].v = values[i];
+        v[i].w = weights[i] ? weights[i] : 1;
+        total += v[i].w;
+    }
+    qsort(v, n, sizeof *v, cmp_weighted);
+    /* nearest rank: the ceil(total / 2)-th value of the pooled executions */
+    uint64_t rank = (total + 1) / 2, cum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        cum += v[i].w;
+        if (cum >= rank)
+            return v[i].v;
+    }
+    return v[n - 1].v;
+}
+
+static rr_metric pooled_metric(const series *s, const char *statistic, double value, uint32_t samples, bool available)
+{
+    rr_metric m;
+    memset(&m, 0, sizeof m);
+    m.entity = s->entity;
+    m.name = s->name;
+    m.unit = s->unit;
+    m.statistic = statistic;
+    m.series = s->key;
+    m.attribution = s->attribution;
+    m.available = available;
+    m.value = available ? value : 0.0;
+    m.samples = samples;
+    return m;
+}
+
+static int cmp_entity_first(const void *a, const void *b)
+{
+    const rr_entity *const *x = a, *const *y = b;
+    int c = strcmp((*x)->id, (*y)->id);
+    return c ? c : (*x > *y) - (*x < *y); /* the earlier run first: entities are laid out run by run */
+}
+
+void compare_pool(const result_doc *const *docs, uint32_t n, mlia_arena *a, result_doc *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!n)
+        return;
+    *out = *docs[0];
+    out->n_metrics = 0;
+    out->metrics = NULL;
+    /* entities: the union by id, each from the first run that has it */
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += docs[i]->n_entities;
+    rr_entity *all = mlia_arena_array(a, total ? total : 1, sizeof *all);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < docs[i]->n_entities; j++)
+            all[k++] = docs[i]->entities[j];
+    const rr_entity **ptr = mlia_arena_array(a, total ? total : 1, sizeof *ptr);
+    for (uint32_t i = 0; i < total; i++)
+        ptr[i] = &all[i];
+    qsort(ptr, total, sizeof *ptr, cmp_entity_first);
+    out->entities = mlia_arena_array(a, total ? total : 1, sizeof *out->entities);
+    out->n_entities = 0;
+    for (uint32_t i = 0; i < total; i++)
+        if (i == 0 || strcmp(ptr[i]->id, ptr[i - 1]->id) != 0)
+            out->entities[out->n_entities++] = *ptr[i];
+    /* series: every run's, grouped by (entity, key) */
+    uint32_t ns = 0, *counts = mlia_arena_array(a, n, sizeof *counts);
+    series **per = mlia_arena_array(a, n, sizeof *per);
+    for (uint32_t i = 0; i < n; i++) {
+        per[i] = group(docs[i], a, &counts[i]);
+        ns += counts[i];
+    }
+    pooled_side *v = mlia_arena_array(a, ns ? ns : 1, sizeof *v);
+    k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < counts[i]; j++)
+            v[k++] = (pooled_side){&per[i][j], i};
+    qsort(v, ns, sizeof *v, cmp_pooled);
+    out->metrics = mlia_arena_array(a, (size_t)ns * 3 + 1, sizeof *out->metrics);
+    double *p50 = mlia_arena_array(a, n, sizeof *p50);
+    uint32_t *w = mlia_arena_array(a, n, sizeof *w);
+    for (uint32_t i = 0; i < ns;) {
+        uint32_t j = i, m = 0, samples = 0;
+        double mn = 0, mx = 0;
+        for (; j < ns && strcmp(v[j].s->entity, v[i].s->entity) == 0 && strcmp(v[j].s->key, v[i].s->key) == 0; j++) {
+            const compare_side *sd = &v[j].s->side;
+            if (!sd->present)
+                continue;
+            if (!m || sd->min < mn)
+                mn = sd->min;
+            if (!m || sd->max > mx)
+                mx = sd->max;
+            p50[m] = sd->p50;
+            w[m] = sd->samples;
+            samples += sd->samples;
+            m++;
+        }
+        const series *s = v[i].s;
+        if (m) {
+            out->metrics[out->n_metrics++] = pooled_metric(s, "p50", compare_weighted_median(p50, w, m, a), samples, true);
+            out->metrics[out->n_metrics++] = pooled_metric(s, "min", mn, samples, true);
+            out->metrics[out->n_metrics++] = pooled_metric(s, "max", mx, samples, true);
+        } else {
+            out->metrics[out->n_metrics++] = pooled_metric(s, "p50", 0, 0, false);
+        }
+        i = j;
+    }
+}
+

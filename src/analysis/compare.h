@@ -97,4 +97,20 @@ compare_identity compare_programs(const result_doc *base, const result_doc *new_
 void compare_run(const result_doc *base, const result_doc *new_, double threshold, mlia_arena *arena,
                  compare_result *out);
 
+/* Pooled baselines (docs/compare.md "Pooled baselines"): several runs of
+ * the same program as one baseline document, pooled by execution. Per
+ * (entity, series): P50 = the weighted median of the runs' P50s, each run
+ * weighing its samples (executions), i.e. the nearest-rank median of the
+ * executions when every run has one execution, and the median of the
+ * pooled executions estimated from the runs' medians otherwise; [min, max]
+ * = the envelope of the runs' ranges; samples = their sum. Series
+ * unavailable in every run stay unavailable. Entities: the union by id.
+ * The other fields (schema, model, method, fingerprint) are the first
+ * run's. Everything lives in `a`, borrowing strings from the documents. */
+void compare_pool(const result_doc *const *docs, uint32_t n, mlia_arena *a, result_doc *out);
+
+/* Nearest-rank median of values weighted by weights (0 counts as 1): the
+ * ceil(W / 2)-th smallest of the values repeated by their weights. */
+double compare_weighted_median(const double *values, const uint32_t *weights, uint32_t n, mlia_arena *a);
+
 #endif

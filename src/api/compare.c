@@ -82,14 +82,29 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
         return 2;
     mlia_compare_options o;
     memset(&o, 0, sizeof o);
-    o.baseline = mlia_json_get_str(req, "baseline");
+    /* "baseline": one run, or a list of runs pooled by execution */
+    const mlia_json *base = mlia_json_get(req, "baseline");
+    if (base && base->type == MLIA_JSON_STRING) {
+        o.baseline = base->u.string.s;
+    } else if (base && base->type == MLIA_JSON_ARRAY && base->u.array.n) {
+        const char **more = mlia_arena_array(&q->arena, base->u.array.n, sizeof *more);
+        for (size_t i = 0; i < base->u.array.n; i++) {
+            if (base->u.array.items[i]->type != MLIA_JSON_STRING)
+                return (*message = strdup("baseline must be a path or a list of paths")), 2;
+            more[i] = base->u.array.items[i]->u.string.s;
+        }
+        o.baselines = more;
+        o.n_baselines = (int)base->u.array.n;
+    } else if (base && base->type != MLIA_JSON_NULL) {
+        return (*message = strdup("baseline must be a path or a list of paths")), 2;
+    }
     o.new_run = mlia_json_get_str(req, "new");
     o.output_dir = mlia_json_get_str(req, "output_dir");
     o.output_beside_new = 1; /* as the CLI: without output_dir, NEW/mlia-output/compare/ */
     o.threshold = -1;
     const mlia_json *t = mlia_json_get(req, "threshold");
-    if (!o.baseline || !o.new_run)
-        return (*message = strdup(!o.baseline ? "baseline is required" : "new is required")), 2;
+    if ((!o.baseline && !o.n_baselines) || !o.new_run)
+        return (*message = strdup(!o.baseline && !o.n_baselines ? "baseline is required" : "new is required")), 2;
     if (t && t->type != MLIA_JSON_NULL) {
         if (t->type != MLIA_JSON_NUMBER || t->u.number.nonfinite || t->u.number.d < 0)
             return (*message = strdup("threshold must be a non-negative number of percent")), 2;

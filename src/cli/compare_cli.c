@@ -22,8 +22,8 @@
 #include "mlia/mlia.h"
 
 #define COMPARE_USAGE                                                                                              \
-    "usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--allow-different-programs] [--json] " \
-    "[--fail-on-regression]"
+    "usage: mlia compare BASELINE NEW [--baseline RUN]... [--output-dir DIR] [--threshold PCT] "                     \
+    "[--allow-different-programs] [--json] [--fail-on-regression]"
 
 const char *mlia_cli_compare_help(void)
 {
@@ -35,9 +35,13 @@ const char *mlia_cli_compare_help(void)
            "\n"
            "positional arguments:\n"
            "  BASELINE, NEW          an mlia-output folder, a folder holding one, or an\n"
-           "                         mlia-output.json file\n"
+           "                         mlia-output.json file; BASELINE may also be a folder\n"
+           "                         of runs (pooled)\n"
            "\n"
            "options:\n"
+           "  --baseline RUN         one more baseline run, pooled with BASELINE by execution;\n"
+           "                         repeat it (with it, BASELINE may be left out); a folder\n"
+           "                         of runs stands for every run in it\n"
            "  --output-dir DIR       write DIR/compare/compare.json (and compare.html, when\n"
            "                         both runs have their page); default: the new run's\n"
            "                         mlia-output folder (NEW/mlia-output/compare/)\n"
@@ -67,65 +71,40 @@ static int usage(const char *fmt, const char *a, const char *b)
     return 2;
 }
 
-int mlia_cli_compare(int argc, char **argv)
+/* The parsed command line. */
+typedef struct compare_args {
+    const char *pos[2];
+    int n_pos;
+    const char **baselines;     /* --baseline values in order (malloc'd, argc entries) */
+    int n_baselines;
+    const char *output_dir, *threshold_text;
+    bool json, fail, quiet, help, allow;
+    char extra[1024];           /* unrecognized arguments */
+} compare_args;
+
+static void add_extra(compare_args *a, const char *arg)
 {
-    const char *pos[2] = {NULL, NULL};
-    int n_pos = 0;
-    const char *output_dir = NULL, *threshold_text = NULL;
-    bool json = false, fail = false, quiet = false, help = false, options_done = false, allow = false;
-    char extra[1024] = "";
-    /* argv[1] is "compare" */
-    for (int i = 2; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!options_done && strcmp(arg, "--") == 0) {
-            options_done = true;
-            continue;
-        }
-        if (options_done || arg[0] != '-' || arg[1] == 0) {
-            if (n_pos < 2)
-                pos[n_pos++] = arg;
-            else if (strlen(extra) + strlen(arg) + 2 < sizeof extra)
-                snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s", extra[0] ? " " : "", arg);
-            continue;
-        }
-        const char *eq = strchr(arg, '=');
-        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
-        const char *flags[] = {"--json", "--fail-on-regression", "-q", "--quiet", "-h", "--help",
-                               "--allow-different-programs"};
-        bool *flag_vars[] = {&json, &fail, &quiet, &quiet, &help, &help, &allow};
-        bool matched = false;
-        for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
-            if (strlen(flags[k]) == name_len && strncmp(arg, flags[k], name_len) == 0) {
-                if (eq)
-                    return usage("argument %s: ignored explicit argument '%s'", flags[k], eq + 1);
-                *flag_vars[k] = true;
-                matched = true;
-            }
-        if (matched)
-            continue;
-        const char *valued[] = {"--output-dir", "--threshold"};
-        const char **targets[] = {&output_dir, &threshold_text};
-        for (size_t k = 0; k < 2 && !matched; k++)
-            if (strlen(valued[k]) == name_len && strncmp(arg, valued[k], name_len) == 0) {
-                const char *v = eq ? eq + 1 : (i + 1 < argc && (argv[i + 1][0] != '-' || !argv[i + 1][1]) ? argv[++i] : NULL);
-                if (!v)
-                    return usage("argument %s: expected one argument%s", valued[k], "");
-                if (!*v)
-                    return usage("argument %s: expected a non-empty value%s", valued[k], "");
-                *targets[k] = v;
-                matched = true;
-            }
-        if (!matched && strlen(extra) + strlen(arg) + 2 < sizeof extra)
-            snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s", extra[0] ? " " : "", arg);
-    }
-    if (help) {
+    size_t n = strlen(a->extra);
+    if (n + strlen(arg) + 2 < sizeof a->extra)
+        snprintf(a->extra + n, sizeof a->extra - n, "%s%s", n ? " " : "", arg);
+}
+
+/* Runs the parsed command; returns the exit status. */
+static int run(const compare_args *a)
+{
+    if (a->help) {
         fputs(mlia_cli_compare_help(), stdout);
         return fflush(stdout) ? 1 : 0;
     }
-    if (extra[0])
-        return usage("unrecognized arguments: %s%s", extra, "");
-    if (n_pos < 2)
-        return usage("the following arguments are required: %s%s", n_pos == 0 ? "BASELINE, " : "", "NEW");
+    if (a->extra[0])
+        return usage("unrecognized arguments: %s%s", a->extra, "");
+    /* with --baseline, the one positional argument is NEW (a second one, BASELINE, is pooled too) */
+    if (a->n_pos < (a->n_baselines ? 1 : 2))
+        return usage("the following arguments are required: %s%s", a->n_pos == 0 && !a->n_baselines ? "BASELINE, " : "",
+                     "NEW");
+    const char *baseline = a->n_pos == 2 ? a->pos[0] : NULL, *new_run = a->pos[a->n_pos - 1];
+    const char *threshold_text = a->threshold_text;
+    bool json = a->json, fail = a->fail, quiet = a->quiet;
     double threshold = -1;
     if (threshold_text) {
         char *end = NULL;
@@ -135,8 +114,9 @@ int mlia_cli_compare(int argc, char **argv)
             return usage("argument --threshold: invalid value: '%s' (expected a non-negative number of percent)%s",
                          threshold_text, "");
     }
-    mlia_compare_options o = {.baseline = pos[0], .new_run = pos[1], .output_dir = output_dir,
-                              .threshold = threshold, .allow_different_programs = allow,
+    mlia_compare_options o = {.baseline = baseline, .new_run = new_run, .output_dir = a->output_dir,
+                              .threshold = threshold, .allow_different_programs = a->allow,
+                              .baselines = a->baselines, .n_baselines = a->n_baselines,
                               .output_beside_new = 1, .console_width = mlia_cli_console_width()};
     mlia_compare_output out;
     char *error = NULL;
@@ -170,4 +150,79 @@ int mlia_cli_compare(int argc, char **argv)
         return 1;
     }
     return fail && regressions ? 3 : 0;
+}
+
+/* Returns -1 when parsing went through, else the exit status of a usage
+ * error already reported. */
+static int parse(int argc, char **argv, compare_args *a)
+{
+    bool options_done = false;
+    /* argv[1] is "compare" */
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && strcmp(arg, "--") == 0) {
+            options_done = true;
+            continue;
+        }
+        if (options_done || arg[0] != '-' || arg[1] == 0) {
+            if (a->n_pos < 2)
+                a->pos[a->n_pos++] = arg;
+            else
+                add_extra(a, arg);
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+        const char *flags[] = {"--json", "--fail-on-regression", "-q", "--quiet", "-h", "--help",
+                               "--allow-different-programs"};
+        bool *flag_vars[] = {&a->json, &a->fail, &a->quiet, &a->quiet, &a->help, &a->help, &a->allow};
+        bool matched = false;
+        for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
+            if (strlen(flags[k]) == name_len && strncmp(arg, flags[k], name_len) == 0) {
+                if (eq)
+                    return usage("argument %s: ignored explicit argument '%s'", flags[k], eq + 1);
+                *flag_vars[k] = true;
+                matched = true;
+            }
+        if (matched)
+            continue;
+        /* --baseline repeats (every value counts); the others: the last value wins */
+        const char *valued[] = {"--output-dir", "--threshold", "--baseline"};
+        const char *value = NULL;
+        for (size_t k = 0; k < 3 && !matched; k++)
+            if (strlen(valued[k]) == name_len && strncmp(arg, valued[k], name_len) == 0) {
+                value = eq ? eq + 1
+                           : (i + 1 < argc && (argv[i + 1][0] != '-' || !argv[i + 1][1]) ? argv[++i] : NULL);
+                if (!value)
+                    return usage("argument %s: expected one argument%s", valued[k], "");
+                if (!*value)
+                    return usage("argument %s: expected a non-empty value%s", valued[k], "");
+                if (k == 0)
+                    a->output_dir = value;
+                else if (k == 1)
+                    a->threshold_text = value;
+                else
+                    a->baselines[a->n_baselines++] = value;
+                matched = true;
+            }
+        if (!matched)
+            add_extra(a, arg);
+    }
+    return -1;
+}
+
+int mlia_cli_compare(int argc, char **argv)
+{
+    compare_args a;
+    memset(&a, 0, sizeof a);
+    a.baselines = calloc((size_t)argc + 1, sizeof *a.baselines);
+    if (!a.baselines) {
+        fprintf(stderr, "mlia: error: out of memory\n");
+        return 1;
+    }
+    int rc = parse(argc, argv, &a);
+    if (rc < 0)
+        rc = run(&a);
+    free(a.baselines);
+    return rc;
 }

@@ -8,6 +8,7 @@
  */
 #include "pipeline/compare.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,25 +171,128 @@ static int write_outputs(compare_session *cs, const char *dir, const compare_inp
     return rc;
 }
 
+/* A folder that is not a run but holds runs (one level down, hidden
+ * entries skipped): their paths in name order, or 0 when it holds none. */
+static uint32_t runs_in(const char *dir, mlia_arena *a, const char ***out)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    uint32_t k = 0;
+    if (n <= 0) {
+        free(names);
+        return 0;
+    }
+    *out = mlia_arena_array(a, (size_t)n, sizeof **out);
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        if (name[0] != '.') {
+            const char *sub = mlia_arena_printf(a, "%s/%s", dir, name);
+            if (is_file(mlia_arena_printf(a, "%s/" RESULT_NAME, sub)) ||
+                is_file(mlia_arena_printf(a, "%s/mlia-output/" RESULT_NAME, sub)))
+                (*out)[k++] = sub;
+        }
+        free(names[i]);
+    }
+    free(names);
+    return k;
+}
+
+/* The baseline runs the options name: BASELINE, then every --baseline, a
+ * folder of runs standing for the runs it holds. */
+static int baseline_runs(const mlia_compare_options *opts, mlia_arena *a, const char ***out, uint32_t *n_out,
+                         mlia_error *err)
+{
+    uint32_t n_args = (opts->baseline ? 1u : 0u) + (opts->n_baselines > 0 ? (uint32_t)opts->n_baselines : 0u);
+    const char **args = mlia_arena_array(a, n_args ? n_args : 1, sizeof *args);
+    uint32_t k = 0;
+    if (opts->baseline)
+        args[k++] = opts->baseline;
+    for (int i = 0; i < opts->n_baselines; i++)
+        args[k++] = opts->baselines[i];
+    if (!n_args)
+        return mlia_error_setf(err, NULL, "no baseline given");
+    /* first pass: how many runs */
+    uint32_t total = 0;
+    const char ***lists = mlia_arena_array(a, n_args, sizeof *lists);
+    uint32_t *counts = mlia_arena_array(a, n_args, sizeof *counts);
+    for (uint32_t i = 0; i < n_args; i++) {
+        struct stat st;
+        counts[i] = 1;
+        lists[i] = &args[i];
+        if (stat(args[i], &st) == 0 && S_ISDIR(st.st_mode) &&
+            !is_file(mlia_arena_printf(a, "%s/" RESULT_NAME, args[i])) &&
+            !is_file(mlia_arena_printf(a, "%s/mlia-output/" RESULT_NAME, args[i]))) {
+            const char **runs = NULL;
+            uint32_t r = runs_in(args[i], a, &runs);
+            if (r) {
+                counts[i] = r;
+                lists[i] = runs;
+            }
+        }
+        total += counts[i];
+        if (total > COMPARE_MAX_BASELINES)
+            return mlia_error_setf(err, args[i], "more than %u baseline runs", COMPARE_MAX_BASELINES);
+    }
+    *out = mlia_arena_array(a, total, sizeof **out);
+    k = 0;
+    for (uint32_t i = 0; i < n_args; i++)
+        for (uint32_t j = 0; j < counts[i]; j++)
+            (*out)[k++] = lists[i][j];
+    *n_out = total;
+    return 0;
+}
+
 int compare_session_run(compare_session *cs, const mlia_compare_options *opts, mlia_compare_output *out,
                         mlia_error *err)
 {
     mlia_arena *arena = &cs->arena;
     double threshold = opts->threshold < 0 ? COMPARE_DEFAULT_THRESHOLD : opts->threshold;
-    /* counted only once allocated: an out-of-memory jump may come from the allocation */
-    cs->baselines = mlia_arena_array(arena, 1, sizeof *cs->baselines);
-    cs->baselines[0].page_fd = cs->baselines[0].json_fd = -1;
-    cs->n_baselines = 1;
-    compare_input *b = &cs->baselines[0], *n = &cs->new_run;
-    compare_identity identity = COMPARE_SAME_PROGRAM;
-    if (read_run(opts->baseline, b, arena, err) || read_run(opts->new_run, n, arena, err) ||
-        check_identity(cs, b, n, opts->allow_different_programs != 0, &identity, err))
+    const char **paths = NULL;
+    uint32_t nb = 0;
+    if (baseline_runs(opts, arena, &paths, &nb, err))
         return 1;
+    /* counted only once allocated: an out-of-memory jump may come from the allocation */
+    compare_input *bs = mlia_arena_array(arena, nb, sizeof *bs);
+    for (uint32_t i = 0; i < nb; i++)
+        bs[i].page_fd = bs[i].json_fd = -1;
+    cs->baselines = bs;
+    cs->n_baselines = nb;
+    compare_input *n = &cs->new_run;
+    for (uint32_t i = 0; i < nb; i++)
+        if (read_run(paths[i], &bs[i], arena, err))
+            return 1;
+    if (read_run(opts->new_run, n, arena, err))
+        return 1;
+    compare_identity identity = COMPARE_SAME_PROGRAM;
+    for (uint32_t i = 0; i < nb; i++) {
+        compare_identity id;
+        if (check_identity(cs, &bs[i], n, opts->allow_different_programs != 0, &id, err))
+            return 1;
+        if (id > identity)
+            identity = id;
+    }
+    /* several baselines: one pooled document (analysis/compare.h compare_pool) */
+    const result_doc **docs = mlia_arena_array(arena, nb, sizeof *docs);
+    const char **base_paths = mlia_arena_array(arena, nb, sizeof *base_paths);
+    const compare_input *paged = NULL;
+    for (uint32_t i = 0; i < nb; i++) {
+        docs[i] = &bs[i].doc;
+        base_paths[i] = bs[i].json_path;
+        if (!paged && bs[i].page_fd >= 0)
+            paged = &bs[i];
+    }
+    result_doc pooled;
+    const result_doc *base = docs[0];
+    if (nb > 1) {
+        compare_pool(docs, nb, arena, &pooled);
+        base = &pooled;
+    }
 
     compare_result cr;
-    compare_run(&b->doc, &n->doc, threshold, arena, &cr);
-    compare_inputs in = {b->json_path, n->json_path, &b->doc, &n->doc, cs->warnings, cs->n_warnings,
-                         b->page_path, b->page_fd, n->page_path, n->page_fd, identity};
+    compare_run(base, &n->doc, threshold, arena, &cr);
+    compare_inputs in = {bs[0].json_path, n->json_path, base, &n->doc, cs->warnings, cs->n_warnings,
+                         paged ? paged->page_path : NULL, paged ? paged->page_fd : -1, n->page_path, n->page_fd,
+                         identity, nb, base_paths, docs};
     mlia_buf json;
     mlia_buf_init(&json);
     mlia_jw w;

@@ -32,13 +32,15 @@ typedef struct compare_input {
 } compare_input;
 
 #define COMPARE_MAX_WARNINGS 64
+/* Baseline runs pooled at most (BASELINE, --baseline, folders of runs). */
+#define COMPARE_MAX_BASELINES 1024u
 
 /* What one comparison owns; released by compare_session_free, also after an
  * out-of-memory jump out of compare_session_run. */
 typedef struct compare_session {
     mlia_arena arena;
     uint32_t n_baselines;
-    compare_input *baselines;   /* arena array */
+    compare_input *baselines;   /* arena array: every baseline run, pooled when several */
     compare_input new_run;
     mlia_outdir outdir;         /* the compare/ folder being written */
     bool outdir_open;

@@ -177,8 +177,65 @@ TEST(identity)
     mlia_arena_free(&a);
 }
 
+TEST(weighted_median)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    /* one execution per run: the nearest-rank median of the executions */
+    double v3[] = {440, 420, 430};
+    uint32_t w1[] = {1, 1, 1};
+    CHECK(compare_weighted_median(v3, w1, 3, &a) == 430);
+    double v4[] = {4, 1, 3, 2};
+    uint32_t w4[] = {1, 1, 1, 1};
+    CHECK(compare_weighted_median(v4, w4, 4, &a) == 2); /* lower median, as runtime_p50_u64 */
+    /* a run of 5 executions outweighs two runs of one */
+    double vw[] = {10, 20, 30};
+    uint32_t ww[] = {1, 5, 1};
+    CHECK(compare_weighted_median(vw, ww, 3, &a) == 20);
+    uint32_t wz[] = {0, 0, 3}; /* no samples count as one */
+    CHECK(compare_weighted_median(vw, wz, 3, &a) == 30);
+    mlia_arena_free(&a);
+}
+
+TEST(pooled_baselines)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    static char t1[4096], t2[4096], t3[4096], tn[4096];
+    const char *e1 = "{\"id\":\"op/a\",\"kind\":\"source_operator\",\"name\":\"a\"}";
+    const char *e2 = "{\"id\":\"op/a\",\"kind\":\"source_operator\",\"name\":\"a\"},"
+                     "{\"id\":\"op/b\",\"kind\":\"source_operator\",\"name\":\"b\"}";
+#define ONE(v) "{\"entity_id\":\"op/a\",\"metrics\":[" TIMING("execution_time", v, v, v, 1) "]}"
+    doc_text(t1, sizeof t1, "", e1, ONE(0.420));
+    doc_text(t2, sizeof t2, "", e2, ONE(0.440));
+    doc_text(t3, sizeof t3, "", e1, ONE(0.430));
+    doc_text(tn, sizeof tn, "", e1, "{\"entity_id\":\"op/a\",\"metrics\":[" TIMING("execution_time", 0.510, 0.504, 0.516, 3) "]}");
+#undef ONE
+    result_doc d1, d2, d3, n, pooled;
+    CHECK(!read_doc(&a, t1, &d1) && !read_doc(&a, t2, &d2) && !read_doc(&a, t3, &d3) && !read_doc(&a, tn, &n));
+    const result_doc *docs[3] = {&d1, &d2, &d3};
+    compare_pool(docs, 3, &a, &pooled);
+    CHECK_INT(pooled.n_entities, 2); /* the union */
+    CHECK_STR(pooled.schema_version, "1.2.0");
+    compare_result r;
+    compare_run(&pooled, &n, 5.0, &a, &r);
+    const char *S = "execution_time|attribution=exclusive";
+    const compare_row *x = row(&r, "op/a", S);
+    CHECK(x != NULL);
+    if (!x)
+        return;
+    CHECK(x->base.p50 == 0.430 && x->base.min == 0.420 && x->base.max == 0.440);
+    CHECK_INT(x->base.samples, 3);
+    CHECK_INT(x->verdict, COMPARE_REGRESSION); /* three one-execution runs decide; one alone would not */
+    compare_run(&d1, &n, 5.0, &a, &r);
+    CHECK_INT(row(&r, "op/a", S)->verdict, COMPARE_INCONCLUSIVE);
+    mlia_arena_free(&a);
+}
+
 int main(void)
 {
+    RUN(weighted_median);
+    RUN(pooled_baselines);
     RUN(verdicts);
     RUN(reader_errors);
     RUN(identity);

@@ -17,8 +17,8 @@ from helpers import MLIA, ROOT, build_fixture, check_args, load_sample, need_bin
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import mlia  # noqa: E402
 
-CONSOLE_USAGE = ("usage: mlia compare BASELINE NEW [--output-dir DIR] [--threshold PCT] [--allow-different-programs] "
-                 "[--json] [--fail-on-regression]")
+CONSOLE_USAGE = ("usage: mlia compare BASELINE NEW [--baseline RUN]... [--output-dir DIR] [--threshold PCT] "
+                 "[--allow-different-programs] [--json] [--fail-on-regression]")
 
 
 def run_on_pty(argv, env=None):
@@ -463,6 +463,101 @@ class Compare(unittest.TestCase):
                 at = found + len(chunk)
         if len(chunks) == 1:
             self.assertEqual(got, expected, what)
+
+    # ---- pooled baselines (issue 18 point 5) ----
+
+    def one_execution_runs(self):
+        """Three one-execution baseline runs of the program (relu_default_2 at 420, 440 and
+        430 ns), in a folder of runs."""
+        if getattr(type(self), "_history", None):
+            return type(self)._history
+        history = os.path.join(self.tmp, "history")
+        os.makedirs(history, exist_ok=True)
+        runs = []
+        for k, d in enumerate((420, 440, 430)):
+            desc = descriptions()[0]
+            desc["executions"]["count"] = 1
+            for p in desc["plan"]:
+                if "durations" in p:
+                    p["durations"] = p["durations"][:1]
+            plan_entry(desc, "aten_relu_default_2")["durations"] = [d]
+            name = f"run-{k}"
+            out = os.path.join(history, name)
+            paths = build_fixture(desc, os.path.join(self.tmp, "src-" + name))
+            p = run_mlia(*check_args(paths["etrecord"], paths["etdump"], "--output-dir", out, "-q"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            runs.append(out)
+        type(self)._history = (history, runs)
+        return history, runs
+
+    def test_pooled_baselines(self):
+        history, runs = self.one_execution_runs()
+        d = os.path.join(self.tmp, "pooled")
+        relu = ("source_operator/forward/aten_relu_default_2", "execution_time|attribution=exclusive")
+        # one run of one execution says nothing about noise: inconclusive
+        one = json.loads(self.compare(runs[0], self.new, "--json", "--output-dir", d).stdout)
+        rows = {(m["entity_id"], m["series"]): m for m in one["metrics"]}
+        self.assertEqual(rows[relu]["verdict"], "inconclusive")
+        # three, pooled by execution: P50 430, [420, 440], 3 samples -> a regression
+        forms = [
+            (runs[0], self.new, "--baseline", runs[1], "--baseline", runs[2]),
+            ("--baseline", runs[0], "--baseline", runs[1], "--baseline", runs[2], self.new),
+            (history, self.new),
+            ("--baseline", history, self.new),
+        ]
+        docs = []
+        for form in forms:
+            docs.append(json.loads(self.compare(*form, "--json", "--output-dir", d).stdout))
+        for doc in docs[1:]:
+            self.assertEqual(doc["metrics"], docs[0]["metrics"])
+            self.assertEqual(doc["baseline"]["runs"], docs[0]["baseline"]["runs"])
+        doc = docs[0]
+        self.assertEqual([r["path"] for r in doc["baseline"]["runs"]],
+                         [os.path.join(r, "mlia-output", "mlia-output.json") for r in runs])
+        self.assertEqual(doc["baseline"]["path"], doc["baseline"]["runs"][0]["path"])
+        r = {(m["entity_id"], m["series"]): m for m in doc["metrics"]}[relu]
+        self.assertEqual(r["baseline"], {"p50": 0.00043, "min": 0.00042, "max": 0.00044, "samples": 3})
+        self.assertEqual(r["verdict"], "regression")
+        self.assertAlmostEqual(r["percent"], 100 * (0.00051 - 0.00043) / 0.00043)
+        # the console names every run
+        p = self.compare(*forms[2], "--output-dir", d)
+        self.assertIn("Baseline:  3 runs pooled by execution\n" +
+                      "".join(f"           {os.path.join(x, 'mlia-output', 'mlia-output.json')}\n" for x in runs) +
+                      f"New:       {os.path.join(self.new, 'mlia-output.json')}\n", p.stdout)
+        # Python: the same options, the same dict
+        got = mlia.compare(runs, self.new, output_dir=d)
+        self.assertEqual(got["metrics"], doc["metrics"])
+        self.assertEqual(mlia.compare(history, self.new, output_dir=d)["metrics"], doc["metrics"])
+        # a pooled run of another program is refused, naming it
+        p = self.compare(history, self.new, "--baseline", self.grown, "--output-dir", d, expect=1)
+        self.assertTrue(p.stderr.startswith(f"mlia: error: {os.path.join(self.new, 'mlia-output.json')}: a different "
+                                            f"program from the baseline's ({os.path.join(self.grown, 'mlia-output.json')})"),
+                        p.stderr)
+        # usage
+        p = self.compare("--baseline", history, expect=2)
+        self.assertEqual(p.stderr.splitlines()[0], "mlia: error: the following arguments are required: NEW")
+        p = self.compare(self.new, "--baseline", expect=2)
+        self.assertEqual(p.stderr.splitlines()[0], "mlia: error: argument --baseline: expected one argument")
+
+    def test_python_api_options(self):
+        d = os.path.join(self.tmp, "py-options")
+        with self.assertRaises(mlia.MliaRegressionError) as ctx:
+            mlia.compare(self.base, self.new, output_dir=d, fail_on_regression=True)
+        self.assertEqual(str(ctx.exception), "2 regressions (threshold 5 %)")
+        self.assertEqual(ctx.exception.report["summary"]["regressions"], 2)
+        self.assertIsInstance(ctx.exception, mlia.MliaError)
+        self.assertEqual(mlia.compare(self.new, self.new, output_dir=d, fail_on_regression=True)["summary"]["regressions"], 0)
+        with self.assertRaises(mlia.MliaUsageError):
+            mlia.compare([], self.new)
+        with self.assertRaises(mlia.MliaUsageError):
+            mlia.compare([self.base, 3], self.new)
+        # without output_dir, as the command: into the new run's folder
+        with tempfile.TemporaryDirectory(prefix="mlia-cmp-py-") as t:
+            new = os.path.join(t, "new")
+            shutil.copytree(os.path.dirname(self.new), new)
+            mlia.compare(self.base, new)
+            self.assertEqual(sorted(os.listdir(os.path.join(new, "mlia-output", "compare"))),
+                             ["compare.html", "compare.json"])
 
     # ---- where files go, replacing the pair, safe inputs (issue 18 points 3 and 4) ----
 

@@ -40,7 +40,7 @@ static char *console_of(const char *base, const char *new_, double threshold)
     }
     compare_result r;
     compare_run(&b, &n, threshold, &a, &r);
-    compare_inputs in = {"b.json", "n.json", &b, &n, NULL, 0, NULL, -1, NULL, -1, COMPARE_SAME_PROGRAM};
+    compare_inputs in = {"b.json", "n.json", &b, &n, NULL, 0, NULL, -1, NULL, -1, COMPARE_SAME_PROGRAM, 0, NULL, NULL};
     char *text = compare_console(&in, &r, 0);
     mlia_arena_free(&a);
     return text;

@@ -30,10 +30,8 @@ static void write_side(mlia_jw *w, const char *key, const compare_side *s)
     mlia_jw_obj_end(w);
 }
 
-static void write_run(mlia_jw *w, const char *key, const char *path, const result_doc *d)
+static void write_run_fields(mlia_jw *w, const char *path, const result_doc *d)
 {
-    mlia_jw_key(w, key);
-    mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "path", path);
     mlia_jw_kstr(w, "schema_version", d->schema_version);
     mlia_jw_kstr(w, "model", d->model_name);
@@ -41,6 +39,24 @@ static void write_run(mlia_jw *w, const char *key, const char *path, const resul
     mlia_jw_kstr(w, "run_id", d->run_id);
     mlia_jw_kstr(w, "timestamp", d->timestamp);
     mlia_jw_kstr(w, "program", d->fingerprint.program);
+}
+
+/* One side: its first run's fields, and every run in "runs" (several for a
+ * pooled baseline). */
+static void write_run(mlia_jw *w, const char *key, uint32_t n, const char *const *paths,
+                      const result_doc *const *docs)
+{
+    mlia_jw_key(w, key);
+    mlia_jw_obj_begin(w);
+    write_run_fields(w, paths[0], docs[0]);
+    mlia_jw_key(w, "runs");
+    mlia_jw_arr_begin(w);
+    for (uint32_t i = 0; i < n; i++) {
+        mlia_jw_obj_begin(w);
+        write_run_fields(w, paths[i], docs[i]);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
     mlia_jw_obj_end(w);
 }
 
@@ -106,8 +122,10 @@ void compare_write_json(const compare_inputs *in, const compare_result *r, mlia_
     mlia_jw_kstr(w, "generated_by", "mlia " MLIA_VERSION);
     mlia_jw_kdouble(w, "threshold_percent", r->threshold);
     mlia_jw_kuint(w, "min_samples", COMPARE_MIN_SAMPLES);
-    write_run(w, "baseline", in->base_path, in->base);
-    write_run(w, "new", in->new_path, in->new_);
+    bool pooled = in->n_base > 0 && in->base_paths && in->base_docs;
+    write_run(w, "baseline", pooled ? in->n_base : 1, pooled ? in->base_paths : &in->base_path,
+              pooled ? in->base_docs : &in->base);
+    write_run(w, "new", 1, &in->new_path, &in->new_);
     mlia_jw_key(w, "warnings");
     mlia_jw_arr_begin(w);
     for (uint32_t i = 0; i < in->n_warnings; i++)
@@ -329,7 +347,13 @@ char *compare_console(const compare_inputs *in, const compare_result *r, unsigne
                    : console_width < COMPARE_CONSOLE_MIN_WIDTH ? COMPARE_CONSOLE_MIN_WIDTH
                    : console_width > COMPARE_CONSOLE_MAX_WIDTH ? COMPARE_CONSOLE_MAX_WIDTH
                                                                : console_width;
-    line(&b, "Baseline:", in->base_path);
+    if (in->n_base > 1 && in->base_paths) {
+        mlia_buf_printf(&b, "%-11s%u runs pooled by execution\n", "Baseline:", in->n_base);
+        for (uint32_t i = 0; i < in->n_base; i++)
+            line(&b, "", in->base_paths[i]);
+    } else {
+        line(&b, "Baseline:", in->base_path);
+    }
     line(&b, "New:", in->new_path);
     char *model = esc(in->new_->model_name), *method = esc(in->new_->method ? in->new_->method : "(none)");
     mlia_buf_printf(&b, "%-11s%s (method %s)", "Model:", model, method);

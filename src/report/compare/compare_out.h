@@ -17,8 +17,8 @@
 #include "formats/result_read.h"
 
 typedef struct compare_inputs {
-    const char *base_path, *new_path;      /* the mlia-output.json files */
-    const result_doc *base, *new_;
+    const char *base_path, *new_path;      /* the mlia-output.json files (the first baseline run) */
+    const result_doc *base, *new_;         /* base: the baseline run, or the pool of several */
     const char *const *warnings;           /* unescaped; writers escape for the terminal */
     uint32_t n_warnings;
     const char *base_page_path;            /* the runs' pages (checked by the reader), or NULL / -1 */
@@ -26,6 +26,9 @@ typedef struct compare_inputs {
     const char *new_page_path;
     int new_page_fd;
     compare_identity identity;             /* how the programs relate (analysis/compare.h) */
+    uint32_t n_base;                       /* baseline runs (base is their pool when > 1) */
+    const char *const *base_paths;         /* [n_base] */
+    const result_doc *const *base_docs;    /* [n_base] */
 } compare_inputs;
 
 /* How many rows the console lists per table, and its width. */
