@@ -112,6 +112,10 @@ typedef struct mlia_check_options {
      * mlia-output/trace.json (Chrome trace-event JSON, --trace --trace-format json). Ignored
      * without output_dir. Added after the fields above: zero-initialised callers get no trace. */
     const char *trace;
+    /* 1 with output_dir: also write csv/operators.csv, chains.csv and
+     * executions.csv (--csv, docs/captures.md); the per-execution values are
+     * then kept in memory until the files are written. */
+    int csv;
 } mlia_check_options;
 
 /* Result of one run. */

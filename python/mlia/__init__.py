@@ -125,7 +125,8 @@ def run_advisor(advice_category: str = "performance",
                 debug_buffer: Optional[Union[str, os.PathLike]] = None,
                 reference_profiling_data: Optional[Union[str, os.PathLike]] = None,
                 reference_debug_buffer: Optional[Union[str, os.PathLike]] = None,
-                trace: Union[bool, str, None] = None) -> Dict[str, Any]:
+                trace: Union[bool, str, None] = None,
+                csv: bool = False) -> Dict[str, Any]:
     """Run `mlia check` and return the standardized result as a dict.
 
     profiling_data: one ETDump, or a list of them whose executions are pooled
@@ -138,7 +139,9 @@ def run_advisor(advice_category: str = "performance",
     reference_profiling_data and reference_debug_buffer (both, with debug_buffer) add
     the error metrics against a reference capture (docs/accuracy.md). trace=True (or
     "perfetto") writes output_dir/mlia-output/trace.pftrace, trace="json" trace.json
-    (docs/trace.md, --trace); by default no trace is written. Errors raise
+    (docs/trace.md, --trace); by default no trace is written. csv=True also
+    writes output_dir/mlia-output/csv/ (operators.csv, chains.csv, executions.csv;
+    output_dir defaults to "." then). Errors raise
     MliaError (or MliaUsageError) carrying the CLI's message.
     """
     if model is None:
@@ -165,6 +168,10 @@ def run_advisor(advice_category: str = "performance",
         if trace is not True and trace not in ("perfetto", "json"):
             raise MliaUsageError(f"trace must be True, False, 'perfetto' or 'json'; got {trace!r}")
         request["trace"] = "perfetto" if trace is True else trace
+    if not isinstance(csv, bool):
+        raise MliaUsageError("csv must be True or False")
+    if csv:
+        request["csv"] = True
     opts = (backend_options or {}).get("neural-technology-profiling-data", {})
     for key in opts:
         if key not in ("etrecord_method", "ticks_per_second", "warmup_executions"):

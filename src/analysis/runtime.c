@@ -1186,6 +1186,26 @@ static void add_timing(rt_state *st, mlia_entity *ent, const char *name, summary
     }
 }
 
+/* --csv (executions.csv): the per-execution values behind a summary, kept
+ * in the arena. `row` has n_exec values (NOT_MEASURED for none); when NULL
+ * the values are read from row `trow` of table t. */
+static void keep_series(rt_state *st, runtime_analysis *ra, const char *entity_id, const char *metric,
+                        const uint64_t *row, const tick_table *t, uint32_t trow)
+{
+    if (!st->in->keep_series)
+        return;
+    uint32_t n = st->in->n_executions;
+    if (ra->n_series == ra->cap_series) {
+        uint32_t nc = ra->cap_series ? ra->cap_series * 2 : 64;
+        ra->series = mlia_arena_grow(st->arena, ra->series, ra->n_series, nc, sizeof *ra->series);
+        ra->cap_series = nc;
+    }
+    uint64_t *v = mlia_arena_array(st->arena, n ? n : 1, sizeof *v);
+    for (uint32_t x = 0; x < n; x++)
+        v[x] = row ? row[x] : table_get(t, trow, x);
+    ra->series[ra->n_series++] = (runtime_series){entity_id, metric, v};
+}
+
 static void add_coverage(rt_state *st, mlia_entity *ent, uint32_t samples)
 {
     if (!st->in->n_executions)
@@ -1408,15 +1428,20 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
             continue;
         const char *attr = node_shared[i] ? "shared" : "exclusive";
         add_timing(st, ent, "execution_time", se, attr);
+        keep_series(st, ra, ent->id, "execution_time", row_exec, NULL, 0);
         if (any_kernel) {
             summary sk = summarise(row_kern, n_exec, tmp);
-            if (sk.n)
+            if (sk.n) {
                 add_timing(st, ent, "kernel_time", sk, attr);
+                keep_series(st, ra, ent->id, "kernel_time", row_kern, NULL, 0);
+            }
         }
         if (any_unattr) {
             summary su = summarise(row_unat, n_exec, tmp);
-            if (su.n)
+            if (su.n) {
                 add_timing(st, ent, "unattributed_time", su, attr);
+                keep_series(st, ra, ent->id, "unattributed_time", row_unat, NULL, 0);
+            }
         }
         add_coverage(st, ent, se.n);
         mlia_entity_set_str(st->result, ent, "attribution", attr);
@@ -1562,9 +1587,12 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
         summary s = summarise_row(&st.call_t, c->exec_row, tmp);
         if (s.n) {
             add_timing(&st, ent, "execution_time", s, "exclusive");
+            keep_series(&st, ra, c->id, "execution_time", NULL, &st.call_t, c->exec_row);
             summary su = summarise_row(&st.call_t, c->unattr_row, tmp);
-            if (su.n)
+            if (su.n) {
                 add_timing(&st, ent, "unattributed_time", su, "exclusive");
+                keep_series(&st, ra, c->id, "unattributed_time", NULL, &st.call_t, c->unattr_row);
+            }
             add_coverage(&st, ent, s.n);
         }
         rc->n_events = c->n_events;
@@ -1576,10 +1604,13 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
             summary es = summarise_row(&st.call_t, ev->exec_row, tmp);
             if (es.n) {
                 add_timing(&st, ee, "execution_time", es, "exclusive");
+                keep_series(&st, ra, ev->id, "execution_time", NULL, &st.call_t, ev->exec_row);
                 if (ev->unattr_row != UINT32_MAX) {
                     summary eu = summarise_row(&st.call_t, ev->unattr_row, tmp);
-                    if (eu.n)
+                    if (eu.n) {
                         add_timing(&st, ee, "unattributed_time", eu, "exclusive");
+                        keep_series(&st, ra, ev->id, "unattributed_time", NULL, &st.call_t, ev->unattr_row);
+                    }
                 }
                 add_coverage(&st, ee, es.n);
             }
@@ -1597,7 +1628,9 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
         ra->inference_min = (double)si.min / in->ticks_per_ms;
         ra->inference_max = (double)si.max / in->ticks_per_ms;
         ra->inference_samples = si.n;
+        keep_series(&st, ra, "model", "inference_time", st.execute_ticks, NULL, 0);
     }
+    ra->ticks_per_ms = in->ticks_per_ms;
     rt_state_free_tables(&st);
     ra->dropped_events = st.dropped;
     if (st.dropped)

@@ -99,7 +99,17 @@ typedef struct runtime_inputs {
     const struct ep_program *program;        /* may be NULL */
     const char *time_unit;                   /* "ns" */
     double ticks_per_ms;                     /* 1e6 for ns */
+    bool keep_series;                        /* keep every summary's per-execution values (--csv) */
 } runtime_inputs;
+
+/* The per-execution values behind one timing summary (runtime_inputs.keep_series):
+ * ticks[x] for execution x of the analysis, UINT64_MAX when not measured. */
+typedef struct runtime_series {
+    const char *entity_id;                   /* "model" for inference_time */
+    const char *metric;                      /* execution_time, kernel_time, unattributed_time,
+                                                inference_time */
+    const uint64_t *ticks;                   /* [n_executions] */
+} runtime_series;
 
 typedef struct runtime_analysis {
     uint32_t n_nodes;
@@ -114,6 +124,11 @@ typedef struct runtime_analysis {
     bool has_inference;
     double inference_p50, inference_min, inference_max;
     uint32_t inference_samples;
+    double ticks_per_ms;                     /* the rate every time above was converted with */
+    /* with keep_series: one series per timing metric written to the result,
+     * in the result's order (entities, then the model's inference_time) */
+    uint32_t n_series, cap_series;
+    runtime_series *series;
 } runtime_analysis;
 
 int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *arena,

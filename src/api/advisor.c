@@ -184,8 +184,14 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
             goto out;
         }
     }
-    if (!o.output_dir && o.model_explorer)
-        o.output_dir = "."; /* visualization needs files: same default as the CLI */
+    const mlia_json *csv = mlia_json_get(req, "csv");
+    if (csv && csv->type != MLIA_JSON_NULL && csv->type != MLIA_JSON_BOOL) {
+        rc = usage(error, "csv must be true or false");
+        goto out;
+    }
+    o.csv = csv && csv->type == MLIA_JSON_BOOL && csv->u.boolean;
+    if (!o.output_dir && (o.model_explorer || o.csv))
+        o.output_dir = "."; /* visualization and tables need files: same default as the CLI */
     mlia_check_output co;
     char *msg = NULL;
     if (mlia_check(&o, &co, &msg)) {

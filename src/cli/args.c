@@ -30,7 +30,7 @@ enum opt_id {
     OPT_TARGET, OPT_PERFORMANCE, OPT_COMPATIBILITY, OPT_PROFILING, OPT_BACKEND, OPT_COMPANION,
     OPT_OUTPUT_DIR, OPT_MODEL_EXPLORER, OPT_METHOD, OPT_JSON, OPT_QUIET, OPT_DEBUG, OPT_HELP,
     OPT_VERSION, OPT_DEBUG_BUFFER, OPT_REF_PROFILING, OPT_REF_DEBUG_BUFFER, OPT_TICKS, OPT_WARMUP, OPT_TRACE,
-    OPT_TRACE_FORMAT
+    OPT_TRACE_FORMAT, OPT_CSV
 };
 
 typedef struct opt_def {
@@ -53,6 +53,7 @@ static const opt_def OPTS[] = {
     {OPT_METHOD, "--neural-technology-profiling-data.etrecord-method", 0, true, true},
     {OPT_TICKS, "--neural-technology-profiling-data.ticks-per-second", 0, true, true},
     {OPT_WARMUP, "--neural-technology-profiling-data.warmup-executions", 0, true, true},
+    {OPT_CSV, "--csv", 0, false, true},
     {OPT_JSON, "--json", 0, false, true},
     {OPT_QUIET, "--quiet", 'q', false, false},
     {OPT_DEBUG, "--debug", 'd', false, false},
@@ -128,6 +129,7 @@ static void apply(mlia_cli_args *a, const opt_def *o, const char *value)
     case OPT_METHOD: a->method = value; break;
     case OPT_TICKS: a->ticks_per_second = mlia_strtod(value, NULL); break;
     case OPT_WARMUP: a->warmup_executions = (uint32_t)strtoul(value, NULL, 10); break;
+    case OPT_CSV: a->csv = true; break;
     case OPT_JSON: a->json = true; break;
     case OPT_QUIET: a->quiet = true; break;
     case OPT_DEBUG: a->debug = true; break;
@@ -521,7 +523,7 @@ const char *mlia_cli_help(mlia_cli_command command)
                "                   --reference-debug-buffer BIN]]\n"
                "                  [--neural-technology-profiling-data.ticks-per-second HZ]\n"
                "                  [--neural-technology-profiling-data.warmup-executions N]\n"
-               "                  [-b BACKEND] [--json] [-q] [-d]\n"
+               "                  [-b BACKEND] [--csv] [--json] [-q] [-d]\n"
                "\n"
                "Analyse an ExecuTorch ETDump (runtime timings and VGF neural statistics)\n"
                "against its ETRecord and write DIR/mlia-output/.\n"
@@ -559,6 +561,8 @@ const char *mlia_cli_help(mlia_cli_command command)
                "  --neural-technology-profiling-data.warmup-executions N\n"
                "                                leave the first N executions of each ETDump out\n"
                "                                of every statistic (default 0)\n"
+               "  --csv                         also write mlia-output/csv/: operators.csv,\n"
+               "                                chains.csv, executions.csv\n"
                "  --json                        print the result JSON on standard output\n"
                "                                instead of the summary\n"
                "  -q, --quiet                   print nothing on success\n"

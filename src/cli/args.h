@@ -31,7 +31,7 @@ typedef enum mlia_cli_command {
 
 typedef struct mlia_cli_args {
     mlia_cli_command command;
-    bool help, version, quiet, debug, json, performance, compatibility;
+    bool help, version, quiet, debug, json, performance, compatibility, csv;
     const char *model;            /* check: MODEL; inspect: FILE */
     const char *target_profile;
     const char *companion;

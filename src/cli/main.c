@@ -273,6 +273,7 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     opts.reference_debug_buffer_path = a->reference_debug_buffer;
     opts.ticks_per_second = a->ticks_per_second;
     opts.warmup_executions = a->warmup_executions;
+    opts.csv = a->csv;
     opts.cli_args = (const char *const *)(argv + 1);
     opts.n_cli_args = argc - 1;
     opts.console_width = mlia_cli_console_width();

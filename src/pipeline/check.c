@@ -41,6 +41,7 @@
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
 #include "formats/pte.h"
+#include "report/csv/csv.h"
 #include "report/result/console.h"
 #include "report/outdir.h"
 #include "report/result/result_json.h"
@@ -381,6 +382,8 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         goto fail;
     if (write_trace(s, od, err))
         goto fail;
+    if (s->opts->csv && csv_write(mlia_session_record(s), od, err)) /* docs/captures.md */
+        goto fail;
     if (s->opts->model_explorer) {
         progress(s, "writing views");
         if (s->has_companion && companion_recheck_digest(s, err))
@@ -621,6 +624,7 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     rin.program = s->program;
     rin.time_unit = s->time_unit;
     rin.ticks_per_ms = hz / 1000.0;
+    rin.keep_series = o->csv && o->output_dir; /* executions.csv */
     if (runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err))
         return -1;
     s->stage_ms[2] = now_ms() - t0;

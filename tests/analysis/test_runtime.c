@@ -148,11 +148,24 @@ TEST(runtime_rules)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, true};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
     CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+
+    /* kept series (--csv): the per-execution values behind each summary */
+    const runtime_series *sa = NULL;
+    for (uint32_t i = 0; i < ra->n_series; i++)
+        if (!strcmp(ra->series[i].entity_id, "source_operator/forward/a") &&
+            !strcmp(ra->series[i].metric, "execution_time"))
+            sa = &ra->series[i];
+    CHECK(sa);
+    CHECK_UINT(sa->ticks[0], 120);
+    CHECK_UINT(sa->ticks[1], 170);
+    CHECK_UINT(sa->ticks[2], 220);
+    CHECK(!strcmp(ra->series[ra->n_series - 1].entity_id, "model"));
+    CHECK_DBL(ra->ticks_per_ms, 1e6);
 
     /* exclusive node a: OPERATOR_CALL 70+50k ns over k = 1, 2, 3 */
     const mlia_entity *a = ent(&res, "source_operator/forward/a");
@@ -225,7 +238,7 @@ TEST(repeated_name_at_another_position_gets_ordinal)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -348,7 +361,7 @@ TEST(large_shared_group_is_capped)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t ex[1] = {0};
-    runtime_inputs in = {"forward", &dump, ex, 1, &o.m, &o.prog, "ns", 1e6};
+    runtime_inputs in = {"forward", &dump, ex, 1, &o.m, &o.prog, "ns", 1e6, false};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -374,7 +387,7 @@ static int analyse_three(const one_instr *o, etdump_run *runs, mlia_result *res)
     dump.runs = runs;
     mlia_result_init(res, &A);
     uint32_t ex[3] = {0, 1, 2};
-    runtime_inputs in = {"forward", &dump, ex, 3, &o->m, &o->prog, "ns", 1e6};
+    runtime_inputs in = {"forward", &dump, ex, 3, &o->m, &o->prog, "ns", 1e6, false};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);

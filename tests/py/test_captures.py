@@ -380,6 +380,167 @@ class WarmUp(Base):
                              backend_options={"neural-technology-profiling-data": {"warmup_executions": 1.5}})
 
 
+def read_csv(path):
+    """Rows of a CSV file as Python's csv module reads them (newline='' as the module asks)."""
+    import csv
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+def as_dicts(rows):
+    return [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+class CsvTables(Base):
+    """--csv: mlia-output/csv/{operators,chains,executions}.csv."""
+    A = [9000, 1000, 2000, 3000]
+    B = [7000, 8000, 500]
+    EVIL = "=HYPERLINK(\"http://x\",\"y\")"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.a = cls.build(demo_desc("tab_a", cls.A))
+        cls.b = cls.build(demo_desc("tab_b", cls.B))
+        # formula-like names: a node and an nn.Module path
+        d = demo_desc("evil", [1000, 2000])
+        for n in d["nodes"]:
+            if n["name"] == "aten_relu_default_2":
+                n["module"] = [["head_act", "@head.act", "torch.nn.ReLU"]]
+        ren = {"aten_addmm_default_1": cls.EVIL}
+        d["nodes"] = [dict(n, name=ren.get(n["name"], n["name"])) for n in d["nodes"]]
+        text = json.dumps(d)
+        for old, new in ren.items():
+            text = text.replace(json.dumps(old), json.dumps(new))
+        cls.evil = cls.build(json.loads(text))
+
+    def tables(self, out):
+        base = os.path.join(out, "mlia-output", "csv")
+        self.assertEqual(sorted(os.listdir(base)), ["chains.csv", "executions.csv", "operators.csv"])
+        for name in os.listdir(base):
+            with open(os.path.join(base, name), "rb") as f:
+                raw = f.read()
+            self.assertTrue(raw.endswith(b"\r\n"))
+            self.assertEqual(raw.count(b"\n"), raw.count(b"\r\n"), name)  # RFC 4180 line ends
+            raw.decode("utf-8")
+        return {n[:-4]: read_csv(os.path.join(base, n)) for n in os.listdir(base)}
+
+    def test_csv_values_equal_the_json(self):
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"], self.b["etdump"]], "--csv",
+                            "--neural-technology-profiling-data.warmup-executions", "1")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        res = Result(json.loads(p.stdout))
+        t = self.tables(out)
+        for name, rows in t.items():
+            self.assertTrue(all(len(r) == len(rows[0]) for r in rows), name)
+        # operators.csv: one row per source operator, the JSON's metrics
+        ops = as_dicts(t["operators"])
+        src = [e for e in res.r["entities"] if e["kind"] == "source_operator"]
+        self.assertEqual([o["id"] for o in ops], [e["id"] for e in src])
+        checked = 0
+        for o in ops:
+            for col, metric, stat in (("p50", "execution_time", "p50"), ("min", "execution_time", "min"),
+                                      ("max", "execution_time", "max"), ("kernel_p50", "kernel_time", "p50"),
+                                      ("unattributed_max", "unattributed_time", "max")):
+                m = res.m(o["id"], metric, stat)
+                if m is None:
+                    self.assertEqual(o[col], "")
+                    continue
+                self.assertEqual(float(o[col]), m["value"])
+                checked += 1
+            cov = res.m(o["id"], "execution_coverage")
+            self.assertEqual(o["coverage"], "" if cov is None else repr(float(cov["value"])))
+        self.assertGreater(checked, 20)
+        relu = [o for o in ops if o["id"] == RELU][0]
+        self.assertEqual((relu["name"], relu["operator"], relu["module_path"], relu["attribution"], relu["unit"],
+                          relu["samples"]),
+                         ("aten_relu_default_2", "aten.relu.default", "head.act", "exclusive", "ms", "5"))
+        self.assertEqual((float(relu["min"]), float(relu["p50"]), float(relu["max"])),
+                         (500 / 1e6, 2000 / 1e6, 8000 / 1e6))
+        # chains.csv: segment, cascade, chain and stripe rows with their cycles
+        chains = as_dicts(t["chains"])
+        nx_ids = [e["id"] for e in res.r["entities"] if e["kind"] in ("segment", "cascade", "chain", "stripe")]
+        self.assertEqual([c["id"] for c in chains], nx_ids)
+        self.assertEqual({c["kind"] for c in chains}, {"segment", "cascade", "chain", "stripe"})
+        for c in chains:
+            for col, v in c.items():
+                if not col.endswith(("_p50", "_min", "_max")):
+                    continue
+                metric, stat = col.rsplit("_", 1)
+                m = res.m(c["id"], metric, stat)
+                self.assertEqual(int(v), m["value"], (c["id"], col))
+            self.assertEqual(c["segment"], "segment/0")
+        # executions.csv: the per-execution values behind every statistic
+        ex = as_dicts(t["executions"])
+        self.assertEqual(sorted({(r["capture"], r["execution"], r["event_block"]) for r in ex}),
+                         sorted([("tab_a.etdump", "1", "2"), ("tab_a.etdump", "2", "3"), ("tab_a.etdump", "3", "4"),
+                                 ("tab_b.etdump", "4", "2"), ("tab_b.etdump", "5", "3")]))
+        series = {}
+        for r in ex:
+            series.setdefault((r["entity_id"], r["metric"]), []).append(float(r["value"]))
+        self.assertEqual(sorted(series[(RELU, "execution_time")]), [500 / 1e6, 1000 / 1e6, 2000 / 1e6, 3000 / 1e6,
+                                                                     8000 / 1e6])
+        n = 0
+        for (eid, metric), values in series.items():
+            if eid == "model":
+                m = res.model_metric(metric)
+                self.assertEqual(p50(values), m["value"], metric)
+                continue
+            for stat, want in (("p50", p50(values)), ("min", min(values)), ("max", max(values))):
+                self.assertEqual(res.m(eid, metric, stat)["value"], want, (eid, metric, stat))
+                n += 1
+        self.assertGreater(n, 100)
+        self.assertIn(("model", "inference_time"), series)
+        self.assertIn(("chain/segment_0/30", "nx_active_cycles"), series)
+
+    def test_formula_like_names_are_neutralised(self):
+        p, out = self.check(self.evil["etrecord"], [self.evil["etdump"]], "--csv")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ops = as_dicts(self.tables(out)["operators"])
+        evil = [o for o in ops if o["id"] == "source_operator/forward/" + self.EVIL][0]
+        self.assertEqual(evil["name"], "'" + self.EVIL)
+        relu = [o for o in ops if o["id"] == RELU][0]
+        self.assertEqual(relu["module_path"], "'@head.act")
+        with open(os.path.join(out, "mlia-output", "csv", "operators.csv"), "rb") as f:
+            raw = f.read().decode("utf-8")
+        self.assertIn('"\'=HYPERLINK(""http://x"",""y"")"', raw)  # quoted, quotes doubled
+        for o in ops:
+            for k, v in o.items():
+                self.assertFalse(v[:1] in ("=", "+", "-", "@"), (k, v))
+
+    def test_python_csv_true_in_a_comma_locale(self):
+        lib = os.environ.get("MLIA_LIB", os.path.join(ROOT, BUILD, "libmlia.so"))
+        if not os.path.exists(lib):
+            self.skipTest(f"{lib} not built")
+        out = tempfile.mkdtemp(dir=self.tmp)
+        code = (
+            "import json, locale, sys\n"
+            "try:\n"
+            "    locale.setlocale(locale.LC_ALL, 'de_DE.UTF-8')\n"
+            "except locale.Error:\n"
+            "    print('nolocale'); sys.exit(0)\n"
+            f"sys.path.insert(0, {os.path.join(ROOT, 'python')!r})\n"
+            "import mlia\n"
+            f"r = mlia.run_advisor(model={self.a['etrecord']!r}, profiling_data=[{self.a['etdump']!r}], "
+            f"output_dir={out!r}, csv=True)\n"
+            "print(json.dumps(r))\n")
+        import subprocess
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=dict(os.environ, MLIA_LIB=lib))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        if proc.stdout.strip() == "nolocale":
+            self.skipTest("locale de_DE.UTF-8 is not generated (tools/setup.sh)")
+        res = Result(json.loads(proc.stdout))
+        ops = as_dicts(self.tables(out)["operators"])
+        relu = [o for o in ops if o["id"] == RELU][0]
+        self.assertEqual(relu["p50"], "0.002")  # '.' whatever the host's locale
+        self.assertEqual(float(relu["max"]), res.m(RELU, "execution_time", "max")["value"])
+
+    def test_no_csv_without_the_option(self):
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"]])
+        self.assertFalse(os.path.exists(os.path.join(out, "mlia-output", "csv")))
+
+
 class MemoryCap(Base):
     def test_the_memory_cap_counts_every_etdump(self):
         import mkfixture  # noqa: F401

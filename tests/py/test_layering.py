@@ -25,7 +25,7 @@ FLOORS = ["core", "formats", "analysis", "report", "pipeline", "api", "cli"]
 ALLOWED = {f: set(FLOORS[:i]) for i, f in enumerate(FLOORS)}
 # report products and the products they build on (the page embeds the result
 # and the timeline; compare.html reuses the page template): acyclic
-REPORT_PRODUCTS = {"result": set(), "trace": set(), "inspect": set(), "views": {"result", "trace"},
+REPORT_PRODUCTS = {"result": set(), "trace": set(), "inspect": set(), "csv": set(), "views": {"result", "trace"},
                    "compare": {"views"}}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A reference to a file outside the repository: the specification files kept

@@ -1,0 +1,417 @@
+/*
+ * csv.c - operators.csv, chains.csv and executions.csv (see csv.h for the
+ * contract, docs/captures.md "CSV tables" for the columns).
+ */
+#include "report/csv/csv.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "analysis/nx_analysis.h"
+#include "analysis/result.h"
+#include "analysis/runtime.h"
+#include "core/json_write.h"
+#include "core/utf8.h"
+
+#define CSV_FLUSH ((size_t)1 << 16)
+
+typedef struct csv_out {
+    mlia_buf b;
+    FILE *fp;
+    bool first;     /* next cell is the first of its row */
+    bool failed;    /* a write to fp failed */
+} csv_out;
+
+static void flush(csv_out *o)
+{
+    if (o->b.len && fwrite(o->b.data, 1, o->b.len, o->fp) != o->b.len)
+        o->failed = true;
+    o->b.len = 0;
+}
+
+static void sep(csv_out *o)
+{
+    if (!o->first)
+        mlia_buf_putc(&o->b, ',');
+    o->first = false;
+}
+
+static void eol(csv_out *o)
+{
+    mlia_buf_append(&o->b, "\r\n", 2);
+    o->first = true;
+    if (o->b.len >= CSV_FLUSH)
+        flush(o);
+}
+
+void csv_text_cell(mlia_buf *b, const char *s)
+{
+    if (!s)
+        s = "";
+    /* UTF-8 as written: each invalid byte becomes U+FFFD */
+    mlia_buf t;
+    mlia_buf_init(&t);
+    const uint8_t *p = (const uint8_t *)s;
+    size_t n = strlen(s);
+    while (n) {
+        size_t bad = 0;
+        const char *why = NULL;
+        if (mlia_utf8_check(p, n, &bad, &why)) {
+            mlia_buf_append(&t, p, n);
+            break;
+        }
+        mlia_buf_append(&t, p, bad);
+        mlia_buf_append(&t, "\xEF\xBF\xBD", 3);
+        p += bad + 1;
+        n -= bad + 1;
+    }
+    const char *v = t.data ? t.data : "";
+    size_t len = t.len;
+    /* a spreadsheet runs a cell that starts with one of these as a formula */
+    bool formula = len && strchr("=+-@\t\r", v[0]) != NULL;
+    bool quote = false;
+    for (size_t i = 0; i < len && !quote; i++)
+        quote = v[i] == ',' || v[i] == '"' || v[i] == '\r' || v[i] == '\n';
+    if (quote)
+        mlia_buf_putc(b, '"');
+    if (formula)
+        mlia_buf_putc(b, '\'');
+    for (size_t i = 0; i < len; i++) {
+        if (v[i] == '"')
+            mlia_buf_putc(b, '"');
+        mlia_buf_putc(b, v[i]);
+    }
+    if (quote)
+        mlia_buf_putc(b, '"');
+    mlia_buf_free(&t);
+}
+
+static void text(csv_out *o, const char *s)
+{
+    sep(o);
+    csv_text_cell(&o->b, s);
+}
+
+static void empty(csv_out *o)
+{
+    sep(o);
+}
+
+static void dbl(csv_out *o, double v)
+{
+    sep(o);
+    char buf[32];
+    mlia_format_double(buf, v); /* the JSON's text of the same value */
+    mlia_buf_puts(&o->b, buf);
+}
+
+static void u64(csv_out *o, uint64_t v)
+{
+    sep(o);
+    mlia_buf_printf(&o->b, "%llu", (unsigned long long)v);
+}
+
+static void metric_cell(csv_out *o, const mlia_metric *m)
+{
+    if (!m || m->type == MLIA_VALUE_UNAVAILABLE)
+        empty(o);
+    else if (m->type == MLIA_VALUE_UINT)
+        u64(o, m->u);
+    else
+        dbl(o, m->d);
+}
+
+static const char *attr_str(const mlia_entity *e, const char *key)
+{
+    const mlia_attr *a = mlia_entity_attr(e, key);
+    return a && a->type == MLIA_ATTR_STRING ? a->s : NULL;
+}
+
+static int finish(csv_out *o, const char *path, mlia_error *err)
+{
+    flush(o);
+    mlia_buf_free(&o->b);
+    if (o->failed || ferror(o->fp))
+        return mlia_error_setf(err, path, "write failed: %s", strerror(errno ? errno : EIO));
+    return 0;
+}
+
+/* ---- operators.csv: one row per source operator ---------------------- */
+
+static int operators_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
+{
+    const mlia_run_record *s = ctx;
+    const mlia_result *r = s->result;
+    csv_out o = {.fp = fp, .first = true};
+    mlia_buf_init(&o.b);
+    static const char *const head[] = {"id", "name", "operator", "module_path", "attribution", "p50", "min", "max",
+                                       "kernel_p50", "kernel_min", "kernel_max", "unattributed_p50",
+                                       "unattributed_min", "unattributed_max", "unit", "samples", "coverage"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        text(&o, head[i]);
+    eol(&o);
+    static const char *const times[3] = {"execution_time", "kernel_time", "unattributed_time"};
+    static const char *const stats[3] = {"p50", "min", "max"};
+    for (uint32_t i = 0; i < r->n_entities; i++) {
+        const mlia_entity *e = r->entities[i];
+        if (strcmp(e->kind, "source_operator") != 0)
+            continue;
+        text(&o, e->id);
+        text(&o, attr_str(e, "node_name"));
+        text(&o, e->name);
+        const char *mod = attr_str(e, "nn_module");
+        const mlia_entity *me = mod ? mlia_result_find(r, mod) : NULL;
+        text(&o, me ? me->name : "");
+        text(&o, attr_str(e, "attribution"));
+        for (int t = 0; t < 3; t++)
+            for (int k = 0; k < 3; k++)
+                metric_cell(&o, mlia_entity_metric(e, times[t], stats[k]));
+        const mlia_metric *p50 = mlia_entity_metric(e, "execution_time", "p50");
+        text(&o, p50 ? p50->unit : "");
+        if (p50)
+            u64(&o, p50->samples);
+        else
+            empty(&o);
+        metric_cell(&o, mlia_entity_metric(e, "execution_coverage", NULL));
+        eol(&o);
+    }
+    return finish(&o, path, err);
+}
+
+/* ---- chains.csv: segment, cascade, chain and stripe rows --------------- */
+
+static bool nx_kind(const char *k)
+{
+    return strcmp(k, "segment") == 0 || strcmp(k, "cascade") == 0 || strcmp(k, "chain") == 0 ||
+           strcmp(k, "stripe") == 0;
+}
+
+static const mlia_entity *segment_of(const mlia_entity *e)
+{
+    for (int depth = 0; e && depth < 8; depth++) {
+        if (strcmp(e->kind, "segment") == 0)
+            return e;
+        const mlia_entity *up = NULL;
+        for (uint32_t k = 0; k < e->n_parents && !up; k++)
+            if (nx_kind(e->parents[k]->kind))
+                up = e->parents[k];
+        e = up;
+    }
+    return NULL;
+}
+
+static int chains_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
+{
+    const mlia_run_record *s = ctx;
+    const mlia_result *r = s->result;
+    csv_out o = {.fp = fp, .first = true};
+    mlia_buf_init(&o.b);
+    /* the cycle metrics present, in first-seen order (total, op, counters) */
+    mlia_arena scratch;
+    mlia_arena_init(&scratch);
+    uint32_t n_names = 0, cap = 0;
+    const char **names = NULL;
+    for (uint32_t i = 0; i < r->n_entities; i++) {
+        const mlia_entity *e = r->entities[i];
+        if (!nx_kind(e->kind))
+            continue;
+        for (uint32_t k = 0; k < e->n_metrics; k++) {
+            const mlia_metric *m = &e->metrics[k];
+            if (strcmp(m->name, "execution_coverage") == 0)
+                continue;
+            bool seen = false;
+            for (uint32_t q = 0; q < n_names && !seen; q++)
+                seen = strcmp(names[q], m->name) == 0;
+            if (!seen) {
+                names = mlia_arena_room(&scratch, names, n_names, &cap, sizeof *names);
+                names[n_names++] = m->name;
+            }
+        }
+    }
+    static const char *const head[] = {"kind", "id", "name", "segment", "parent_id", "unit", "samples", "coverage"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        text(&o, head[i]);
+    static const char *const stats[3] = {"p50", "min", "max"};
+    for (uint32_t q = 0; q < n_names; q++)
+        for (int k = 0; k < 3; k++) {
+            char h[160];
+            snprintf(h, sizeof h, "%.140s_%s", names[q], stats[k]);
+            text(&o, h);
+        }
+    eol(&o);
+    for (uint32_t i = 0; i < r->n_entities; i++) {
+        const mlia_entity *e = r->entities[i];
+        if (!nx_kind(e->kind))
+            continue;
+        text(&o, e->kind);
+        text(&o, e->id);
+        text(&o, e->name);
+        const mlia_entity *seg = segment_of(e);
+        text(&o, seg ? seg->id : "");
+        const mlia_entity *parent = NULL;
+        for (uint32_t k = 0; k < e->n_parents && !parent; k++)
+            if (nx_kind(e->parents[k]->kind))
+                parent = e->parents[k];
+        text(&o, parent ? parent->id : "");
+        const mlia_metric *total = NULL;
+        for (uint32_t k = 0; k < e->n_metrics && !total; k++)
+            if (strcmp(e->metrics[k].name, "execution_coverage") != 0 && e->metrics[k].type != MLIA_VALUE_UNAVAILABLE)
+                total = &e->metrics[k];
+        text(&o, total ? total->unit : "");
+        if (total)
+            u64(&o, total->samples);
+        else
+            empty(&o);
+        metric_cell(&o, mlia_entity_metric(e, "execution_coverage", NULL));
+        for (uint32_t q = 0; q < n_names; q++) {
+            /* one execution: one "sum" value, its own p50, min and max */
+            const mlia_metric *one = mlia_entity_metric(e, names[q], NULL);
+            bool single = one && one->aggregation && strcmp(one->aggregation, "sum") == 0;
+            for (int k = 0; k < 3; k++)
+                metric_cell(&o, single ? one : mlia_entity_metric(e, names[q], stats[k]));
+        }
+        eol(&o);
+    }
+    mlia_arena_free(&scratch);
+    return finish(&o, path, err);
+}
+
+/* ---- executions.csv: every per-execution value, long form -------------- */
+
+/* Position of `run` in the ascending v[n], or UINT32_MAX. */
+static uint32_t find_run(const uint32_t *v, uint32_t n, uint32_t run)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < run)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo] == run ? lo : UINT32_MAX;
+}
+
+typedef struct exec_row {
+    csv_out *o;
+    const char *capture;
+    uint32_t execution;         /* 1-based */
+    uint32_t block;             /* in its capture */
+} exec_row;
+
+static void row_head(const exec_row *x, const char *entity, const char *metric)
+{
+    text(x->o, x->capture);
+    u64(x->o, x->execution);
+    u64(x->o, x->block);
+    text(x->o, entity);
+    text(x->o, metric);
+}
+
+static void nx_rows(const exec_row *x, const nx_result *nx, const char *id, const nx_metrics *m, uint32_t k,
+                    mlia_arena *names)
+{
+    if (m->total.available && m->total_cycles) {
+        row_head(x, id, "total_cycles");
+        u64(x->o, m->total_cycles[k]);
+        text(x->o, "cycles");
+        eol(x->o);
+    }
+    if (m->op.available && m->op_cycles) {
+        row_head(x, id, "op_cycles");
+        u64(x->o, m->op_cycles[k]);
+        text(x->o, "cycles");
+        eol(x->o);
+    }
+    for (uint32_t c = 0; m->has_counters && m->counters && m->counter_stats && c < nx->n_counters; c++) {
+        if (!m->counter_stats[c].available)
+            continue;
+        row_head(x, id, mlia_arena_printf(names, "%s_cycles", nx->counter_labels[c]));
+        u64(x->o, m->counters[(size_t)k * nx->n_counters + c]);
+        text(x->o, "cycles");
+        eol(x->o);
+    }
+}
+
+static int executions_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
+{
+    const mlia_run_record *s = ctx;
+    const runtime_analysis *ra = s->runtime;
+    const nx_result *nx = s->nx;
+    csv_out o = {.fp = fp, .first = true};
+    mlia_buf_init(&o.b);
+    static const char *const head[] = {"capture", "execution", "event_block", "entity_id", "metric", "value", "unit"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        text(&o, head[i]);
+    eol(&o);
+    mlia_arena names; /* metric names of one execution's NX rows */
+    mlia_arena_init(&names);
+    for (uint32_t x = 0; x < s->n_executions; x++) {
+        uint32_t run = s->execution_runs[x];
+        /* the capture that holds the execution, and its block there */
+        uint32_t cap = 0;
+        for (uint32_t i = 1; i < s->n_captures; i++)
+            if (s->captures[i].first_run <= run)
+                cap = i;
+        const mlia_input_digest *d = s->n_captures ? &s->captures[cap].digest : &s->etdump_digest;
+        uint32_t first = s->n_captures ? s->captures[cap].first_run : 0;
+        exec_row row = {&o, d->name, x + 1, run - first};
+        for (uint32_t i = 0; ra && i < ra->n_series; i++) {
+            uint64_t t = ra->series[i].ticks[x];
+            if (t == UINT64_MAX)
+                continue;
+            row_head(&row, ra->series[i].entity_id, ra->series[i].metric);
+            dbl(&o, (double)t / ra->ticks_per_ms); /* as the summaries divide */
+            text(&o, "ms");
+            eol(&o);
+        }
+        for (uint32_t i = 0; nx && i < nx->n_segments; i++) {
+            const nx_segment *g = &nx->segments[i];
+            if (!g->is_graph || !g->analysed || !g->measured)
+                continue;
+            uint32_t k = find_run(g->recorded_runs, g->n_recorded, run);
+            if (k == UINT32_MAX)
+                continue;
+            nx_rows(&row, nx, g->id, &g->m, k, &names);
+            for (uint32_t c = 0; c < g->n_cascades; c++)
+                nx_rows(&row, nx, nx->cascades[g->first_cascade + c].id, &nx->cascades[g->first_cascade + c].m, k,
+                        &names);
+            for (uint32_t c = 0; c < g->n_chains; c++)
+                nx_rows(&row, nx, nx->chains[g->first_chain + c].id, &nx->chains[g->first_chain + c].m, k, &names);
+            for (uint32_t c = 0; c < g->n_stripes; c++)
+                nx_rows(&row, nx, nx->stripes[g->first_stripe + c].id, &nx->stripes[g->first_stripe + c].m, k,
+                        &names);
+        }
+        if (nx && nx->model.available) {
+            uint32_t k = find_run(nx->model.runs, nx->model.n_exec, run);
+            if (k != UINT32_MAX) {
+                row_head(&row, "model", "total_cycles");
+                u64(&o, nx->model.total_cycles[k]);
+                text(&o, "cycles");
+                eol(&o);
+                row_head(&row, "model", "compute_cycles");
+                u64(&o, nx->model.compute_cycles[k]);
+                text(&o, "cycles");
+                eol(&o);
+                row_head(&row, "model", "target_utilization");
+                dbl(&o, nx->model.utilization[k]);
+                text(&o, "%");
+                eol(&o);
+            }
+        }
+        mlia_arena_free(&names);
+        mlia_arena_init(&names);
+    }
+    mlia_arena_free(&names);
+    return finish(&o, path, err);
+}
+
+int csv_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
+{
+    void *ctx = (void *)s; /* the stream callbacks only read it */
+    if (mlia_outdir_stream(od, "csv/operators.csv", operators_to, ctx, err) ||
+        mlia_outdir_stream(od, "csv/chains.csv", chains_to, ctx, err) ||
+        mlia_outdir_stream(od, "csv/executions.csv", executions_to, ctx, err))
+        return -1;
+    return 0;
+}
