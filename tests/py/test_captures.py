@@ -12,6 +12,7 @@ import unittest
 from helpers import ROOT, BUILD, Result, build_fixture, check_args, load_sample, need_binary, run_mlia
 
 RELU = "source_operator/forward/aten_relu_default_2"
+TRACE_JSON = ("--trace", "--trace-format", "json")  # trace.json is written on request
 CALL = "delegate_call/forward/0/0"
 
 
@@ -70,7 +71,7 @@ class SeveralCaptures(Base):
         cls.b = cls.build(demo_desc("cap_b", cls.B, [500000, 510000, 520000, 530000]))
 
     def test_two_captures_give_the_p50_of_the_union(self):
-        p, out = self.check(self.a["etrecord"], [self.a["etdump"], self.b["etdump"]])
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"], self.b["etdump"]], *TRACE_JSON)
         self.assertEqual(p.returncode, 0, p.stderr)
         res = Result(json.loads(p.stdout))
         union = self.A + self.B
@@ -227,7 +228,7 @@ class TickRate(Base):
 
     def run_both(self, *extra):
         p1, o1 = self.check(self.cap["etrecord"], [self.cap["etdump"]], "--model-explorer", "files")
-        p2, o2 = self.check(self.cap["etrecord"], [self.cap["etdump"]], "--model-explorer", "files",
+        p2, o2 = self.check(self.cap["etrecord"], [self.cap["etdump"]], "--model-explorer", "files", *TRACE_JSON,
                             "--neural-technology-profiling-data.ticks-per-second", "250e6", *extra)
         self.assertEqual(p1.returncode, 0, p1.stderr)
         self.assertEqual(p2.returncode, 0, p2.stderr)
@@ -272,7 +273,7 @@ class TickRate(Base):
 
     def test_a_rate_that_does_not_divide_a_second(self):
         # 24 MHz: 1000 ticks = 41666.67 ns; the trace rounds to the nearest ns
-        p, out = self.check(self.cap["etrecord"], [self.cap["etdump"]],
+        p, out = self.check(self.cap["etrecord"], [self.cap["etdump"]], *TRACE_JSON,
                             "--neural-technology-profiling-data.ticks-per-second", "24000000")
         self.assertEqual(p.returncode, 0, p.stderr)
         res = Result(json.loads(p.stdout))
@@ -317,7 +318,8 @@ class WarmUp(Base):
     def test_warmup_changes_min_and_max_as_computed_by_hand(self):
         both = [self.a["etdump"], self.b["etdump"]]
         p0, _ = self.check(self.a["etrecord"], both)
-        p1, out = self.check(self.a["etrecord"], both, "--neural-technology-profiling-data.warmup-executions", "1")
+        p1, out = self.check(self.a["etrecord"], both, "--neural-technology-profiling-data.warmup-executions", "1",
+                             *TRACE_JSON)
         self.assertEqual(p1.returncode, 0, p1.stderr)
         r0, r1 = Result(json.loads(p0.stdout)), Result(json.loads(p1.stdout))
         # without warm-up: all 7 values; with it: 1000, 2000, 3000 and 500, 4000
