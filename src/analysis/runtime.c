@@ -731,6 +731,10 @@ typedef struct rt_state {
     rt_call *calls;
     uint64_t *execute_ticks;                       /* [n_exec], NOT_MEASURED when absent */
     uint64_t dropped;
+#define RT_DUR_BACKENDS 8
+    uint32_t n_dur_backends;                       /* backends with duration-only events */
+    const char *dur_backends[RT_DUR_BACKENDS];
+    uint64_t dur_counts[RT_DUR_BACKENDS];
     uint32_t cap_slots;                            /* capacity of the per-slot arrays */
     uint32_t *pending_head;                        /* per slot: newest pending child event, malloc'ed */
     mlia_buf path_buf;                             /* scratch for event_entity */
@@ -972,17 +976,65 @@ static int cmp_tree_item(const void *a, const void *b)
     return x->order > y->order ? -1 : (x->order < y->order); /* later-written (outer) first */
 }
 
+uint32_t runtime_layout_durations(uint64_t ws, uint64_t we, uint64_t *s, uint64_t *e, size_t stride, uint32_t n)
+{
+#define AT(p, i) (*(uint64_t *)((char *)(p) + (size_t)(i) * stride))
+    uint32_t outside = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = AT(s, i), b = AT(e, i);
+        if (a >= ws && b <= we)
+            continue;
+        if (b - a > we - ws)
+            return 0; /* not a plausible duration: the events keep their times */
+        outside++;
+    }
+    if (!outside)
+        return 0;
+    uint64_t t = ws;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t a = AT(s, i), b = AT(e, i);
+        if (a >= ws && b <= we)
+            continue;
+        AT(s, i) = t;
+        AT(e, i) = t + (b - a);
+        t += b - a;
+    }
+    return outside;
+#undef AT
+}
+
+/* A backend whose events were laid out as durations (one warning each). */
+static void note_duration_only(rt_state *st, const char *backend, uint32_t n)
+{
+    for (uint32_t i = 0; i < st->n_dur_backends; i++)
+        if (strcmp(st->dur_backends[i], backend) == 0) {
+            st->dur_counts[i] += n;
+            return;
+        }
+    if (st->n_dur_backends < RT_DUR_BACKENDS) {
+        st->dur_backends[st->n_dur_backends] = backend;
+        st->dur_counts[st->n_dur_backends++] = n;
+    }
+}
+
 static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const etdump_events *run,
                                const uint32_t *idx, uint32_t n, bool has_wrapper, uint64_t ws, uint64_t we,
                                tree_item *items, interval *scratch)
 {
+    /* idx is newest first: items in file order, so that duration-only
+     * events are laid out in the order they were logged */
     for (uint32_t k = 0; k < n; k++) {
-        const etdump_event *e = &run->ev[idx[k]];
+        const etdump_event *e = &run->ev[idx[n - 1 - k]];
         items[k].s = e->start_time;
         items[k].e = e->end_time;
-        items[k].order = idx[k];
+        items[k].order = idx[n - 1 - k];
         items[k].parent = -1;
         items[k].ent = NULL;
+    }
+    if (has_wrapper) {
+        uint32_t moved = runtime_layout_durations(ws, we, &items[0].s, &items[0].e, sizeof *items, n);
+        if (moved)
+            note_duration_only(st, c->backend, moved);
     }
     qsort(items, n, sizeof *items, cmp_tree_item);
     /* stack-based containment */
@@ -1633,6 +1685,14 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
     ra->ticks_per_ms = in->ticks_per_ms;
     rt_state_free_tables(&st);
     ra->dropped_events = st.dropped;
+    for (uint32_t i = 0; i < st.n_dur_backends; i++) {
+        ra->duration_only_events += st.dur_counts[i];
+        mlia_result_warnf(result,
+                          "%llu event(s) of backend '%s' were logged as durations only (start 0 or outside their "
+                          "delegate call, as Qualcomm's profiler logs them): they are timed by their durations and "
+                          "laid out one after the other inside their call.",
+                          (unsigned long long)st.dur_counts[i], st.dur_backends[i]);
+    }
     if (st.dropped)
         mlia_result_warnf(result, "Dropped %llu runtime event(s) whose end time precedes their start time.",
                           (unsigned long long)st.dropped);

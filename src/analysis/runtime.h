@@ -119,6 +119,7 @@ typedef struct runtime_analysis {
     uint32_t n_executions;
     runtime_execution *executions;
     uint64_t dropped_events;                 /* end < start */
+    uint64_t duration_only_events;           /* backend events laid out as durations */
     uint32_t n_timed_nodes;                  /* nodes with execution_time */
     /* inference time summary (ms) */
     bool has_inference;
@@ -133,6 +134,17 @@ typedef struct runtime_analysis {
 
 int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *arena,
                     runtime_analysis **out, mlia_error *err);
+
+/* Duration-only backend events (docs/captures.md): some backends log their
+ * events as durations (start 0, end = duration, as Qualcomm's profiler does)
+ * instead of times. Given the DELEGATE_CALL interval [ws, we] and the
+ * backend events of that invocation in the order they were logged (their
+ * starts at s, ends at e, `stride` bytes apart), when some event lies
+ * outside the call and every such event's duration fits in the call, those
+ * events are rewritten in place one after the other from ws, keeping their
+ * durations. Returns the number of events moved, 0 when nothing looked like
+ * durations (times are kept). */
+uint32_t runtime_layout_durations(uint64_t ws, uint64_t we, uint64_t *s, uint64_t *e, size_t stride, uint32_t n);
 
 /* Nearest-rank P50 (lower median) of n values, sorts `v` in place. */
 uint64_t runtime_p50_u64(uint64_t *v, uint32_t n);

@@ -178,6 +178,51 @@ static uint64_t to_ns(const ts_ctx *c, uint64_t t)
     return v >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)v;
 }
 
+/* Start and end of every event of `run` with the backend events of each
+ * DELEGATE_CALL invocation laid out by runtime_layout_durations, as the
+ * runtime analysis lays them out (it books the events pending for a site
+ * when that site's DELEGATE_CALL arrives). */
+static void duration_layout(mlia_arena *a, const etdump_events *run, uint64_t **out_s, uint64_t **out_e)
+{
+    uint64_t *ts = mlia_arena_array(a, run->n, sizeof *ts), *te = mlia_arena_array(a, run->n, sizeof *te);
+    uint32_t *pending = mlia_arena_array(a, run->n, sizeof *pending), n_pending = 0;
+    struct span {
+        uint64_t s, e;
+    } *grp = mlia_arena_array(a, run->n, sizeof *grp);
+    uint32_t *grp_idx = mlia_arena_array(a, run->n, sizeof *grp_idx);
+    for (uint32_t k = 0; k < run->n; k++) {
+        const etdump_event *e = &run->ev[k];
+        ts[k] = e->start_time;
+        te[k] = e->end_time;
+        if (e->kind != ETDUMP_EVENT_PROFILE || e->end_time < e->start_time || e->chain_index < 0)
+            continue;
+        if (is_backend(e)) {
+            pending[n_pending++] = k;
+            continue;
+        }
+        if (!name_is(e, "DELEGATE_CALL"))
+            continue;
+        uint32_t m = 0, keep = 0;
+        for (uint32_t i = 0; i < n_pending; i++) {
+            const etdump_event *b = &run->ev[pending[i]];
+            if (b->chain_index == e->chain_index && b->instruction_id == e->instruction_id) {
+                grp_idx[m] = pending[i];
+                grp[m++] = (struct span){b->start_time, b->end_time};
+            } else {
+                pending[keep++] = pending[i];
+            }
+        }
+        n_pending = keep;
+        if (m && runtime_layout_durations(e->start_time, e->end_time, &grp[0].s, &grp[0].e, sizeof *grp, m))
+            for (uint32_t i = 0; i < m; i++) {
+                ts[grp_idx[i]] = grp[i].s;
+                te[grp_idx[i]] = grp[i].e;
+            }
+    }
+    *out_s = ts;
+    *out_e = te;
+}
+
 /* Backend events of one instruction, in wrapper-first order. */
 typedef struct bk_item {
     uint64_t s, e;
@@ -239,6 +284,11 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
     const etdump_events *run = &evs;
     mlia_arena scratch;
     mlia_arena_init(&scratch);
+    /* duration-only backend events (the runtime analysis found some): laid
+     * out inside their call as the analysis did (runtime_layout_durations) */
+    uint64_t *dur_s = NULL, *dur_e = NULL;
+    if (s->runtime && s->runtime->duration_only_events && run->n)
+        duration_layout(&scratch, run, &dur_s, &dur_e);
     uint32_t n_bk = 0;
     for (uint32_t k = 0; k < run->n; k++) {
         const etdump_event *e = &run->ev[k];
@@ -253,8 +303,8 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
             continue;
         trace_event ev;
         memset(&ev, 0, sizeof ev);
-        ev.start = to_ns(c, e->start_time);
-        ev.end = to_ns(c, e->end_time);
+        ev.start = to_ns(c, dur_s ? dur_s[k] : e->start_time);
+        ev.end = to_ns(c, dur_e ? dur_e[k] : e->end_time);
         ev.index = k;
         ev.chain = e->chain_index;
         ev.instruction = e->instruction_id;

@@ -543,6 +543,66 @@ class CsvTables(Base):
         self.assertFalse(os.path.exists(os.path.join(out, "mlia-output", "csv")))
 
 
+class DurationOnlyEvents(Base):
+    """A Qualcomm-style backend: its events are logged with start 0 and end = duration."""
+    EVENTS = [["qnn_conv", 30000], ["qnn_relu", 5000], ["qnn_pool", 12000]]
+    CALL_NS = [100000, 110000]
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        d = demo_desc("qnn", [1000, 2000], cls.CALL_NS)
+        for p in d["plan"]:
+            if "delegate" in p:
+                p["backend"] = "QnnBackend"
+                p.pop("nx_segments", None)
+                p["duration_only"] = cls.EVENTS
+        cls.cap = cls.build(d)
+
+    def test_durations_and_no_overlap_in_the_trace(self):
+        p, out = self.check(self.cap["etrecord"], [self.cap["etdump"]], *TRACE_JSON)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        res = Result(json.loads(p.stdout))
+        for name, dur in self.EVENTS:
+            eid = f"runtime_event/forward/0/0/{name}"
+            self.assertIn(eid, res.entities)
+            # siblings under the call, not nested in one another at time 0
+            self.assertEqual(res.entities[eid]["parent_ids"], [CALL])
+            for stat in ("p50", "min", "max"):
+                self.assertEqual(res.m(eid, "execution_time", stat)["value"], dur / 1e6)
+        # the call's unattributed time: its duration minus the laid-out events
+        busy = sum(d for _, d in self.EVENTS)
+        self.assertEqual(res.m(CALL, "unattributed_time", "min")["value"], (self.CALL_NS[0] - busy) / 1e6)
+        self.assertEqual(res.m(CALL, "unattributed_time", "max")["value"], (self.CALL_NS[1] - busy) / 1e6)
+        self.assertIn("6 event(s) of backend 'QnnBackend' were logged as durations only (start 0 or outside their "
+                      "delegate call, as Qualcomm's profiler logs them): they are timed by their durations and laid "
+                      "out one after the other inside their call.", res.warnings)
+        self.assertEqual(sum("durations only" in w for w in res.warnings), 1)
+        with open(os.path.join(out, "mlia-output", "trace.json"), encoding="utf-8") as f:
+            trace = json.load(f)
+        for tid in (1, 2):
+            evs = [e for e in trace["traceEvents"] if e.get("ph") == "X" and e["tid"] == tid]
+            call = [e for e in evs if e["cat"] == "delegate"][0]
+            backend = [e for e in evs if e["cat"] == "backend"]
+            self.assertEqual([e["name"] for e in backend], [n for n, _ in self.EVENTS])
+            self.assertEqual([e["dur"] for e in backend], [d / 1000 for _, d in self.EVENTS])
+            t = call["ts"]
+            for e in backend:   # in order, one after the other, inside the call
+                self.assertAlmostEqual(e["ts"], t, places=6)
+                t = e["ts"] + e["dur"]
+            self.assertLessEqual(t, call["ts"] + call["dur"] + 1e-9)
+            self.assertEqual(backend[0]["args"]["entity_id"], "runtime_event/forward/0/0/qnn_conv")
+
+    def test_events_inside_their_call_keep_their_times(self):
+        # the generated VGF events lie inside their DELEGATE_CALL: no warning, no layout
+        cap = self.build(demo_desc("vgf_times", [1000, 2000]))
+        p, _ = self.check(cap["etrecord"], [cap["etdump"]])
+        res = Result(json.loads(p.stdout))
+        self.assertFalse(any("durations only" in w for w in res.warnings))
+        self.assertEqual(res.entities["runtime_event/forward/0/0/VGF_COPY_INPUTS"]["parent_ids"],
+                         ["runtime_event/forward/0/0/VGF_EXECUTE"])
+
+
 class MemoryCap(Base):
     def test_the_memory_cap_counts_every_etdump(self):
         import mkfixture  # noqa: F401

@@ -424,6 +424,15 @@ class Fixture:
                                                "end": s + lead + kt}})
                     events.append({"profile": {"name": "OPERATOR_CALL", "chain_index": 0,
                                                "instruction_id": i, "start": s, "end": e}})
+                elif ins["spec"].get("duration_only"):
+                    # a profiler that logs durations only (start 0, end = duration),
+                    # as Qualcomm's does: [[name, duration], ...] per execution
+                    for name, dur in ins["spec"]["duration_only"]:
+                        events.append({"profile": {"delegate_debug_id_str": name, "chain_index": 0,
+                                                   "instruction_id": i, "metadata": b"", "start": 0,
+                                                   "end": dur}})
+                    events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
+                                               "instruction_id": i, "start": s, "end": e}})
                 else:
                     events += self._vgf_events(ins, i, r, s, e)
                     if debug:
