@@ -414,6 +414,17 @@ class Accuracy(unittest.TestCase):
         self.assertEqual(res.m(SO + "relu", "output_mse", "p50")["samples"], 1)
         self.assertEqual(res.m(SO + "relu", "output_min", "p50")["samples"], 2)
 
+    def test_warm_up_executions_are_left_out_of_both_captures(self):
+        d = self.pair([[1, 2, 3, 4], [1, 2, 3, 5], [1, 2, 3, 6]], [[9, 9, 9, 9], [1, 2, 3, 4], [1, 2, 3, 4]],
+                      executions=3)
+        built, _ = self.build(d)
+        res = self.check(built, "--neural-technology-profiling-data.warmup-executions", "1")
+        # execution 1 of each capture is warm-up; then errors of 1 and 2 in one of four elements
+        self.assert_value(res, SO + "relu", "output_mse", 0.25, "min")
+        self.assert_value(res, SO + "relu", "output_mse", 1.0, "max")
+        ref = res.doc["context"]["runtime_configuration"]["intermediate_outputs"]["reference"]
+        self.assertEqual((ref["executions"], ref["execution_runs"], ref["compared_executions"]), (2, [2, 3], 2))
+
     def test_run_only_statistics(self):
         built, _ = self.build(self.pair([3, -1, 2, 0], [0, 0, 0, 0]))
         res = self.check(built, reference=False)
