@@ -171,6 +171,38 @@ TEST(arena_limit_jumps_to_the_recovery_point)
     mlia_arena_free(&a);
 }
 
+/* Arena arrays grow by doubling from 4 and keep their elements; a bounded
+ * warning list takes max entries, then the slot for its "suppressed" line,
+ * then nothing. */
+TEST(arena_room_and_bounded_warning_list)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    uint32_t cap = 0, *v = NULL;
+    for (uint32_t i = 0; i < 9; i++) {
+        v = mlia_arena_room(&a, v, i, &cap, sizeof *v);
+        v[i] = i * 10;
+    }
+    CHECK_UINT(cap, 16u);
+    CHECK_UINT(v[0], 0u);
+    CHECK_UINT(v[8], 80u);
+    const char **list = NULL;
+    uint32_t n = 0, lcap = 0;
+    int stored = 0;
+    for (int i = 0; i < 10; i++) {
+        const char **slot = mlia_arena_warning_slot(&a, &list, &n, &lcap, 3);
+        if (!slot)
+            continue;
+        *slot = n > 3 ? "further warnings suppressed" : "w";
+        stored++;
+    }
+    CHECK_INT(stored, 4);
+    CHECK_UINT(n, 4u);
+    CHECK_STR(list[2], "w");
+    CHECK_STR(list[3], "further warnings suppressed");
+    mlia_arena_free(&a);
+}
+
 TEST(memory_limit_formula)
 {
     CHECK_UINT(mlia_memory_limit(0), (size_t)512 << 20);
@@ -187,6 +219,7 @@ int main(void)
     RUN(file_is_a_private_copy);
     RUN(truncated_mapping_is_an_error_not_sigbus);
     RUN(arena_limit_jumps_to_the_recovery_point);
+    RUN(arena_room_and_bounded_warning_list);
     RUN(memory_limit_formula);
     return test_summary();
 }

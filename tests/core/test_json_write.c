@@ -67,8 +67,63 @@ TEST(integers)
     mlia_buf_free(&b);
 }
 
+typedef struct pair_rec {
+    const char *name;
+    uint32_t n;
+} pair_rec;
+
+static void pair_members(mlia_jw *w, const void *item, uint32_t i)
+{
+    const pair_rec *r = item;
+    mlia_jw_kuint(w, "i", i);
+    mlia_jw_kstr(w, "name", r->name);
+    mlia_jw_kuint(w, "n", r->n);
+}
+
+/* The list helpers and the key + value helpers write the same bytes as the
+ * calls they replace (issue 17 item 7 moved the report writers onto them). */
+TEST(list_and_optional_helpers)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &b, false);
+    static const int32_t i32[] = {-1, 7};
+    static const uint64_t u64[] = {18446744073709551615ull};
+    static const uint8_t u8[] = {0, 255};
+    const char *strs[] = {"a", NULL};
+    mlia_str ms[] = {{"xy", 1}, {NULL, 0}};
+    pair_rec recs[] = {{"p", 1}, {"q", 2}};
+    mlia_jw_obj_begin(&w);
+    mlia_jw_karray(&w, "i32", 2, mlia_jw_item_i32, i32);
+    mlia_jw_karray(&w, "u64", 1, mlia_jw_item_u64, u64);
+    mlia_jw_karray(&w, "u8", 2, mlia_jw_item_u8, u8);
+    mlia_jw_karray(&w, "s", 2, mlia_jw_item_str, strs);
+    mlia_jw_karray(&w, "ms", 2, mlia_jw_item_mstr, ms);
+    mlia_jw_karray(&w, "none", 0, mlia_jw_item_str, NULL);
+    mlia_jw_kobjects(&w, "recs", recs, 2, sizeof *recs, pair_members);
+    mlia_jw_kname(&w, "known", "INT", 3);
+    mlia_jw_kname(&w, "raw", NULL, -4);
+    mlia_jw_kint_or_null(&w, "h", true, -2);
+    mlia_jw_kint_or_null(&w, "no_h", false, -2);
+    mlia_jw_kuint_or_null(&w, "sz", true, 9);
+    mlia_jw_kuint_or_null(&w, "no_sz", false, 9);
+    mlia_jw_kobj_begin(&w, "o");
+    mlia_jw_karr_begin(&w, "a");
+    mlia_jw_karray(&w, NULL, 1, mlia_jw_item_i32, i32);
+    mlia_jw_arr_end(&w);
+    mlia_jw_obj_end(&w);
+    mlia_jw_obj_end(&w);
+    CHECK_STR(b.data, "{\"i32\":[-1,7],\"u64\":[18446744073709551615],\"u8\":[0,255],\"s\":[\"a\",null],"
+                      "\"ms\":[\"x\",null],\"none\":[],\"recs\":[{\"i\":0,\"name\":\"p\",\"n\":1},"
+                      "{\"i\":1,\"name\":\"q\",\"n\":2}],\"known\":\"INT\",\"raw\":-4,\"h\":-2,"
+                      "\"no_h\":null,\"sz\":9,\"no_sz\":null,\"o\":{\"a\":[[-1]]}}");
+    mlia_buf_free(&b);
+}
+
 int main(void)
 {
+    RUN(list_and_optional_helpers);
     RUN(integers);
     RUN(double_format);
     RUN(pretty_nested);

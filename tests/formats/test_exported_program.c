@@ -612,8 +612,39 @@ TEST(helpers)
     CHECK_STR(ep_dtype_name(-1), "unknown");
 }
 
+/* The debug-handle index: nodes without a handle left out, sorted by
+ * (handle, node), the first entry of a handle found by binary search. */
+TEST(debug_handle_index)
+{
+    ep_node nodes[5];
+    memset(nodes, 0, sizeof nodes);
+    const int64_t handles[5] = {7, 0, 3, 7, -2};
+    for (int i = 0; i < 5; i++)
+        nodes[i].debug_handle = handles[i];
+    ep_graph g;
+    memset(&g, 0, sizeof g);
+    g.nodes = nodes;
+    g.n_nodes = 5;
+    mlia_arena a;
+    mlia_arena_init(&a);
+    uint32_t n;
+    const ep_handle_node *idx = ep_handle_index(&g, &a, &n);
+    CHECK_UINT(n, 4);
+    CHECK_INT(idx[0].handle, -2);
+    CHECK_UINT(idx[0].node, 4);
+    CHECK_INT(idx[1].handle, 3);
+    CHECK_UINT(idx[2].node, 0);
+    CHECK_UINT(idx[3].node, 3);
+    CHECK_UINT(ep_handle_first(idx, n, 7), 2);
+    CHECK_UINT(ep_handle_first(idx, n, 3), 1);
+    CHECK_UINT(ep_handle_first(idx, n, 5), 2); /* absent: the first larger */
+    CHECK_UINT(ep_handle_first(idx, n, 8), 4);
+    mlia_arena_free(&a);
+}
+
 int main(void)
 {
+    RUN(debug_handle_index);
     RUN(lenet_current_form);
     RUN(legacy_form);
     RUN(structural_errors);

@@ -279,8 +279,70 @@ TEST(unions_depth_budget)
     tb_free(&b);
 }
 
+static int read_rec(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_error *err)
+{
+    uint64_t *out = item;
+    (*(int *)ctx)++;
+    if (fb_get_u64(t, 0, "x", 0, out, err) < 0)
+        return -1;
+    if (*out == 99)
+        return fb_fail(t, "x", -1, t->pos, err, "bad value %u", (unsigned)i);
+    return 0;
+}
+
+/* fb_read_records: one record per table, count and presence, an absent
+ * vector (one zeroed record, count 0) and a record reader's error with the
+ * element's path. */
+TEST(read_records)
+{
+    tb b;
+    tb_init(&b);
+    size_t root_ref = tb_u32(&b, 0);
+    size_t root_t = tb_table(&b, 2, 1); /* slot 1 absent */
+    tb_ref(&b, root_ref, root_t);
+    size_t v = tb_vector(&b, 3, 4);
+    tb_link(&b, root_t, 0, v);
+    size_t elems[3];
+    for (uint32_t i = 0; i < 3; i++) {
+        elems[i] = tb_table(&b, 1, 1);
+        tb_set64(&b, elems[i], 0, 10 * (uint64_t)(i + 1));
+        tb_ref(&b, tb_elem(v, i, 4), elems[i]);
+    }
+    tb_pad(&b, 8);
+    fb_buf fb;
+    fb_table root;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(fb_open(&fb, b.d, b.n, "t.bin", 0, NULL, false, 0, &root, &err), 0);
+    mlia_arena a;
+    mlia_arena_init(&a);
+    int calls = 0;
+    uint32_t n = 7;
+    bool present = false;
+    uint64_t *r = fb_read_records(&root, 0, "recs", &a, sizeof *r, read_rec, &calls, &n, &present, &err);
+    CHECK(r != NULL);
+    CHECK_UINT(n, 3);
+    CHECK(present);
+    CHECK_INT(calls, 3);
+    CHECK_UINT(r[0], 10);
+    CHECK_UINT(r[2], 30);
+    r = fb_read_records(&root, 1, "none", &a, sizeof *r, read_rec, &calls, &n, &present, &err);
+    CHECK(r != NULL);
+    CHECK_UINT(n, 0);
+    CHECK(!present);
+    CHECK_UINT(r[0], 0);
+    tb_set64(&b, elems[1], 0, 99);
+    CHECK(fb_read_records(&root, 0, "recs", &a, sizeof *r, read_rec, &calls, &n, NULL, &err) == NULL);
+    char want[128];
+    snprintf(want, sizeof want, "t.bin: bad value 1 at byte %zu (recs[1].x)", elems[1]);
+    CHECK_STR(err.text, want);
+    mlia_arena_free(&a);
+    tb_free(&b);
+}
+
 int main(void)
 {
+    RUN(read_records);
     RUN(scalars_strings_vectors);
     RUN(error_messages_with_paths);
     RUN(open_errors);
