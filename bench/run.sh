@@ -281,7 +281,7 @@ def trace(d):
         if base is None:
             base = m[1]
         else:
-            line += " | CPU %.2fx check (<= 1.5x)" % (m[1] / base)
+            line += " | CPU %.2fx check%s" % (m[1] / base, " (<= 1.5x)" if name == "trace.pftrace" else "")
         if sizes:
             line += " | %s %s bytes = %.1f B/event%s" % (name, format(sizes[0], ","), sizes[0] / events,
                                                          " (<= 40)" if name == "trace.pftrace" else "")
