@@ -35,9 +35,10 @@ function metricsTable(metrics) {
       el('td', { class: 'metric-samples', text: unavailable ? valueText(m.reason) : (m.samples !== undefined ? `n=${valueText(m.samples)}` : '') }));
   });
   if (!rows.length) return el('p', { class: 'empty', text: 'No metrics recorded.' });
-  return el('table', { class: 'metrics' },
+  // scrolls sideways inside the panel rather than being cut at its edge
+  return el('div', { class: 'table-scroll' }, el('table', { class: 'metrics' },
     el('thead', null, el('tr', null, ['Metric', 'Value', 'Unit', 'Statistic', 'Samples / reason'].map((h) => el('th', { text: h })))),
-    el('tbody', null, rows));
+    el('tbody', null, rows)));
 }
 
 // Renders the panel for selection {pane, item} (or null). app provides
@@ -54,8 +55,10 @@ export function renderDetails(app, container, selection) {
   const entityId = data.entityIdOf(item);
   const entity = entityId ? data.entity(entityId) : null;
   const where = `${viewLabel(data, pane.viewId)} / ${pane.graphId}`;
-  const heading = entity && entity.name !== undefined ? String(entity.name)
+  let heading = entity && entity.name !== undefined ? String(entity.name)
     : (item.kind === 'node' ? item.label : item.path);
+  const tell = entityId ? data.distinctOf(entityId) : (item.kind === 'node' ? item.tell : null);
+  if (tell && tell !== heading) heading = `${heading} (${tell})`;
   container.appendChild(el('h2', { class: 'details-title', text: heading }));
   const facts = [['Location', where]];
   if (item.kind === 'node') {

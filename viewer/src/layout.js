@@ -49,7 +49,7 @@ function clamp(value, lo, hi) {
 // Size of an item as drawn in its parent's level.
 export function itemSize(item) {
   if (item.kind === 'node') {
-    return { w: clamp(20 + textWidth(item.label, 7), 80, 250), h: NODE_HEIGHT };
+    return { w: clamp(20 + textWidth(item.display || item.label, 7), 80, 250), h: NODE_HEIGHT };
   }
   if (!item.expanded) {
     return { w: clamp(34 + textWidth(item.name, 7.4), 110, 270), h: GROUP_BOX_HEIGHT };

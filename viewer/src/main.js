@@ -127,23 +127,29 @@ class App {
       list('unavailable-views', 'Unavailable views', unavailable),
     ].filter((x) => x);
     if (!sections.length) sections.push(el('div', { class: 'banner-section none', text: 'No warnings or assumptions for this run.' }));
-    return el('section', { id: 'banner', role: 'status' }, sections);
+    // collapsible: the summary line names what is inside; open at first
+    const counts = sections.map((sct) => sct.querySelector('strong')).filter((x) => x).map((x) => x.textContent);
+    return el('details', { id: 'banner', role: 'status', open: '' },
+      el('summary', { class: 'banner-summary', text: counts.length ? counts.join(' \u00b7 ') : 'Notes' }),
+      el('div', { class: 'banner-body' }, sections));
   }
 
   start() {
     const available = VIEW_ORDER.map(([id]) => id).filter((id) => this.data.isAvailable(id));
     let first = typeof this.doc.initial_view === 'string' && this.data.isAvailable(this.doc.initial_view)
       ? this.doc.initial_view : (available[0] || VIEW_ORDER[0][0]);
+    // the second pane shows another available view; with only one
+    // available view a second pane would repeat it: one pane
     let second = 'source_model';
     if (second === first || !this.data.isAvailable(second)) {
-      second = available.find((id) => id !== first) || first;
+      second = available.find((id) => id !== first) || null;
     }
     let t = now();
     this.addPane(first);
     this.timings.pane0 = now() - t;
     t = now();
     if (this.doc.compare && this.doc.baseline_page) addBaselinePane(this, first);
-    else this.addPane(second);
+    else if (second) this.addPane(second);
     this.timings.pane1 = now() - t;
     for (const pane of this.panes) pane.fit();
     this.setActivePane(this.panes[0]);

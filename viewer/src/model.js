@@ -224,8 +224,74 @@ export class PageData {
     const graph = view.collection.graphs.find((g) => String(g.id) === String(graphId));
     if (!graph) return null;
     model = new GraphModel(view, graph);
+    this.markDistinct(model);
     this.models.set(key, model);
     return model;
+  }
+
+  // Nodes of one graph that read alike (same label) get `tell`, what tells
+  // them apart, and `display`, the label shown: "stem · aten.convolution.default".
+  // Entities: distinctOf(); other nodes: their id's last part.
+  markDistinct(model) {
+    const byLabel = new Map();
+    for (const node of model.nodes) {
+      const list = byLabel.get(node.label) || [];
+      list.push(node);
+      byLabel.set(node.label, list);
+    }
+    for (const list of byLabel.values()) {
+      if (list.length < 2) continue;
+      for (const node of list) {
+        node.tell = this.distinctOf(node.id) || node.id.slice(node.id.lastIndexOf('/') + 1);
+        // what tells it apart first: a long label is cut at its end
+        if (node.tell && node.tell !== node.label) node.display = `${node.tell} \u00b7 ${node.label}`;
+      }
+    }
+  }
+
+  // What tells an entity apart from the other entities of its kind and name
+  // (issue: three "aten.convolution.default" nodes and rows): its module
+  // path when those differ across the namesakes, else its source location,
+  // else its node name; null when the name is its own.
+  distinctOf(id) {
+    const entity = this.entity(id);
+    if (!entity || entity.name === undefined) return null;
+    if (!this.namesakes) {
+      this.namesakes = new Map();
+      for (const [eid, e] of Object.entries(this.entities)) {
+        if (!e || e.name === undefined) continue;
+        const key = `${e.kind}\u0000${e.name}`;
+        const list = this.namesakes.get(key) || [];
+        list.push(eid);
+        this.namesakes.set(key, list);
+      }
+      this.tells = new Map();
+    }
+    if (this.tells.has(id)) return this.tells.get(id);
+    const list = this.namesakes.get(`${entity.kind}\u0000${entity.name}`) || [];
+    let tell = null;
+    if (list.length > 1) {
+      const attr = (eid, key) => {
+        const a = this.entities[eid].attributes;
+        return a && typeof a === 'object' && typeof a[key] === 'string' ? a[key] : null;
+      };
+      const nameOf = (ref) => {
+        const e = ref ? this.entity(ref) : null;
+        return e && e.name !== undefined ? String(e.name) : null;
+      };
+      const criteria = [(eid) => nameOf(attr(eid, 'nn_module')), (eid) => nameOf(attr(eid, 'code_stack')),
+        (eid) => attr(eid, 'node_name'), (eid) => eid.slice(eid.lastIndexOf('/') + 1)];
+      for (const get of criteria) {
+        const values = list.map(get);
+        if (values.every((v) => v) && new Set(values).size === values.length) {
+          list.forEach((eid, i) => this.tells.set(eid, values[i]));
+          tell = values[list.indexOf(id)];
+          break;
+        }
+      }
+    }
+    this.tells.set(id, tell);
+    return tell;
   }
 
   entity(id) {

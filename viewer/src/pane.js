@@ -462,8 +462,8 @@ export class Pane {
     const rect = svgEl('rect', { class: 'box', width: box.w, height: box.h, rx: 5 });
     const sub = svgEl('text', { class: 'sub', x: 8, y: 31 });
     const g = svgEl('g', { class: 'node', 'data-uid': node.uid, 'data-node': node.id, transform: `translate(${box.x},${box.y})` },
-      svgEl('title', { text: node.label === node.id ? node.id : `${node.label}\n${node.id}` }),
-      rect, svgEl('text', { class: 'label', x: 8, y: 16, text: shortLabel(node.label) }), sub);
+      svgEl('title', { text: node.label === node.id ? node.id : `${node.display || node.label}\n${node.id}` }),
+      rect, svgEl('text', { class: 'label', x: 8, y: 16, text: shortLabel(node.display || node.label) }), sub);
     this.parts.set(node.uid, { g, rect, sub, fallback: node.label === node.id ? '' : node.id,
       maxChars: Math.max(4, Math.floor((box.w - 16) / SUB_CHAR_WIDTH)) });
     return g;

@@ -88,7 +88,9 @@ export class Search {
     for (const r of found.slice(0, MAX_RESULTS)) {
       const item = r.item;
       const entity = item.kind === 'node' ? this.data.entity(item.id) : null;
-      const name = entity && entity.name !== undefined ? String(entity.name) : (item.kind === 'node' ? item.id : item.path);
+      let name = entity && entity.name !== undefined ? String(entity.name) : (item.kind === 'node' ? item.id : item.path);
+      const tell = item.kind === 'node' ? (entity ? this.data.distinctOf(item.id) : item.tell) : null;
+      if (tell && tell !== name) name = `${name} (${tell})`;
       const type = item.kind === 'node' ? item.label : 'namespace group';
       this.results.appendChild(el('li', null, el('button', {
         type: 'button', class: 'result', 'data-view': r.loc.view, 'data-node': r.loc.node,

@@ -8,6 +8,14 @@
 // deterministic. At most MAX_ROWS rows are drawn (sorting covers them all).
 
 import { el, clear, formatNumber } from './dom.js';
+
+// An entity's name, with what tells it apart when others share it:
+// "aten.convolution.default (stem)".
+function named(data, e, id) {
+  const name = e.name !== undefined ? String(e.name) : id;
+  const tell = data.distinctOf(id);
+  return tell ? `${name} (${tell})` : name;
+}
 import { viewLabel } from './pane.js';
 
 export const MAX_ROWS = 500;
@@ -36,7 +44,7 @@ export class EntityTable {
   columns(viewId) {
     const specs = Array.isArray(this.data.tableColumns[viewId]) ? this.data.tableColumns[viewId].map(String) : [];
     return [
-      { id: 'name', label: 'Name', get: (e, id) => (e.name !== undefined ? String(e.name) : id), text: true },
+      { id: 'name', label: 'Name', get: (e, id) => named(this.data, e, id), text: true },
       { id: 'kind', label: 'Kind', get: (e) => (e.kind !== undefined ? String(e.kind) : ''), text: true },
       ...specs.map((spec) => ({
         id: `metric:${spec}`, label: spec, metric: true,

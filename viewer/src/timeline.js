@@ -22,10 +22,11 @@
 // decode and the last frame (for the benchmark).
 
 import { el, formatNumber } from './dom.js';
+import { formatQuantity } from './format.js';
 
 const ROW = 16;            // px per nesting depth
 const TRACK_GAP = 6;       // px between executions
-const LABEL_W = 170;       // px of the label column
+const LABEL_W = 230;       // px of the label column (room for 'execution 12 (block 13)' and counters)
 const AXIS_H = 22;         // px of the time axis
 const MIN_TEXT_W = 36;     // px: narrower events get no text
 const CATEGORY_COLORS = {
@@ -326,7 +327,7 @@ export class Timeline {
       if (cy + ROW / 2 > y0 + tr.h - TRACK_GAP) break;
       const v = Array.isArray(c.values) ? c.values[k] : null;
       if (typeof v !== 'number') continue;
-      ctx.fillText(`${String(c.name).replace(/^NX /, '')}: ${formatNumber(v)}`, 6, cy);
+      ctx.fillText(`${String(c.name).replace(/^NX /, '')}: ${formatNumber(v, 'cycles')}`, 6, cy);
       cy += ROW;
     }
     ctx.restore();
@@ -336,16 +337,19 @@ export class Timeline {
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, this.w, AXIS_H);
     ctx.fillStyle = '#5b6673';
-    ctx.fillText('µs from execution start', 6, AXIS_H / 2);
-    const spanUs = plotW / scale / this.ticksPerUs;
-    const raw = spanUs / 8;
+    // milliseconds, like every other time on the page and in the summary
+    ctx.fillText('ms from execution start', 6, AXIS_H / 2);
+    const ticksPerMs = this.ticksPerUs * 1000;
+    const spanMs = plotW / scale / ticksPerMs;
+    const raw = spanMs / 8;
     const p = 10 ** Math.floor(Math.log10(raw || 1));
     const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || raw;
-    const firstUs = Math.ceil(left / this.ticksPerUs / step) * step;
-    for (let us = firstUs; us <= (left + plotW / scale) / this.ticksPerUs; us += step) {
-      const x = LABEL_W + (us * this.ticksPerUs - left) * scale;
+    const first = Math.ceil(left / ticksPerMs / step);
+    for (let n = first; n * step <= (left + plotW / scale) / ticksPerMs; n++) {
+      const ms = n * step;
+      const x = LABEL_W + (ms * ticksPerMs - left) * scale;
       ctx.fillRect(x, AXIS_H - 6, 1, 6);
-      ctx.fillText(String(Number(us.toPrecision(6))), x + 2, AXIS_H / 2);
+      ctx.fillText(String(Number(ms.toPrecision(6))), x + 2, AXIS_H / 2);
     }
   }
 
@@ -374,7 +378,7 @@ export class Timeline {
     const tr = this.tracks[hit.track];
     const i = hit.index;
     const site = this.sites[tr.site[i]] || [];
-    const us = (ticks) => `${Number((ticks / this.ticksPerUs).toPrecision(9))} µs`;
+    const us = (ticks) => formatQuantity(ticks / this.ticksPerUs / 1000, 'ms');
     const lines = [
       String(site[0] || ''),
       `${site[1] || 'other'} · execution ${hit.track + 1} (event block ${tr.block})`,

@@ -32,6 +32,15 @@ const pane = (i) => `.pane[data-pane="${i}"]`;
 const nodeSel = (i, id) => `${pane(i)} g.node[data-node="${id}"]`;
 const groupSel = (i, path) => `${pane(i)} g.group[data-group="${path}"]`;
 
+test('one available view: one pane, not the same view twice (issue 19, 6)', async () => {
+  const doc = JSON.parse(JSON.stringify(data));
+  for (const v of doc.views) if (v.id !== 'source_model') Object.assign(v, { available: false, reason: 'not in this test' });
+  doc.initial_view = 'source_model';
+  const page = await open(doc);
+  assert.equal(await page.locator('.pane').count(), 1);
+  assert.equal(await page.inputValue(`${pane(0)} select.view-select`), 'source_model');
+});
+
 test('opens with the initial view left and Source Model right', async () => {
   const page = await open();
   assert.equal(await page.getAttribute('body', 'data-ready'), 'true');

@@ -89,6 +89,9 @@ describe('timeline tab on a page written by build/mlia', { skip: SKIP_REASON }, 
       assert.match(tip, /DELEGATE_CALL VgfBackend/);
       assert.match(tip, /entity delegate_call\/forward\/0\/0/);
       assert.match(tip, /debug handles 1, 2, 3, 4, 5, 6/);
+      // issue 19, 6: milliseconds like the rest of the page, by the shared formatter
+      assert.match(tip, /duration \d[\d,]*\.\d+ ms · start \+\d[\d,.]* ms/);
+      assert.doesNotMatch(tip, /µs/);
       await screenshot(page, 'timeline-demo');
       // zoom in around the cursor
       const before = (await page.getAttribute('#timeline', 'data-view')).split('|').map(Number);

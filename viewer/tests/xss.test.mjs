@@ -30,8 +30,8 @@ test('hostile strings are inert and shown literally', async () => {
   // The hostile node, by label, in the source pane: title has it in full.
   await page.click('.pane[data-pane="1"] g.group[data-group="features"] .toggle');
   const node = page.locator('.pane[data-pane="1"] g.node[data-node="src:conv1"]');
-  assert.equal(await node.locator('title').textContent(), `${HOSTILE}\nsrc:conv1`);
-  assert.equal(await node.locator('text.label').textContent(), `${HOSTILE.slice(0, 31)}\u2026`);
+  assert.equal(await node.locator('title').textContent(), `src:conv1 \u00b7 ${HOSTILE}\nsrc:conv1`);
+  assert.equal(await node.locator('text.label').textContent(), `src:conv1 \u00b7 ${HOSTILE}`.slice(0, 31) + '\u2026');
   assert.equal(await page.locator('.pane[data-pane="1"] g.group[data-group="<i>ns</i>"]').count(), 1);
   await node.click();
   assert.equal(await page.textContent('#details h2'), HOSTILE);
