@@ -14,7 +14,8 @@ Design. Every tools/schema/X.fbs is parsed (tables, structs, enums, unions,
 `(id: N)` attributes, deprecated fields, include statements; includes are
 resolved so that a field typed with a union declared elsewhere still takes
 its two slots) and turned into two committed files with the same names:
-  src/formats/schema_X.h       C constants for the readers (src/formats/*.c)
+  src/formats/schema_X.h       C constants for the readers (src/formats/*.c),
+                               one comment + one `enum { ... };` line per declaration
   tools/fixturelib/schema_X.py Python constants for the fixture builder
 Names (docs/schema.md):
   <P>_SLOT_<TABLE>_<FIELD>       field id of a table field: the vtable entry
@@ -502,11 +503,12 @@ def prefix(schema):
 
 
 def constants(schema):
-    """[(section title, [(name, value, comment)])] in declaration order."""
+    """[(section title, [(name, value, comment, label)])] in declaration order;
+    label is the schema's own name of the field or value (None: deprecated slot)."""
     p = prefix(schema)
     out = []
     if schema.file_identifier:
-        out.append(("file_identifier", [(p + "_FILE_IDENTIFIER", schema.file_identifier, None)]))
+        out.append(("file_identifier", [(p + "_FILE_IDENTIFIER", schema.file_identifier, None, None)]))
     for d in schema.decls:
         title = "%s %s" % (d.kind, d.full)
         items = []
@@ -518,25 +520,26 @@ def constants(schema):
                 note = None
                 if d.kind == "union" and vtype is not None and vtype.split(".")[-1] != vname:
                     note = vtype
-                items.append((base + "_" + words(vname), value, note))
+                items.append((base + "_" + words(vname), value, note, vname))
         elif d.kind == "table":
             base = p + "_SLOT_" + words(d.name)
             for f in sorted(d.fields, key=lambda f: f.id):
                 tdesc = _type_text(f)
                 if f.deprecated:
-                    items.append((None, f.id, "slot %d: %s (deprecated, no constant)" % (f.id, f.name)))
+                    items.append((None, f.id, "slot %d: %s (deprecated, no constant)" % (f.id, f.name), None))
                     continue
                 if f.is_union:
-                    items.append((base + "_" + words(f.name) + "_TYPE", f.id - 1, "ubyte tag of " + f.name))
-                items.append((base + "_" + words(f.name), f.id, tdesc))
+                    items.append((base + "_" + words(f.name) + "_TYPE", f.id - 1, "ubyte tag of " + f.name,
+                                  f.name + "_type"))
+                items.append((base + "_" + words(f.name), f.id, tdesc, f.name))
         else:
             for f in d.fields:
-                items.append((p + "_OFFSET_" + words(d.name) + "_" + words(f.name), f.offset, _type_text(f)))
-            items.append((p + "_SIZEOF_" + words(d.name), d.size, "alignment %d" % d.align))
+                items.append((p + "_OFFSET_" + words(d.name) + "_" + words(f.name), f.offset, _type_text(f), f.name))
+            items.append((p + "_SIZEOF_" + words(d.name), d.size, "alignment %d" % d.align, "sizeof"))
         out.append((title, items))
     seen = {}
     for _title, items in out:
-        for name, _v, _c in items:
+        for name, _v, _c, _l in items:
             if name is None:
                 continue
             if name in seen:
@@ -581,33 +584,32 @@ def c_header(schema):
     if schema.includes:
         lines.append(" * Includes: %s (constants in their own schema_*.h)."
                      % ", ".join(i for i, _l in schema.includes))
-    lines += [" */", "#ifndef " + guard, "#define " + guard, ""]
+    lines += [" */", "#ifndef " + guard, "#define " + guard]
     for title, items in constants(schema):
-        lines.append("/* %s */" % title)
+        lines.append("")
         if title == "file_identifier":
+            lines.append("/* %s */" % title)
             lines.append('#define %s "%s"' % (items[0][0], items[0][1]))
-            lines.append("")
             continue
-        if not items:
-            lines.append("/* (no fields) */")
-            lines.append("")
-            continue
-        width = max([len(n) for n, _v, _c in items if n] + [0])
-        body = []
-        for name, value, comment in items:
+        # one declaration, one line: the field types (and deprecated slots) in
+        # the comment above, the constants in one enum below it
+        sep = " = " if title.startswith("union") else " "
+        notes = [label + sep + c if name else c for name, _v, c, label in items if c]
+        if notes:
+            title += ": " + ", ".join(notes)
+        elif not items:
+            title += " (no fields)"
+        lines.append("/* %s */" % title.replace("*/", "* /"))
+        named = []
+        for name, value, _comment, _label in items:
             if name is None:
-                body.append("    /* %s */" % comment)
                 continue
-            text = "    %s = %d," % (name.ljust(width), value)
             if not -2**31 <= value < 2**31:
                 raise SchemaError("%s: %s = %d does not fit a C enum constant" % (schema.path, name, value))
-            if comment:
-                text += " /* %s */" % comment.replace("*/", "* /")
-            body.append(text)
-        lines.append("enum {")
-        lines += body
-        lines.append("};")
-        lines.append("")
+            named.append("%s = %d" % (name, value))
+        if named:
+            lines.append("enum { %s };" % ", ".join(named))
+    lines.append("")
     lines.append("#endif")
     return "\n".join(lines) + "\n"
 
@@ -624,7 +626,7 @@ def py_module(schema):
     ]
     for title, items in constants(schema):
         lines.append("# " + title + ("" if items else " (no fields)"))
-        for name, value, comment in items:
+        for name, value, comment, _label in items:
             if name is None:
                 lines.append("# " + comment)
             elif isinstance(value, str):

@@ -10,61 +10,31 @@
 /* file_identifier */
 #define BUNDLED_PROGRAM_FILE_IDENTIFIER "BP08"
 
-/* table bundled_program_flatbuffer.Tensor */
-enum {
-    BUNDLED_PROGRAM_SLOT_TENSOR_SCALAR_TYPE = 0, /* executorch_flatbuffer.ScalarType */
-    BUNDLED_PROGRAM_SLOT_TENSOR_SIZES       = 1, /* [int] */
-    BUNDLED_PROGRAM_SLOT_TENSOR_DATA        = 2, /* [ubyte] */
-    BUNDLED_PROGRAM_SLOT_TENSOR_DIM_ORDER   = 3, /* [ubyte] */
-};
+/* table bundled_program_flatbuffer.Tensor: scalar_type executorch_flatbuffer.ScalarType, sizes [int], data [ubyte], dim_order [ubyte] */
+enum { BUNDLED_PROGRAM_SLOT_TENSOR_SCALAR_TYPE = 0, BUNDLED_PROGRAM_SLOT_TENSOR_SIZES = 1, BUNDLED_PROGRAM_SLOT_TENSOR_DATA = 2, BUNDLED_PROGRAM_SLOT_TENSOR_DIM_ORDER = 3 };
 
-/* table bundled_program_flatbuffer.Int */
-enum {
-    BUNDLED_PROGRAM_SLOT_INT_INT_VAL = 0, /* long */
-};
+/* table bundled_program_flatbuffer.Int: int_val long */
+enum { BUNDLED_PROGRAM_SLOT_INT_INT_VAL = 0 };
 
-/* table bundled_program_flatbuffer.Bool */
-enum {
-    BUNDLED_PROGRAM_SLOT_BOOL_BOOL_VAL = 0, /* bool */
-};
+/* table bundled_program_flatbuffer.Bool: bool_val bool */
+enum { BUNDLED_PROGRAM_SLOT_BOOL_BOOL_VAL = 0 };
 
-/* table bundled_program_flatbuffer.Double */
-enum {
-    BUNDLED_PROGRAM_SLOT_DOUBLE_DOUBLE_VAL = 0, /* double */
-};
+/* table bundled_program_flatbuffer.Double: double_val double */
+enum { BUNDLED_PROGRAM_SLOT_DOUBLE_DOUBLE_VAL = 0 };
 
 /* union bundled_program_flatbuffer.ValueUnion */
-enum {
-    BUNDLED_PROGRAM_VALUE_UNION_NONE   = 0,
-    BUNDLED_PROGRAM_VALUE_UNION_TENSOR = 1,
-    BUNDLED_PROGRAM_VALUE_UNION_INT    = 2,
-    BUNDLED_PROGRAM_VALUE_UNION_BOOL   = 3,
-    BUNDLED_PROGRAM_VALUE_UNION_DOUBLE = 4,
-};
+enum { BUNDLED_PROGRAM_VALUE_UNION_NONE = 0, BUNDLED_PROGRAM_VALUE_UNION_TENSOR = 1, BUNDLED_PROGRAM_VALUE_UNION_INT = 2, BUNDLED_PROGRAM_VALUE_UNION_BOOL = 3, BUNDLED_PROGRAM_VALUE_UNION_DOUBLE = 4 };
 
-/* table bundled_program_flatbuffer.Value */
-enum {
-    BUNDLED_PROGRAM_SLOT_VALUE_VAL_TYPE = 0, /* ubyte tag of val */
-    BUNDLED_PROGRAM_SLOT_VALUE_VAL      = 1, /* ValueUnion */
-};
+/* table bundled_program_flatbuffer.Value: val_type ubyte tag of val, val ValueUnion */
+enum { BUNDLED_PROGRAM_SLOT_VALUE_VAL_TYPE = 0, BUNDLED_PROGRAM_SLOT_VALUE_VAL = 1 };
 
-/* table bundled_program_flatbuffer.BundledMethodTestCase */
-enum {
-    BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_INPUTS           = 0, /* [Value] */
-    BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_EXPECTED_OUTPUTS = 1, /* [Value] */
-};
+/* table bundled_program_flatbuffer.BundledMethodTestCase: inputs [Value], expected_outputs [Value] */
+enum { BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_INPUTS = 0, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_CASE_EXPECTED_OUTPUTS = 1 };
 
-/* table bundled_program_flatbuffer.BundledMethodTestSuite */
-enum {
-    BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_METHOD_NAME = 0, /* string */
-    BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_TEST_CASES  = 1, /* [BundledMethodTestCase] */
-};
+/* table bundled_program_flatbuffer.BundledMethodTestSuite: method_name string, test_cases [BundledMethodTestCase] */
+enum { BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_METHOD_NAME = 0, BUNDLED_PROGRAM_SLOT_BUNDLED_METHOD_TEST_SUITE_TEST_CASES = 1 };
 
-/* table bundled_program_flatbuffer.BundledProgram */
-enum {
-    BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_VERSION            = 0, /* uint */
-    BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_METHOD_TEST_SUITES = 1, /* [BundledMethodTestSuite] */
-    BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_PROGRAM            = 2, /* [ubyte] */
-};
+/* table bundled_program_flatbuffer.BundledProgram: version uint, method_test_suites [BundledMethodTestSuite], program [ubyte] */
+enum { BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_VERSION = 0, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_METHOD_TEST_SUITES = 1, BUNDLED_PROGRAM_SLOT_BUNDLED_PROGRAM_PROGRAM = 2 };
 
 #endif

@@ -10,123 +10,54 @@
 /* file_identifier */
 #define ETDUMP_FILE_IDENTIFIER "ED00"
 
-/* table etdump.Null */
-/* (no fields) */
+/* table etdump.Null (no fields) */
 
-/* table etdump.Int */
-enum {
-    ETDUMP_SLOT_INT_INT_VAL = 0, /* long */
-};
+/* table etdump.Int: int_val long */
+enum { ETDUMP_SLOT_INT_INT_VAL = 0 };
 
-/* table etdump.Bool */
-enum {
-    ETDUMP_SLOT_BOOL_BOOL_VAL = 0, /* bool */
-};
+/* table etdump.Bool: bool_val bool */
+enum { ETDUMP_SLOT_BOOL_BOOL_VAL = 0 };
 
-/* table etdump.Float */
-enum {
-    ETDUMP_SLOT_FLOAT_FLOAT_VAL = 0, /* float */
-};
+/* table etdump.Float: float_val float */
+enum { ETDUMP_SLOT_FLOAT_FLOAT_VAL = 0 };
 
-/* table etdump.Double */
-enum {
-    ETDUMP_SLOT_DOUBLE_DOUBLE_VAL = 0, /* double */
-};
+/* table etdump.Double: double_val double */
+enum { ETDUMP_SLOT_DOUBLE_DOUBLE_VAL = 0 };
 
-/* table etdump.String */
-enum {
-    ETDUMP_SLOT_STRING_STRING_VAL = 0, /* string */
-};
+/* table etdump.String: string_val string */
+enum { ETDUMP_SLOT_STRING_STRING_VAL = 0 };
 
-/* table etdump.Tensor */
-enum {
-    ETDUMP_SLOT_TENSOR_SCALAR_TYPE = 0, /* executorch_flatbuffer.ScalarType */
-    ETDUMP_SLOT_TENSOR_SIZES       = 1, /* [long] */
-    ETDUMP_SLOT_TENSOR_STRIDES     = 2, /* [long] */
-    ETDUMP_SLOT_TENSOR_OFFSET      = 3, /* long */
-};
+/* table etdump.Tensor: scalar_type executorch_flatbuffer.ScalarType, sizes [long], strides [long], offset long */
+enum { ETDUMP_SLOT_TENSOR_SCALAR_TYPE = 0, ETDUMP_SLOT_TENSOR_SIZES = 1, ETDUMP_SLOT_TENSOR_STRIDES = 2, ETDUMP_SLOT_TENSOR_OFFSET = 3 };
 
-/* table etdump.TensorList */
-enum {
-    ETDUMP_SLOT_TENSOR_LIST_TENSORS = 0, /* [Tensor] */
-};
+/* table etdump.TensorList: tensors [Tensor] */
+enum { ETDUMP_SLOT_TENSOR_LIST_TENSORS = 0 };
 
 /* enum etdump.ValueType : byte */
-enum {
-    ETDUMP_VALUE_TYPE_NULL        = 0,
-    ETDUMP_VALUE_TYPE_INT         = 1,
-    ETDUMP_VALUE_TYPE_BOOL        = 2,
-    ETDUMP_VALUE_TYPE_FLOAT       = 3,
-    ETDUMP_VALUE_TYPE_DOUBLE      = 4,
-    ETDUMP_VALUE_TYPE_TENSOR      = 5,
-    ETDUMP_VALUE_TYPE_TENSOR_LIST = 6,
-    ETDUMP_VALUE_TYPE_STRING      = 7,
-};
+enum { ETDUMP_VALUE_TYPE_NULL = 0, ETDUMP_VALUE_TYPE_INT = 1, ETDUMP_VALUE_TYPE_BOOL = 2, ETDUMP_VALUE_TYPE_FLOAT = 3, ETDUMP_VALUE_TYPE_DOUBLE = 4, ETDUMP_VALUE_TYPE_TENSOR = 5, ETDUMP_VALUE_TYPE_TENSOR_LIST = 6, ETDUMP_VALUE_TYPE_STRING = 7 };
 
-/* table etdump.Value */
-enum {
-    ETDUMP_SLOT_VALUE_VAL          = 0, /* ValueType */
-    ETDUMP_SLOT_VALUE_TENSOR       = 1, /* Tensor */
-    ETDUMP_SLOT_VALUE_TENSOR_LIST  = 2, /* TensorList */
-    ETDUMP_SLOT_VALUE_INT_VALUE    = 3, /* Int */
-    ETDUMP_SLOT_VALUE_FLOAT_VALUE  = 4, /* Float */
-    ETDUMP_SLOT_VALUE_DOUBLE_VALUE = 5, /* Double */
-    ETDUMP_SLOT_VALUE_BOOL_VALUE   = 6, /* Bool */
-    ETDUMP_SLOT_VALUE_OUTPUT       = 7, /* Bool */
-};
+/* table etdump.Value: val ValueType, tensor Tensor, tensor_list TensorList, int_value Int, float_value Float, double_value Double, bool_value Bool, output Bool */
+enum { ETDUMP_SLOT_VALUE_VAL = 0, ETDUMP_SLOT_VALUE_TENSOR = 1, ETDUMP_SLOT_VALUE_TENSOR_LIST = 2, ETDUMP_SLOT_VALUE_INT_VALUE = 3, ETDUMP_SLOT_VALUE_FLOAT_VALUE = 4, ETDUMP_SLOT_VALUE_DOUBLE_VALUE = 5, ETDUMP_SLOT_VALUE_BOOL_VALUE = 6, ETDUMP_SLOT_VALUE_OUTPUT = 7 };
 
-/* table etdump.DebugEvent */
-enum {
-    ETDUMP_SLOT_DEBUG_EVENT_CHAIN_INDEX           = 0, /* ulong */
-    ETDUMP_SLOT_DEBUG_EVENT_INSTRUCTION_ID        = 1, /* int = -1 */
-    ETDUMP_SLOT_DEBUG_EVENT_DEBUG_ENTRY           = 2, /* Value */
-    ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_INT = 3, /* int = -1 */
-    ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_STR = 4, /* string */
-    ETDUMP_SLOT_DEBUG_EVENT_NAME                  = 5, /* string */
-};
+/* table etdump.DebugEvent: chain_index ulong, instruction_id int = -1, debug_entry Value, delegate_debug_id_int int = -1, delegate_debug_id_str string, name string */
+enum { ETDUMP_SLOT_DEBUG_EVENT_CHAIN_INDEX = 0, ETDUMP_SLOT_DEBUG_EVENT_INSTRUCTION_ID = 1, ETDUMP_SLOT_DEBUG_EVENT_DEBUG_ENTRY = 2, ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_INT = 3, ETDUMP_SLOT_DEBUG_EVENT_DELEGATE_DEBUG_ID_STR = 4, ETDUMP_SLOT_DEBUG_EVENT_NAME = 5 };
 
-/* table etdump.ProfileEvent */
-enum {
-    ETDUMP_SLOT_PROFILE_EVENT_NAME                    = 0, /* string */
-    ETDUMP_SLOT_PROFILE_EVENT_CHAIN_INDEX             = 1, /* int */
-    ETDUMP_SLOT_PROFILE_EVENT_INSTRUCTION_ID          = 2, /* int = -1 */
-    ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_INT   = 3, /* int = -1 */
-    ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_STR   = 4, /* string */
-    ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_METADATA = 5, /* [ubyte] */
-    ETDUMP_SLOT_PROFILE_EVENT_START_TIME              = 6, /* ulong */
-    ETDUMP_SLOT_PROFILE_EVENT_END_TIME                = 7, /* ulong */
-};
+/* table etdump.ProfileEvent: name string, chain_index int, instruction_id int = -1, delegate_debug_id_int int = -1, delegate_debug_id_str string, delegate_debug_metadata [ubyte], start_time ulong, end_time ulong */
+enum { ETDUMP_SLOT_PROFILE_EVENT_NAME = 0, ETDUMP_SLOT_PROFILE_EVENT_CHAIN_INDEX = 1, ETDUMP_SLOT_PROFILE_EVENT_INSTRUCTION_ID = 2, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_INT = 3, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_STR = 4, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_METADATA = 5, ETDUMP_SLOT_PROFILE_EVENT_START_TIME = 6, ETDUMP_SLOT_PROFILE_EVENT_END_TIME = 7 };
 
-/* table etdump.AllocationEvent */
-enum {
-    ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATOR_ID    = 0, /* int */
-    ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATION_SIZE = 1, /* ulong */
-};
+/* table etdump.AllocationEvent: allocator_id int, allocation_size ulong */
+enum { ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATOR_ID = 0, ETDUMP_SLOT_ALLOCATION_EVENT_ALLOCATION_SIZE = 1 };
 
-/* table etdump.Allocator */
-enum {
-    ETDUMP_SLOT_ALLOCATOR_NAME = 0, /* string */
-};
+/* table etdump.Allocator: name string */
+enum { ETDUMP_SLOT_ALLOCATOR_NAME = 0 };
 
-/* table etdump.Event */
-enum {
-    ETDUMP_SLOT_EVENT_PROFILE_EVENT    = 0, /* ProfileEvent */
-    ETDUMP_SLOT_EVENT_ALLOCATION_EVENT = 1, /* AllocationEvent */
-    ETDUMP_SLOT_EVENT_DEBUG_EVENT      = 2, /* DebugEvent */
-};
+/* table etdump.Event: profile_event ProfileEvent, allocation_event AllocationEvent, debug_event DebugEvent */
+enum { ETDUMP_SLOT_EVENT_PROFILE_EVENT = 0, ETDUMP_SLOT_EVENT_ALLOCATION_EVENT = 1, ETDUMP_SLOT_EVENT_DEBUG_EVENT = 2 };
 
-/* table etdump.RunData */
-enum {
-    ETDUMP_SLOT_RUN_DATA_NAME                = 0, /* string */
-    ETDUMP_SLOT_RUN_DATA_BUNDLED_INPUT_INDEX = 1, /* int = -1 */
-    ETDUMP_SLOT_RUN_DATA_ALLOCATORS          = 2, /* [Allocator] */
-    ETDUMP_SLOT_RUN_DATA_EVENTS              = 3, /* [Event] */
-};
+/* table etdump.RunData: name string, bundled_input_index int = -1, allocators [Allocator], events [Event] */
+enum { ETDUMP_SLOT_RUN_DATA_NAME = 0, ETDUMP_SLOT_RUN_DATA_BUNDLED_INPUT_INDEX = 1, ETDUMP_SLOT_RUN_DATA_ALLOCATORS = 2, ETDUMP_SLOT_RUN_DATA_EVENTS = 3 };
 
-/* table etdump.ETDump */
-enum {
-    ETDUMP_SLOT_ET_DUMP_VERSION  = 0, /* uint */
-    ETDUMP_SLOT_ET_DUMP_RUN_DATA = 1, /* [RunData] */
-};
+/* table etdump.ETDump: version uint, run_data [RunData] */
+enum { ETDUMP_SLOT_ET_DUMP_VERSION = 0, ETDUMP_SLOT_ET_DUMP_RUN_DATA = 1 };
 
 #endif

@@ -10,287 +10,129 @@
 /* file_identifier */
 #define PROGRAM_FILE_IDENTIFIER "ET12"
 
-/* table executorch_flatbuffer.ContainerMetadata */
-enum {
-    PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_INP_STR = 0, /* string */
-    PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_OUT_STR = 1, /* string */
-};
+/* table executorch_flatbuffer.ContainerMetadata: encoded_inp_str string, encoded_out_str string */
+enum { PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_INP_STR = 0, PROGRAM_SLOT_CONTAINER_METADATA_ENCODED_OUT_STR = 1 };
 
-/* table executorch_flatbuffer.Null */
-/* (no fields) */
+/* table executorch_flatbuffer.Null (no fields) */
 
-/* table executorch_flatbuffer.Int */
-enum {
-    PROGRAM_SLOT_INT_INT_VAL = 0, /* long */
-};
+/* table executorch_flatbuffer.Int: int_val long */
+enum { PROGRAM_SLOT_INT_INT_VAL = 0 };
 
-/* table executorch_flatbuffer.Bool */
-enum {
-    PROGRAM_SLOT_BOOL_BOOL_VAL = 0, /* bool */
-};
+/* table executorch_flatbuffer.Bool: bool_val bool */
+enum { PROGRAM_SLOT_BOOL_BOOL_VAL = 0 };
 
-/* table executorch_flatbuffer.Double */
-enum {
-    PROGRAM_SLOT_DOUBLE_DOUBLE_VAL = 0, /* double */
-};
+/* table executorch_flatbuffer.Double: double_val double */
+enum { PROGRAM_SLOT_DOUBLE_DOUBLE_VAL = 0 };
 
-/* table executorch_flatbuffer.String */
-enum {
-    PROGRAM_SLOT_STRING_STRING_VAL = 0, /* string */
-};
+/* table executorch_flatbuffer.String: string_val string */
+enum { PROGRAM_SLOT_STRING_STRING_VAL = 0 };
 
-/* table executorch_flatbuffer.IntList */
-enum {
-    PROGRAM_SLOT_INT_LIST_ITEMS = 0, /* [long] */
-};
+/* table executorch_flatbuffer.IntList: items [long] */
+enum { PROGRAM_SLOT_INT_LIST_ITEMS = 0 };
 
-/* table executorch_flatbuffer.DoubleList */
-enum {
-    PROGRAM_SLOT_DOUBLE_LIST_ITEMS = 0, /* [double] */
-};
+/* table executorch_flatbuffer.DoubleList: items [double] */
+enum { PROGRAM_SLOT_DOUBLE_LIST_ITEMS = 0 };
 
-/* table executorch_flatbuffer.BoolList */
-enum {
-    PROGRAM_SLOT_BOOL_LIST_ITEMS = 0, /* [bool] */
-};
+/* table executorch_flatbuffer.BoolList: items [bool] */
+enum { PROGRAM_SLOT_BOOL_LIST_ITEMS = 0 };
 
-/* table executorch_flatbuffer.TensorList */
-enum {
-    PROGRAM_SLOT_TENSOR_LIST_ITEMS = 0, /* [int] */
-};
+/* table executorch_flatbuffer.TensorList: items [int] */
+enum { PROGRAM_SLOT_TENSOR_LIST_ITEMS = 0 };
 
-/* table executorch_flatbuffer.OptionalTensorList */
-enum {
-    PROGRAM_SLOT_OPTIONAL_TENSOR_LIST_ITEMS = 0, /* [int] */
-};
+/* table executorch_flatbuffer.OptionalTensorList: items [int] */
+enum { PROGRAM_SLOT_OPTIONAL_TENSOR_LIST_ITEMS = 0 };
 
 /* enum executorch_flatbuffer.TensorShapeDynamism : byte */
-enum {
-    PROGRAM_TENSOR_SHAPE_DYNAMISM_STATIC          = 0,
-    PROGRAM_TENSOR_SHAPE_DYNAMISM_DYNAMIC_BOUND   = 1,
-    PROGRAM_TENSOR_SHAPE_DYNAMISM_DYNAMIC_UNBOUND = 2,
-};
+enum { PROGRAM_TENSOR_SHAPE_DYNAMISM_STATIC = 0, PROGRAM_TENSOR_SHAPE_DYNAMISM_DYNAMIC_BOUND = 1, PROGRAM_TENSOR_SHAPE_DYNAMISM_DYNAMIC_UNBOUND = 2 };
 
 /* enum executorch_flatbuffer.TensorDataLocation : byte */
-enum {
-    PROGRAM_TENSOR_DATA_LOCATION_SEGMENT  = 0,
-    PROGRAM_TENSOR_DATA_LOCATION_EXTERNAL = 1,
-};
+enum { PROGRAM_TENSOR_DATA_LOCATION_SEGMENT = 0, PROGRAM_TENSOR_DATA_LOCATION_EXTERNAL = 1 };
 
 /* enum executorch_flatbuffer.DeviceType : byte */
-enum {
-    PROGRAM_DEVICE_TYPE_CPU  = 0,
-    PROGRAM_DEVICE_TYPE_CUDA = 1,
-};
+enum { PROGRAM_DEVICE_TYPE_CPU = 0, PROGRAM_DEVICE_TYPE_CUDA = 1 };
 
-/* table executorch_flatbuffer.ExtraTensorInfo */
-enum {
-    PROGRAM_SLOT_EXTRA_TENSOR_INFO_MUTABLE_DATA_SEGMENTS_IDX = 0, /* ulong */
-    PROGRAM_SLOT_EXTRA_TENSOR_INFO_FULLY_QUALIFIED_NAME      = 1, /* string */
-    PROGRAM_SLOT_EXTRA_TENSOR_INFO_LOCATION                  = 2, /* TensorDataLocation */
-    PROGRAM_SLOT_EXTRA_TENSOR_INFO_DEVICE_TYPE               = 3, /* DeviceType */
-    PROGRAM_SLOT_EXTRA_TENSOR_INFO_DEVICE_INDEX              = 4, /* byte */
-};
+/* table executorch_flatbuffer.ExtraTensorInfo: mutable_data_segments_idx ulong, fully_qualified_name string, location TensorDataLocation, device_type DeviceType, device_index byte */
+enum { PROGRAM_SLOT_EXTRA_TENSOR_INFO_MUTABLE_DATA_SEGMENTS_IDX = 0, PROGRAM_SLOT_EXTRA_TENSOR_INFO_FULLY_QUALIFIED_NAME = 1, PROGRAM_SLOT_EXTRA_TENSOR_INFO_LOCATION = 2, PROGRAM_SLOT_EXTRA_TENSOR_INFO_DEVICE_TYPE = 3, PROGRAM_SLOT_EXTRA_TENSOR_INFO_DEVICE_INDEX = 4 };
 
-/* table executorch_flatbuffer.AllocationDetails */
-enum {
-    PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_ID          = 0, /* uint */
-    PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_LOW  = 1, /* uint */
-    PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_HIGH = 2, /* uint */
-};
+/* table executorch_flatbuffer.AllocationDetails: memory_id uint, memory_offset_low uint, memory_offset_high uint */
+enum { PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_ID = 0, PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_LOW = 1, PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_HIGH = 2 };
 
-/* table executorch_flatbuffer.Tensor */
-enum {
-    PROGRAM_SLOT_TENSOR_SCALAR_TYPE       = 0, /* ScalarType */
-    PROGRAM_SLOT_TENSOR_STORAGE_OFFSET    = 1, /* int */
-    PROGRAM_SLOT_TENSOR_SIZES             = 2, /* [int] */
-    PROGRAM_SLOT_TENSOR_DIM_ORDER         = 3, /* [ubyte] */
-    PROGRAM_SLOT_TENSOR_REQUIRES_GRAD     = 4, /* bool */
-    PROGRAM_SLOT_TENSOR_DATA_BUFFER_IDX   = 5, /* uint */
-    PROGRAM_SLOT_TENSOR_ALLOCATION_INFO   = 6, /* AllocationDetails */
-    PROGRAM_SLOT_TENSOR_LAYOUT            = 7, /* byte */
-    PROGRAM_SLOT_TENSOR_SHAPE_DYNAMISM    = 8, /* TensorShapeDynamism */
-    PROGRAM_SLOT_TENSOR_EXTRA_TENSOR_INFO = 9, /* ExtraTensorInfo */
-};
+/* table executorch_flatbuffer.Tensor: scalar_type ScalarType, storage_offset int, sizes [int], dim_order [ubyte], requires_grad bool, data_buffer_idx uint, allocation_info AllocationDetails, layout byte, shape_dynamism TensorShapeDynamism, extra_tensor_info ExtraTensorInfo */
+enum { PROGRAM_SLOT_TENSOR_SCALAR_TYPE = 0, PROGRAM_SLOT_TENSOR_STORAGE_OFFSET = 1, PROGRAM_SLOT_TENSOR_SIZES = 2, PROGRAM_SLOT_TENSOR_DIM_ORDER = 3, PROGRAM_SLOT_TENSOR_REQUIRES_GRAD = 4, PROGRAM_SLOT_TENSOR_DATA_BUFFER_IDX = 5, PROGRAM_SLOT_TENSOR_ALLOCATION_INFO = 6, PROGRAM_SLOT_TENSOR_LAYOUT = 7, PROGRAM_SLOT_TENSOR_SHAPE_DYNAMISM = 8, PROGRAM_SLOT_TENSOR_EXTRA_TENSOR_INFO = 9 };
 
 /* union executorch_flatbuffer.KernelTypes */
-enum {
-    PROGRAM_KERNEL_TYPES_NONE                 = 0,
-    PROGRAM_KERNEL_TYPES_NULL                 = 1,
-    PROGRAM_KERNEL_TYPES_INT                  = 2,
-    PROGRAM_KERNEL_TYPES_BOOL                 = 3,
-    PROGRAM_KERNEL_TYPES_DOUBLE               = 4,
-    PROGRAM_KERNEL_TYPES_TENSOR               = 5,
-    PROGRAM_KERNEL_TYPES_STRING               = 6,
-    PROGRAM_KERNEL_TYPES_INT_LIST             = 7,
-    PROGRAM_KERNEL_TYPES_DOUBLE_LIST          = 8,
-    PROGRAM_KERNEL_TYPES_BOOL_LIST            = 9,
-    PROGRAM_KERNEL_TYPES_TENSOR_LIST          = 10,
-    PROGRAM_KERNEL_TYPES_OPTIONAL_TENSOR_LIST = 11,
-};
+enum { PROGRAM_KERNEL_TYPES_NONE = 0, PROGRAM_KERNEL_TYPES_NULL = 1, PROGRAM_KERNEL_TYPES_INT = 2, PROGRAM_KERNEL_TYPES_BOOL = 3, PROGRAM_KERNEL_TYPES_DOUBLE = 4, PROGRAM_KERNEL_TYPES_TENSOR = 5, PROGRAM_KERNEL_TYPES_STRING = 6, PROGRAM_KERNEL_TYPES_INT_LIST = 7, PROGRAM_KERNEL_TYPES_DOUBLE_LIST = 8, PROGRAM_KERNEL_TYPES_BOOL_LIST = 9, PROGRAM_KERNEL_TYPES_TENSOR_LIST = 10, PROGRAM_KERNEL_TYPES_OPTIONAL_TENSOR_LIST = 11 };
 
-/* table executorch_flatbuffer.EValue */
-enum {
-    PROGRAM_SLOT_E_VALUE_VAL_TYPE = 0, /* ubyte tag of val */
-    PROGRAM_SLOT_E_VALUE_VAL      = 1, /* KernelTypes */
-};
+/* table executorch_flatbuffer.EValue: val_type ubyte tag of val, val KernelTypes */
+enum { PROGRAM_SLOT_E_VALUE_VAL_TYPE = 0, PROGRAM_SLOT_E_VALUE_VAL = 1 };
 
-/* table executorch_flatbuffer.Operator */
-enum {
-    PROGRAM_SLOT_OPERATOR_NAME     = 0, /* string */
-    PROGRAM_SLOT_OPERATOR_OVERLOAD = 1, /* string */
-};
+/* table executorch_flatbuffer.Operator: name string, overload string */
+enum { PROGRAM_SLOT_OPERATOR_NAME = 0, PROGRAM_SLOT_OPERATOR_OVERLOAD = 1 };
 
-/* table executorch_flatbuffer.KernelCall */
-enum {
-    PROGRAM_SLOT_KERNEL_CALL_OP_INDEX = 0, /* int */
-    PROGRAM_SLOT_KERNEL_CALL_ARGS     = 1, /* [int] */
-};
+/* table executorch_flatbuffer.KernelCall: op_index int, args [int] */
+enum { PROGRAM_SLOT_KERNEL_CALL_OP_INDEX = 0, PROGRAM_SLOT_KERNEL_CALL_ARGS = 1 };
 
-/* table executorch_flatbuffer.DelegateCall */
-enum {
-    PROGRAM_SLOT_DELEGATE_CALL_DELEGATE_INDEX = 0, /* int */
-    PROGRAM_SLOT_DELEGATE_CALL_ARGS           = 1, /* [int] */
-};
+/* table executorch_flatbuffer.DelegateCall: delegate_index int, args [int] */
+enum { PROGRAM_SLOT_DELEGATE_CALL_DELEGATE_INDEX = 0, PROGRAM_SLOT_DELEGATE_CALL_ARGS = 1 };
 
-/* table executorch_flatbuffer.MoveCall */
-enum {
-    PROGRAM_SLOT_MOVE_CALL_MOVE_FROM = 0, /* int */
-    PROGRAM_SLOT_MOVE_CALL_MOVE_TO   = 1, /* int */
-};
+/* table executorch_flatbuffer.MoveCall: move_from int, move_to int */
+enum { PROGRAM_SLOT_MOVE_CALL_MOVE_FROM = 0, PROGRAM_SLOT_MOVE_CALL_MOVE_TO = 1 };
 
-/* table executorch_flatbuffer.JumpFalseCall */
-enum {
-    PROGRAM_SLOT_JUMP_FALSE_CALL_COND_VALUE_INDEX        = 0, /* int */
-    PROGRAM_SLOT_JUMP_FALSE_CALL_DESTINATION_INSTRUCTION = 1, /* int */
-};
+/* table executorch_flatbuffer.JumpFalseCall: cond_value_index int, destination_instruction int */
+enum { PROGRAM_SLOT_JUMP_FALSE_CALL_COND_VALUE_INDEX = 0, PROGRAM_SLOT_JUMP_FALSE_CALL_DESTINATION_INSTRUCTION = 1 };
 
-/* table executorch_flatbuffer.FreeCall */
-enum {
-    PROGRAM_SLOT_FREE_CALL_VALUE_INDEX = 0, /* int */
-};
+/* table executorch_flatbuffer.FreeCall: value_index int */
+enum { PROGRAM_SLOT_FREE_CALL_VALUE_INDEX = 0 };
 
 /* union executorch_flatbuffer.InstructionArguments */
-enum {
-    PROGRAM_INSTRUCTION_ARGUMENTS_NONE            = 0,
-    PROGRAM_INSTRUCTION_ARGUMENTS_KERNEL_CALL     = 1,
-    PROGRAM_INSTRUCTION_ARGUMENTS_DELEGATE_CALL   = 2,
-    PROGRAM_INSTRUCTION_ARGUMENTS_MOVE_CALL       = 3,
-    PROGRAM_INSTRUCTION_ARGUMENTS_JUMP_FALSE_CALL = 4,
-    PROGRAM_INSTRUCTION_ARGUMENTS_FREE_CALL       = 5,
-};
+enum { PROGRAM_INSTRUCTION_ARGUMENTS_NONE = 0, PROGRAM_INSTRUCTION_ARGUMENTS_KERNEL_CALL = 1, PROGRAM_INSTRUCTION_ARGUMENTS_DELEGATE_CALL = 2, PROGRAM_INSTRUCTION_ARGUMENTS_MOVE_CALL = 3, PROGRAM_INSTRUCTION_ARGUMENTS_JUMP_FALSE_CALL = 4, PROGRAM_INSTRUCTION_ARGUMENTS_FREE_CALL = 5 };
 
-/* table executorch_flatbuffer.Instruction */
-enum {
-    PROGRAM_SLOT_INSTRUCTION_INSTR_ARGS_TYPE = 0, /* ubyte tag of instr_args */
-    PROGRAM_SLOT_INSTRUCTION_INSTR_ARGS      = 1, /* InstructionArguments */
-};
+/* table executorch_flatbuffer.Instruction: instr_args_type ubyte tag of instr_args, instr_args InstructionArguments */
+enum { PROGRAM_SLOT_INSTRUCTION_INSTR_ARGS_TYPE = 0, PROGRAM_SLOT_INSTRUCTION_INSTR_ARGS = 1 };
 
-/* table executorch_flatbuffer.Frame */
-enum {
-    PROGRAM_SLOT_FRAME_FILENAME = 0, /* string */
-    PROGRAM_SLOT_FRAME_LINENO   = 1, /* int */
-    PROGRAM_SLOT_FRAME_NAME     = 2, /* string */
-    PROGRAM_SLOT_FRAME_CONTEXT  = 3, /* string */
-};
+/* table executorch_flatbuffer.Frame: filename string, lineno int, name string, context string */
+enum { PROGRAM_SLOT_FRAME_FILENAME = 0, PROGRAM_SLOT_FRAME_LINENO = 1, PROGRAM_SLOT_FRAME_NAME = 2, PROGRAM_SLOT_FRAME_CONTEXT = 3 };
 
-/* table executorch_flatbuffer.FrameList */
-enum {
-    PROGRAM_SLOT_FRAME_LIST_ITEMS = 0, /* [Frame] */
-};
+/* table executorch_flatbuffer.FrameList: items [Frame] */
+enum { PROGRAM_SLOT_FRAME_LIST_ITEMS = 0 };
 
 /* enum executorch_flatbuffer.DataLocation : byte */
-enum {
-    PROGRAM_DATA_LOCATION_INLINE  = 0,
-    PROGRAM_DATA_LOCATION_SEGMENT = 1,
-};
+enum { PROGRAM_DATA_LOCATION_INLINE = 0, PROGRAM_DATA_LOCATION_SEGMENT = 1 };
 
-/* table executorch_flatbuffer.BackendDelegateDataReference */
-enum {
-    PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_LOCATION = 0, /* DataLocation */
-    PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_INDEX    = 1, /* uint */
-};
+/* table executorch_flatbuffer.BackendDelegateDataReference: location DataLocation, index uint */
+enum { PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_LOCATION = 0, PROGRAM_SLOT_BACKEND_DELEGATE_DATA_REFERENCE_INDEX = 1 };
 
-/* table executorch_flatbuffer.CompileSpec */
-enum {
-    PROGRAM_SLOT_COMPILE_SPEC_KEY   = 0, /* string */
-    PROGRAM_SLOT_COMPILE_SPEC_VALUE = 1, /* [ubyte] */
-};
+/* table executorch_flatbuffer.CompileSpec: key string, value [ubyte] */
+enum { PROGRAM_SLOT_COMPILE_SPEC_KEY = 0, PROGRAM_SLOT_COMPILE_SPEC_VALUE = 1 };
 
-/* table executorch_flatbuffer.BackendDelegate */
-enum {
-    PROGRAM_SLOT_BACKEND_DELEGATE_ID            = 0, /* string */
-    PROGRAM_SLOT_BACKEND_DELEGATE_PROCESSED     = 1, /* BackendDelegateDataReference */
-    PROGRAM_SLOT_BACKEND_DELEGATE_COMPILE_SPECS = 2, /* [CompileSpec] */
-};
+/* table executorch_flatbuffer.BackendDelegate: id string, processed BackendDelegateDataReference, compile_specs [CompileSpec] */
+enum { PROGRAM_SLOT_BACKEND_DELEGATE_ID = 0, PROGRAM_SLOT_BACKEND_DELEGATE_PROCESSED = 1, PROGRAM_SLOT_BACKEND_DELEGATE_COMPILE_SPECS = 2 };
 
-/* table executorch_flatbuffer.Chain */
-enum {
-    PROGRAM_SLOT_CHAIN_INPUTS       = 0, /* [int] */
-    PROGRAM_SLOT_CHAIN_OUTPUTS      = 1, /* [int] */
-    PROGRAM_SLOT_CHAIN_INSTRUCTIONS = 2, /* [Instruction] */
-    PROGRAM_SLOT_CHAIN_STACKTRACE   = 3, /* [FrameList] */
-};
+/* table executorch_flatbuffer.Chain: inputs [int], outputs [int], instructions [Instruction], stacktrace [FrameList] */
+enum { PROGRAM_SLOT_CHAIN_INPUTS = 0, PROGRAM_SLOT_CHAIN_OUTPUTS = 1, PROGRAM_SLOT_CHAIN_INSTRUCTIONS = 2, PROGRAM_SLOT_CHAIN_STACKTRACE = 3 };
 
-/* table executorch_flatbuffer.NonConstBufferDevice */
-enum {
-    PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_BUFFER_IDX   = 0, /* int */
-    PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_TYPE  = 1, /* DeviceType */
-    PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_INDEX = 2, /* byte */
-};
+/* table executorch_flatbuffer.NonConstBufferDevice: buffer_idx int, device_type DeviceType, device_index byte */
+enum { PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_BUFFER_IDX = 0, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_TYPE = 1, PROGRAM_SLOT_NON_CONST_BUFFER_DEVICE_DEVICE_INDEX = 2 };
 
-/* table executorch_flatbuffer.ExecutionPlan */
-enum {
-    PROGRAM_SLOT_EXECUTION_PLAN_NAME                    = 0, /* string */
-    PROGRAM_SLOT_EXECUTION_PLAN_CONTAINER_META_TYPE     = 1, /* ContainerMetadata */
-    PROGRAM_SLOT_EXECUTION_PLAN_VALUES                  = 2, /* [EValue] */
-    PROGRAM_SLOT_EXECUTION_PLAN_INPUTS                  = 3, /* [int] */
-    PROGRAM_SLOT_EXECUTION_PLAN_OUTPUTS                 = 4, /* [int] */
-    PROGRAM_SLOT_EXECUTION_PLAN_CHAINS                  = 5, /* [Chain] */
-    PROGRAM_SLOT_EXECUTION_PLAN_OPERATORS               = 6, /* [Operator] */
-    PROGRAM_SLOT_EXECUTION_PLAN_DELEGATES               = 7, /* [BackendDelegate] */
-    PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_SIZES  = 8, /* [long] */
-    PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_DEVICE = 9, /* [NonConstBufferDevice] */
-};
+/* table executorch_flatbuffer.ExecutionPlan: name string, container_meta_type ContainerMetadata, values [EValue], inputs [int], outputs [int], chains [Chain], operators [Operator], delegates [BackendDelegate], non_const_buffer_sizes [long], non_const_buffer_device [NonConstBufferDevice] */
+enum { PROGRAM_SLOT_EXECUTION_PLAN_NAME = 0, PROGRAM_SLOT_EXECUTION_PLAN_CONTAINER_META_TYPE = 1, PROGRAM_SLOT_EXECUTION_PLAN_VALUES = 2, PROGRAM_SLOT_EXECUTION_PLAN_INPUTS = 3, PROGRAM_SLOT_EXECUTION_PLAN_OUTPUTS = 4, PROGRAM_SLOT_EXECUTION_PLAN_CHAINS = 5, PROGRAM_SLOT_EXECUTION_PLAN_OPERATORS = 6, PROGRAM_SLOT_EXECUTION_PLAN_DELEGATES = 7, PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_SIZES = 8, PROGRAM_SLOT_EXECUTION_PLAN_NON_CONST_BUFFER_DEVICE = 9 };
 
-/* table executorch_flatbuffer.Buffer */
-enum {
-    PROGRAM_SLOT_BUFFER_STORAGE = 0, /* [ubyte] */
-};
+/* table executorch_flatbuffer.Buffer: storage [ubyte] */
+enum { PROGRAM_SLOT_BUFFER_STORAGE = 0 };
 
-/* table executorch_flatbuffer.BackendDelegateInlineData */
-enum {
-    PROGRAM_SLOT_BACKEND_DELEGATE_INLINE_DATA_DATA = 0, /* [ubyte] */
-};
+/* table executorch_flatbuffer.BackendDelegateInlineData: data [ubyte] */
+enum { PROGRAM_SLOT_BACKEND_DELEGATE_INLINE_DATA_DATA = 0 };
 
-/* table executorch_flatbuffer.DataSegment */
-enum {
-    PROGRAM_SLOT_DATA_SEGMENT_OFFSET = 0, /* ulong */
-    PROGRAM_SLOT_DATA_SEGMENT_SIZE   = 1, /* ulong */
-};
+/* table executorch_flatbuffer.DataSegment: offset ulong, size ulong */
+enum { PROGRAM_SLOT_DATA_SEGMENT_OFFSET = 0, PROGRAM_SLOT_DATA_SEGMENT_SIZE = 1 };
 
-/* table executorch_flatbuffer.SubsegmentOffsets */
-enum {
-    PROGRAM_SLOT_SUBSEGMENT_OFFSETS_SEGMENT_INDEX = 0, /* uint */
-    PROGRAM_SLOT_SUBSEGMENT_OFFSETS_OFFSETS       = 1, /* [ulong] */
-};
+/* table executorch_flatbuffer.SubsegmentOffsets: segment_index uint, offsets [ulong] */
+enum { PROGRAM_SLOT_SUBSEGMENT_OFFSETS_SEGMENT_INDEX = 0, PROGRAM_SLOT_SUBSEGMENT_OFFSETS_OFFSETS = 1 };
 
-/* table executorch_flatbuffer.NamedData */
-enum {
-    PROGRAM_SLOT_NAMED_DATA_KEY           = 0, /* string */
-    PROGRAM_SLOT_NAMED_DATA_SEGMENT_INDEX = 1, /* uint */
-};
+/* table executorch_flatbuffer.NamedData: key string, segment_index uint */
+enum { PROGRAM_SLOT_NAMED_DATA_KEY = 0, PROGRAM_SLOT_NAMED_DATA_SEGMENT_INDEX = 1 };
 
-/* table executorch_flatbuffer.Program */
-enum {
-    PROGRAM_SLOT_PROGRAM_VERSION               = 0, /* uint */
-    PROGRAM_SLOT_PROGRAM_EXECUTION_PLAN        = 1, /* [ExecutionPlan] */
-    PROGRAM_SLOT_PROGRAM_CONSTANT_BUFFER       = 2, /* [Buffer] */
-    PROGRAM_SLOT_PROGRAM_BACKEND_DELEGATE_DATA = 3, /* [BackendDelegateInlineData] */
-    PROGRAM_SLOT_PROGRAM_SEGMENTS              = 4, /* [DataSegment] */
-    PROGRAM_SLOT_PROGRAM_CONSTANT_SEGMENT      = 5, /* SubsegmentOffsets */
-    PROGRAM_SLOT_PROGRAM_MUTABLE_DATA_SEGMENTS = 6, /* [SubsegmentOffsets] */
-    PROGRAM_SLOT_PROGRAM_NAMED_DATA            = 7, /* [NamedData] */
-};
+/* table executorch_flatbuffer.Program: version uint, execution_plan [ExecutionPlan], constant_buffer [Buffer], backend_delegate_data [BackendDelegateInlineData], segments [DataSegment], constant_segment SubsegmentOffsets, mutable_data_segments [SubsegmentOffsets], named_data [NamedData] */
+enum { PROGRAM_SLOT_PROGRAM_VERSION = 0, PROGRAM_SLOT_PROGRAM_EXECUTION_PLAN = 1, PROGRAM_SLOT_PROGRAM_CONSTANT_BUFFER = 2, PROGRAM_SLOT_PROGRAM_BACKEND_DELEGATE_DATA = 3, PROGRAM_SLOT_PROGRAM_SEGMENTS = 4, PROGRAM_SLOT_PROGRAM_CONSTANT_SEGMENT = 5, PROGRAM_SLOT_PROGRAM_MUTABLE_DATA_SEGMENTS = 6, PROGRAM_SLOT_PROGRAM_NAMED_DATA = 7 };
 
 #endif

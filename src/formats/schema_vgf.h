@@ -7,144 +7,63 @@
 #define MLIA_FORMATS_SCHEMA_VGF_H
 
 /* enum vgf.ModuleType : ubyte */
-enum {
-    VGF_MODULE_TYPE_COMPUTE = 0,
-    VGF_MODULE_TYPE_GRAPH   = 1,
-};
+enum { VGF_MODULE_TYPE_COMPUTE = 0, VGF_MODULE_TYPE_GRAPH = 1 };
 
-/* table vgf.SPIRV */
-enum {
-    VGF_SLOT_SPIRV_WORDS = 0, /* [uint] */
-};
+/* table vgf.SPIRV: words [uint] */
+enum { VGF_SLOT_SPIRV_WORDS = 0 };
 
-/* table vgf.GLSL */
-enum {
-    VGF_SLOT_GLSL_CODE = 0, /* string */
-};
+/* table vgf.GLSL: code string */
+enum { VGF_SLOT_GLSL_CODE = 0 };
 
-/* table vgf.HLSL */
-enum {
-    VGF_SLOT_HLSL_CODE = 0, /* string */
-};
+/* table vgf.HLSL: code string */
+enum { VGF_SLOT_HLSL_CODE = 0 };
 
 /* union vgf.ModuleCode */
-enum {
-    VGF_MODULE_CODE_NONE  = 0,
-    VGF_MODULE_CODE_SPIRV = 1,
-    VGF_MODULE_CODE_GLSL  = 2,
-    VGF_MODULE_CODE_HLSL  = 3,
-};
+enum { VGF_MODULE_CODE_NONE = 0, VGF_MODULE_CODE_SPIRV = 1, VGF_MODULE_CODE_GLSL = 2, VGF_MODULE_CODE_HLSL = 3 };
 
-/* table vgf.Module */
-enum {
-    VGF_SLOT_MODULE_TYPE        = 0, /* ModuleType */
-    VGF_SLOT_MODULE_NAME        = 1, /* string */
-    VGF_SLOT_MODULE_ENTRY_POINT = 2, /* string */
-    VGF_SLOT_MODULE_CODE_TYPE   = 3, /* ubyte tag of code */
-    VGF_SLOT_MODULE_CODE        = 4, /* ModuleCode */
-};
+/* table vgf.Module: type ModuleType, name string, entry_point string, code_type ubyte tag of code, code ModuleCode */
+enum { VGF_SLOT_MODULE_TYPE = 0, VGF_SLOT_MODULE_NAME = 1, VGF_SLOT_MODULE_ENTRY_POINT = 2, VGF_SLOT_MODULE_CODE_TYPE = 3, VGF_SLOT_MODULE_CODE = 4 };
 
-/* table vgf.ModuleTable */
-enum {
-    VGF_SLOT_MODULE_TABLE_MODULES = 0, /* [Module] */
-};
+/* table vgf.ModuleTable: modules [Module] */
+enum { VGF_SLOT_MODULE_TABLE_MODULES = 0 };
 
-/* table vgf.BindingSlot */
-enum {
-    VGF_SLOT_BINDING_SLOT_BINDING   = 0, /* uint */
-    VGF_SLOT_BINDING_SLOT_MRT_INDEX = 1, /* uint */
-};
+/* table vgf.BindingSlot: binding uint, mrt_index uint */
+enum { VGF_SLOT_BINDING_SLOT_BINDING = 0, VGF_SLOT_BINDING_SLOT_MRT_INDEX = 1 };
 
-/* table vgf.DescriptorSetInfo */
-enum {
-    VGF_SLOT_DESCRIPTOR_SET_INFO_BINDINGS  = 0, /* [BindingSlot] */
-    VGF_SLOT_DESCRIPTOR_SET_INFO_SET_INDEX = 1, /* uint = 4294967295 */
-};
+/* table vgf.DescriptorSetInfo: bindings [BindingSlot], set_index uint = 4294967295 */
+enum { VGF_SLOT_DESCRIPTOR_SET_INFO_BINDINGS = 0, VGF_SLOT_DESCRIPTOR_SET_INFO_SET_INDEX = 1 };
 
-/* table vgf.PushConstantRange */
-enum {
-    VGF_SLOT_PUSH_CONSTANT_RANGE_STAGE_FLAGS = 0, /* uint */
-    VGF_SLOT_PUSH_CONSTANT_RANGE_OFFSET      = 1, /* uint */
-    VGF_SLOT_PUSH_CONSTANT_RANGE_SIZE        = 2, /* uint */
-};
+/* table vgf.PushConstantRange: stage_flags uint, offset uint, size uint */
+enum { VGF_SLOT_PUSH_CONSTANT_RANGE_STAGE_FLAGS = 0, VGF_SLOT_PUSH_CONSTANT_RANGE_OFFSET = 1, VGF_SLOT_PUSH_CONSTANT_RANGE_SIZE = 2 };
 
-/* table vgf.SegmentInfo */
-enum {
-    VGF_SLOT_SEGMENT_INFO_TYPE                 = 0, /* ModuleType */
-    VGF_SLOT_SEGMENT_INFO_NAME                 = 1, /* string */
-    VGF_SLOT_SEGMENT_INFO_MODULE_INDEX         = 2, /* uint */
-    VGF_SLOT_SEGMENT_INFO_SET_INFOS            = 3, /* [DescriptorSetInfo] */
-    VGF_SLOT_SEGMENT_INFO_INPUTS               = 4, /* [BindingSlot] */
-    VGF_SLOT_SEGMENT_INFO_OUTPUTS              = 5, /* [BindingSlot] */
-    VGF_SLOT_SEGMENT_INFO_CONSTANTS            = 6, /* [uint] */
-    VGF_SLOT_SEGMENT_INFO_DISPATCH_SHAPE       = 7, /* [uint] */
-    VGF_SLOT_SEGMENT_INFO_PUSH_CONSTANT_RANGES = 8, /* [PushConstantRange] */
-};
+/* table vgf.SegmentInfo: type ModuleType, name string, module_index uint, set_infos [DescriptorSetInfo], inputs [BindingSlot], outputs [BindingSlot], constants [uint], dispatch_shape [uint], push_constant_ranges [PushConstantRange] */
+enum { VGF_SLOT_SEGMENT_INFO_TYPE = 0, VGF_SLOT_SEGMENT_INFO_NAME = 1, VGF_SLOT_SEGMENT_INFO_MODULE_INDEX = 2, VGF_SLOT_SEGMENT_INFO_SET_INFOS = 3, VGF_SLOT_SEGMENT_INFO_INPUTS = 4, VGF_SLOT_SEGMENT_INFO_OUTPUTS = 5, VGF_SLOT_SEGMENT_INFO_CONSTANTS = 6, VGF_SLOT_SEGMENT_INFO_DISPATCH_SHAPE = 7, VGF_SLOT_SEGMENT_INFO_PUSH_CONSTANT_RANGES = 8 };
 
-/* table vgf.ModelSequenceTable */
-enum {
-    VGF_SLOT_MODEL_SEQUENCE_TABLE_SEGMENTS     = 0, /* [SegmentInfo] */
-    VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUTS       = 1, /* [BindingSlot] */
-    VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUTS      = 2, /* [BindingSlot] */
-    VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUT_NAMES  = 3, /* [string] */
-    VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUT_NAMES = 4, /* [string] */
-};
+/* table vgf.ModelSequenceTable: segments [SegmentInfo], inputs [BindingSlot], outputs [BindingSlot], input_names [string], output_names [string] */
+enum { VGF_SLOT_MODEL_SEQUENCE_TABLE_SEGMENTS = 0, VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUTS = 1, VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUTS = 2, VGF_SLOT_MODEL_SEQUENCE_TABLE_INPUT_NAMES = 3, VGF_SLOT_MODEL_SEQUENCE_TABLE_OUTPUT_NAMES = 4 };
 
 /* enum vgf.ResourceCategory : ubyte */
-enum {
-    VGF_RESOURCE_CATEGORY_INPUT        = 0,
-    VGF_RESOURCE_CATEGORY_OUTPUT       = 1,
-    VGF_RESOURCE_CATEGORY_INTERMEDIATE = 2,
-    VGF_RESOURCE_CATEGORY_CONSTANT     = 3,
-};
+enum { VGF_RESOURCE_CATEGORY_INPUT = 0, VGF_RESOURCE_CATEGORY_OUTPUT = 1, VGF_RESOURCE_CATEGORY_INTERMEDIATE = 2, VGF_RESOURCE_CATEGORY_CONSTANT = 3 };
 
-/* table vgf.Description */
-enum {
-    VGF_SLOT_DESCRIPTION_SHAPE   = 0, /* [long] */
-    VGF_SLOT_DESCRIPTION_STRIDES = 1, /* [long] */
-};
+/* table vgf.Description: shape [long], strides [long] */
+enum { VGF_SLOT_DESCRIPTION_SHAPE = 0, VGF_SLOT_DESCRIPTION_STRIDES = 1 };
 
-/* table vgf.SamplerConfig */
-enum {
-    VGF_SLOT_SAMPLER_CONFIG_MIN_FILTER     = 0, /* uint */
-    VGF_SLOT_SAMPLER_CONFIG_MAG_FILTER     = 1, /* uint */
-    VGF_SLOT_SAMPLER_CONFIG_ADDRESS_MODE_U = 2, /* uint */
-    VGF_SLOT_SAMPLER_CONFIG_ADDRESS_MODE_V = 3, /* uint */
-    VGF_SLOT_SAMPLER_CONFIG_BORDER_COLOR   = 4, /* uint */
-};
+/* table vgf.SamplerConfig: min_filter uint, mag_filter uint, address_mode_u uint, address_mode_v uint, border_color uint */
+enum { VGF_SLOT_SAMPLER_CONFIG_MIN_FILTER = 0, VGF_SLOT_SAMPLER_CONFIG_MAG_FILTER = 1, VGF_SLOT_SAMPLER_CONFIG_ADDRESS_MODE_U = 2, VGF_SLOT_SAMPLER_CONFIG_ADDRESS_MODE_V = 3, VGF_SLOT_SAMPLER_CONFIG_BORDER_COLOR = 4 };
 
 /* union vgf.ExtraConfig */
-enum {
-    VGF_EXTRA_CONFIG_NONE           = 0,
-    VGF_EXTRA_CONFIG_SAMPLER_CONFIG = 1,
-};
+enum { VGF_EXTRA_CONFIG_NONE = 0, VGF_EXTRA_CONFIG_SAMPLER_CONFIG = 1 };
 
-/* table vgf.ModelResourceTableEntry */
-enum {
-    VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_DESCRIPTOR_TYPE = 0, /* uint */
-    VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_FORMAT          = 1, /* uint */
-    VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_CATEGORY           = 2, /* ResourceCategory */
-    VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_DESCRIPTION        = 3, /* Description */
-    VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_EXTRA_CONFIG_TYPE  = 4, /* ubyte tag of extra_config */
-    VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_EXTRA_CONFIG       = 5, /* ExtraConfig */
-    VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_ALIAS_GROUP_ID     = 6, /* uint = 4294967295 */
-};
+/* table vgf.ModelResourceTableEntry: vk_descriptor_type uint, vk_format uint, category ResourceCategory, description Description, extra_config_type ubyte tag of extra_config, extra_config ExtraConfig, alias_group_id uint = 4294967295 */
+enum { VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_DESCRIPTOR_TYPE = 0, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_VK_FORMAT = 1, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_CATEGORY = 2, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_DESCRIPTION = 3, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_EXTRA_CONFIG_TYPE = 4, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_EXTRA_CONFIG = 5, VGF_SLOT_MODEL_RESOURCE_TABLE_ENTRY_ALIAS_GROUP_ID = 6 };
 
-/* table vgf.ModelResourceTable */
-enum {
-    VGF_SLOT_MODEL_RESOURCE_TABLE_MRT_ENTRY = 0, /* [ModelResourceTableEntry] */
-};
+/* table vgf.ModelResourceTable: mrt_entry [ModelResourceTableEntry] */
+enum { VGF_SLOT_MODEL_RESOURCE_TABLE_MRT_ENTRY = 0 };
 
-/* table vgf.ConstantData */
-enum {
-    VGF_SLOT_CONSTANT_DATA_MRT_INDEX          = 0, /* uint */
-    VGF_SLOT_CONSTANT_DATA_SPARSITY_DIMENSION = 1, /* long */
-    VGF_SLOT_CONSTANT_DATA_RAW                = 2, /* [ubyte] */
-};
+/* table vgf.ConstantData: mrt_index uint, sparsity_dimension long, raw [ubyte] */
+enum { VGF_SLOT_CONSTANT_DATA_MRT_INDEX = 0, VGF_SLOT_CONSTANT_DATA_SPARSITY_DIMENSION = 1, VGF_SLOT_CONSTANT_DATA_RAW = 2 };
 
-/* table vgf.ConstantSection */
-enum {
-    VGF_SLOT_CONSTANT_SECTION_DATA = 0, /* [ConstantData] */
-};
+/* table vgf.ConstantSection: data [ConstantData] */
+enum { VGF_SLOT_CONSTANT_SECTION_DATA = 0 };
 
 #endif

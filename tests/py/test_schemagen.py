@@ -228,9 +228,14 @@ class SchemaGen(unittest.TestCase):
         self.assertEqual((mod.EXTRA_OFFSET_OUTER_Z, mod.EXTRA_SIZEOF_OUTER), (24, 32))
         with open(os.path.join(self.tmp, "out", "src", "formats", "schema_extra.h")) as f:
             header = f.read()
-        self.assertIn("    EXTRA_SLOT_T_U_TYPE = 3, /* ubyte tag of u */\n", header)
-        self.assertIn("    /* slot 1: old (deprecated, no constant) */\n", header)
-        self.assertIn("    EXTRA_U_BEE  = 2, /* B */\n", header)
+        # one line of constants per declaration, the schema's words in the comment above it
+        self.assertIn("/* table t.T: s Outer, slot 1: old (deprecated, no constant), list [A], u_type ubyte tag of u,"
+                      " u U, name string, colour other.inner.Colour = Blue, flags Flags */\n"
+                      "enum { EXTRA_SLOT_T_S = 0, EXTRA_SLOT_T_LIST = 2, EXTRA_SLOT_T_U_TYPE = 3, EXTRA_SLOT_T_U = 4,"
+                      " EXTRA_SLOT_T_NAME = 5, EXTRA_SLOT_T_COLOUR = 6, EXTRA_SLOT_T_FLAGS = 7 };\n", header)
+        self.assertIn("/* union t.U: Bee = B */\nenum { EXTRA_U_NONE = 0, EXTRA_U_A = 1, EXTRA_U_BEE = 2 };\n", header)
+        self.assertIn("/* struct t.Outer: i Inner, z int, sizeof alignment 16 */\n"
+                      "enum { EXTRA_OFFSET_OUTER_I = 0, EXTRA_OFFSET_OUTER_Z = 24, EXTRA_SIZEOF_OUTER = 32 };\n", header)
 
     @unittest.skipUnless(shutil.which("cc"), "no C compiler")
     def test_generated_headers_compile_together(self):
@@ -282,8 +287,8 @@ class SchemaGen(unittest.TestCase):
         self.assertEqual(schemagen.check(schemagen.outputs(sdir), root, out), 2)
         diff = out.getvalue()
         self.assertIn("--- a/src/formats/schema_etdump.h\n+++ b/src/formats/schema_etdump.h\n", diff)
-        self.assertIn("\n-    ETDUMP_SLOT_PROFILE_EVENT_START_TIME              = 6, /* ulong */\n", diff)
-        self.assertIn("\n+    ETDUMP_SLOT_PROFILE_EVENT_START_TIME              = 7, /* ulong */\n", diff)
+        self.assertRegex(diff, r"\n-enum \{ [^\n]*ETDUMP_SLOT_PROFILE_EVENT_START_TIME = 6, [^\n]*\};\n")
+        self.assertRegex(diff, r"\n\+enum \{ [^\n]*ETDUMP_SLOT_PROFILE_EVENT_START_TIME = 7, [^\n]*\};\n")
         self.assertIn("\n+ETDUMP_SLOT_PROFILE_EVENT_INSERTED = 2  # ulong\n", diff)
         # the command line: exit 1, the diff on stdout, the advice on stderr
         p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "schemagen.py"), "--check",
