@@ -40,6 +40,12 @@ const MARGIN = 24;
 // the visible area; below this zoom, text is hidden (unreadable anyway).
 export const CULL_MIN_ITEMS = 300;
 const LOD_ZOOM = 0.3;
+// Fit stops at the zoom where the smallest node text (10 px: .sub and
+// .count in styles.css) is drawn at 9 px: a whole graph drawn smaller
+// cannot be read (LeNet's Source Model at 1280 x 800 was 2 px, issue 19).
+export const FIT_MIN_TEXT_PX = 9;
+const NODE_TEXT_MIN_PX = 10;
+export const FIT_MIN_ZOOM = FIT_MIN_TEXT_PX / NODE_TEXT_MIN_PX;
 
 // Label of a view: the one in the page data, else the product's name.
 export function viewLabel(data, viewId) {
@@ -133,9 +139,11 @@ export class Pane {
     this.viewport = svgEl('g', { class: 'viewport' }, this.groupLayer, this.edgeLayer, this.nodeLayer);
     this.svg = svgEl('svg', { class: 'canvas', role: 'img', 'aria-label': 'Graph' }, this.defs, this.viewport);
     this.message = el('div', { class: 'pane-message', hidden: true });
+    this.fitHint = el('div', { class: 'fit-hint', hidden: true,
+      text: 'Readable size: drag or shift + wheel for the rest, \u2212 for all' });
     this.legend = el('div', { class: 'legend' });
     this.root = el('section', { class: 'pane', 'data-pane': String(id) },
-      this.toolbar, el('div', { class: 'canvas-wrap' }, this.svg, this.message), this.legend);
+      this.toolbar, el('div', { class: 'canvas-wrap' }, this.svg, this.message, this.fitHint), this.legend);
     this.root.addEventListener('pointerdown', () => this.app.setActivePane(this), true);
     this.cachedSize = null;
     if (typeof ResizeObserver === 'function') {
@@ -161,6 +169,7 @@ export class Pane {
       if (!drag.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
       if (!drag.moved) {
         drag.moved = true;
+        this.fitHint.hidden = true;
         this.svg.setPointerCapture(drag.id);
         this.svg.classList.add('panning');
       }
@@ -183,6 +192,18 @@ export class Pane {
     });
     this.svg.addEventListener('wheel', (ev) => {
       ev.preventDefault();
+      this.fitHint.hidden = true;
+      if (ev.shiftKey) {
+        // scroll: vertical (Chromium may report a shifted wheel as deltaX)
+        this.view.ty -= ev.deltaY || ev.deltaX;
+        this.applyTransform();
+        return;
+      }
+      if (ev.deltaX && !ev.deltaY) {
+        this.view.tx -= ev.deltaX;
+        this.applyTransform();
+        return;
+      }
       const rect = this.svg.getBoundingClientRect();
       this.zoomBy(Math.exp(-ev.deltaY * 0.0015), ev.clientX - rect.left, ev.clientY - rect.top);
     }, { passive: false });
@@ -230,6 +251,7 @@ export class Pane {
   }
 
   zoomBy(factor, cx, cy) {
+    this.fitHint.hidden = true;
     const { w, h } = this.size();
     const px = cx === undefined ? w / 2 : cx;
     const py = cy === undefined ? h / 2 : cy;
@@ -241,15 +263,24 @@ export class Pane {
     this.applyTransform();
   }
 
+  // Fits the whole graph in the pane, unless that would make the node text
+  // unreadable: Fit never goes below FIT_MIN_ZOOM (the smallest node text
+  // rendered at FIT_MIN_TEXT_PX); the graph then starts at its top (and
+  // left edge when wider than the pane) and the rest is reached by
+  // dragging, shift + wheel, or zooming out. data-fit on the canvas says
+  // which ("whole" or "readable").
   fit() {
     if (!this.model) return;
     const layout = layoutGroup(this.model.root);
     const { w, h } = this.size();
-    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.min(
-      (w - 2 * MARGIN) / Math.max(layout.width, 1), (h - 2 * MARGIN) / Math.max(layout.height, 1), 1.25)));
+    const whole = Math.min((w - 2 * MARGIN) / Math.max(layout.width, 1), (h - 2 * MARGIN) / Math.max(layout.height, 1), 1.25);
+    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, FIT_MIN_ZOOM, whole));
     this.view.k = k;
-    this.view.tx = (w - layout.width * k) / 2;
+    this.view.tx = layout.width * k <= w - 2 * MARGIN ? (w - layout.width * k) / 2 : MARGIN;
     this.view.ty = Math.max(MARGIN, (h - layout.height * k) / 2);
+    const clamped = whole < FIT_MIN_ZOOM;
+    this.svg.setAttribute('data-fit', clamped ? 'readable' : 'whole');
+    this.fitHint.hidden = !clamped;
     this.applyTransform();
   }
 
@@ -257,6 +288,7 @@ export class Pane {
     const box = this.boxes.get(item.uid);
     if (!box) return;
     if (minZoom && this.view.k < minZoom) this.view.k = minZoom;
+    this.fitHint.hidden = true;
     const { w, h } = this.size();
     this.view.tx = w / 2 - (box.x + box.w / 2) * this.view.k;
     this.view.ty = h / 2 - (box.y + box.h / 2) * this.view.k;

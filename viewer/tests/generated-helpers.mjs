@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, copyFileSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { VIEWER } from './helpers.mjs';
+import { VIEWER, bringIntoView } from './helpers.mjs';
 
 export const REPO = join(VIEWER, '..');
 export const MLIA = join(REPO, 'build', 'mlia');
@@ -124,11 +124,13 @@ export function relatedNodes(data, view, graph, node, targetView) {
 
 // Clicks node `id` of pane i with the real mouse, at a point of its box
 // where the node is the topmost element (a node's bounding box can be
-// wider than its box, and boxes can be partly covered). Fails when no
-// point of the box can be hit.
+// wider than its box, and boxes can be partly covered). The pane is first
+// dragged until the node is inside it (Fit stops at a readable zoom, so a
+// node can lie outside: bringIntoView). Fails when no point of the box can
+// be hit.
 export async function clickNode(page, i, id) {
   const sel = `.pane[data-pane="${i}"] g.node[data-node="${id}"]`;
-  await page.locator(sel).waitFor();
+  await bringIntoView(page, `${sel} rect.box`);
   const point = await page.evaluate((s) => {
     const g = document.querySelector(s);
     const canvas = g.closest('svg').getBoundingClientRect();

@@ -97,3 +97,42 @@ export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
 }
+
+// Fit stops at a readable zoom (docs/page.md, "Panes"), so an item of a
+// large graph can lie outside its pane. Drags the pane's canvas with the
+// real mouse, as a user would, until the element of `selector` (inside a
+// pane's svg.canvas) is inside the canvas (its top-left part when it is
+// larger than the canvas). Fails after 12 drags.
+export async function bringIntoView(page, selector) {
+  await page.locator(selector).first().waitFor();
+  for (let step = 0; step < 12; step++) {
+    const geo = await page.evaluate((s) => {
+      const e = document.querySelector(s);
+      const c = e.closest('svg.canvas').getBoundingClientRect();
+      const r = e.getBoundingClientRect();
+      const m = 8;
+      const w = Math.min(r.width, c.width - 2 * m);
+      const h = Math.min(r.height, c.height - 2 * m);
+      const inside = r.x >= c.x + m && r.x + w <= c.right - m && r.y >= c.y + m && r.y + h <= c.bottom - m;
+      return { inside, cx: c.x + c.width / 2, cy: c.y + c.height / 2, cw: c.width, ch: c.height, ex: r.x + w / 2, ey: r.y + h / 2 };
+    }, selector);
+    if (geo.inside) return;
+    const clamp = (v, lim) => Math.max(-lim, Math.min(lim, v));
+    const dx = clamp(geo.cx - geo.ex, geo.cw * 0.45);
+    const dy = clamp(geo.cy - geo.ey, geo.ch * 0.45);
+    await page.mouse.move(geo.cx, geo.cy);
+    await page.mouse.down();
+    await page.mouse.move(geo.cx + dx, geo.cy + dy, { steps: 4 });
+    await page.mouse.up();
+    // a large graph draws the newly visible region on the next frame
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  throw new Error(`${selector}: still outside its pane after 12 drags`);
+}
+
+// Brings the element into its pane's view, then clicks (or double-clicks) it.
+export async function clickInPane(page, selector, double = false) {
+  await bringIntoView(page, selector);
+  if (double) await page.dblclick(selector);
+  else await page.click(selector);
+}

@@ -4,7 +4,7 @@
 // legend, banner, entity table, keyboard, pan and zoom.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, openPage, loadData, screenshot, writePage } from './helpers.mjs';
+import { startBrowser, openPage, loadData, screenshot, writePage, clickInPane } from './helpers.mjs';
 
 const data = loadData('basic.json');
 let browser;
@@ -86,7 +86,7 @@ test('banner shows warnings, assumptions, notes and unavailable views, always vi
     'Notes (1)Chain cycles on ETDump Backend Trace groups are group measurements.',
     'Unavailable views (1)PTE - VGF Backend Hierarchy: no companion PTE was given (--companion)',
   ]);
-  await page.click(`${pane(1)} g.node[data-node="src:fc1"]`);
+  await clickInPane(page, `${pane(1)} g.node[data-node="src:fc1"]`);
   await page.mouse.move(400, 950);
   await page.mouse.wheel(0, 2000);
   assert.ok(await page.isVisible('#banner'));
@@ -99,7 +99,7 @@ test('selection in one pane reveals and highlights related nodes in the other', 
   // source_operators is collapsed in the mapping pane; selecting fc1 in the
   // source pane must expand it and highlight fc1 and its chain there.
   assert.equal(await page.locator(`${groupSel(0, 'source_operators')}.collapsed`).count(), 1);
-  await page.click(nodeSel(1, 'src:fc1'));
+  await clickInPane(page, nodeSel(1, 'src:fc1'));
   assert.equal(await page.getAttribute('body', 'data-selected'), 'source_model|forward|src:fc1');
   assert.equal(await page.locator(`${nodeSel(1, 'src:fc1')}.selected`).count(), 1);
   assert.equal(await page.locator(`${groupSel(0, 'source_operators')}.expanded`).count(), 1);
@@ -114,7 +114,7 @@ test('selection in one pane reveals and highlights related nodes in the other', 
   assert.ok(Math.abs(nodeBox.x + nodeBox.width / 2 - (paneBox.x + paneBox.width / 2)) < 2);
   await screenshot(page, 'sync');
   // Selecting a chain in the mapping pane highlights the source operators it serves.
-  await page.click(nodeSel(0, 'chain:0/0/0'));
+  await clickInPane(page, nodeSel(0, 'chain:0/0/0'));
   const inSource = await page.locator(`${pane(1)} g.related`).evaluateAll((els) => els.map((e) => e.getAttribute('data-node')).sort());
   assert.deepEqual(inSource, ['src:bn1', 'src:conv1', 'src:pool1', 'src:relu1']);
   assert.equal(await page.locator(`${groupSel(1, 'features')}.expanded`).count(), 1);
@@ -124,7 +124,7 @@ test('selecting a group syncs through sync entries to a group in another view', 
   const page = await open();
   await page.selectOption(`${pane(1)} select.view-select`, 'etdump_backend_trace');
   await page.selectOption(`${pane(0)} select.view-select`, 'segment_cascade_chain');
-  await page.click(nodeSel(0, 'chain:1/0/0'));
+  await clickInPane(page, nodeSel(0, 'chain:1/0/0'));
   assert.deepEqual(await page.locator(`${pane(1)} g.related`).evaluateAll((els) => els.map((e) => e.getAttribute('data-group'))), ['segment_1/cascade_0/chain_0']);
 });
 
@@ -137,7 +137,7 @@ test('collapse and expand namespaces with lifted edges', async () => {
   let list = await edges();
   assert.ok(list.includes('n:src:x>g:features lifted'));
   assert.ok(list.includes('g:features>n:src:flatten lifted'));
-  await page.click(`${groupSel(1, 'features')} .toggle`);
+  await clickInPane(page, `${groupSel(1, 'features')} .toggle`);
   assert.equal(await page.locator(`${groupSel(1, 'features')}.expanded`).count(), 1);
   assert.equal(await page.locator(`${groupSel(1, 'features')} ~ g`).count() >= 0, true);
   assert.equal(await page.locator(`${pane(1)} g.node[data-node^="src:"]`).count(), 23);
@@ -147,14 +147,14 @@ test('collapse and expand namespaces with lifted edges', async () => {
   assert.ok(!list.some((e) => e.endsWith('lifted')));
   await page.click(`${pane(1)} button.zoom-fit`);
   // Collapse classifier: its inner edges disappear, outer ones are lifted.
-  await page.click(`${groupSel(1, 'classifier')} .toggle`);
+  await clickInPane(page, `${groupSel(1, 'classifier')} .toggle`);
   list = await edges();
   assert.ok(list.includes('n:src:pool4>g:classifier lifted'));
   assert.ok(list.includes('g:classifier>n:src:output lifted'));
   assert.equal(await page.locator(`${pane(1)} g.node[data-node="src:fc1"]`).count(), 0);
   // Double-click toggles too.
   await page.click(`${pane(1)} button.zoom-fit`);
-  await page.dblclick(`${groupSel(1, 'classifier')} rect.box`);
+  await clickInPane(page, `${groupSel(1, 'classifier')} rect.box`, true);
   assert.equal(await page.locator(`${groupSel(1, 'classifier')}.expanded`).count(), 1);
   await screenshot(page, 'expanded');
 });
@@ -188,7 +188,7 @@ test('search by name, id, operator type and attribute value', async () => {
 
 test('keyboard: Esc clears, arrows move along edges', async () => {
   const page = await open();
-  await page.click(nodeSel(1, 'src:fc1'));
+  await clickInPane(page, nodeSel(1, 'src:fc1'));
   await page.keyboard.press('ArrowDown');
   assert.equal(await page.getAttribute('body', 'data-selected'), 'source_model|forward|src:relu5');
   await page.keyboard.press('ArrowRight');
@@ -213,7 +213,7 @@ test('keyboard: Esc clears, arrows move along edges', async () => {
 
 test('details panel: metrics, coverage, related links, stack trace', async () => {
   const page = await open();
-  await page.click(nodeSel(1, 'src:fc1'));
+  await clickInPane(page, nodeSel(1, 'src:fc1'));
   assert.equal(await page.textContent('#details h2'), 'fc1');
   const facts = await page.locator('#details table.facts tr').evaluateAll((rows) => rows.map((r) => r.textContent));
   assert.deepEqual(facts, ['LocationSource Model / forward', 'Node idsrc:fc1', 'Operatoraten.linear.default',
@@ -253,10 +253,10 @@ test('overlay selector, legend and group measurements', async () => {
   assert.equal(await page.textContent(`${groupSel(0, 'segment_0/cascade_0/chain_1')} text.sub`), 'group: 5400 cycles');
   assert.equal(await page.textContent(`${nodeSel(0, 'tosa:2')} text.sub`), 'tosa:2'); // its id, not the group's cycles
   assert.equal(await page.locator(`${pane(0)} g.node.has-value`).count(), 0);
-  await page.click(`${groupSel(0, 'segment_0/cascade_0/chain_1')} rect.header`);
+  await clickInPane(page, `${groupSel(0, 'segment_0/cascade_0/chain_1')} rect.header`);
   assert.equal(await page.textContent('#details p.overlay-value'), 'Group measurement: Chain cycles (group) = 5400 cycles');
   // The unmatched operation stays visible with its missing link spelled out.
-  await page.click(nodeSel(0, 'tosa:9'));
+  await clickInPane(page, nodeSel(0, 'tosa:9'));
   assert.ok((await page.textContent('#details table.node-attrs')).includes('no association recorded'));
   await screenshot(page, 'group-measurement');
 });
@@ -281,9 +281,9 @@ test('entity table: sortable by metric, click to locate', async () => {
   assert.equal(await page.locator(`${nodeSel(0, 'src:conv2')}.selected`).count(), 1);
   assert.equal(await page.locator('#entity-table tbody tr.selected').getAttribute('data-entity'), 'src:conv2');
   // The table follows the active pane. (Locating conv2 expanded and
-  // re-laid-out its namespace in pane 1: fit the pane before clicking there.)
+  // re-laid-out its namespace in pane 1: clickInPane drags fc1 into view.)
   await page.click(`${pane(1)} button.zoom-fit`);
-  await page.click(nodeSel(1, 'src:fc1'));
+  await clickInPane(page, nodeSel(1, 'src:fc1'));
   assert.equal(await page.textContent('#entity-table .table-title'), 'Entities in Source Model (21)');
   await page.click('#entity-table th[data-column="metric:execution_time:max"] button');
   assert.equal((await names())[0], 'softmax');
@@ -315,7 +315,7 @@ test('pan with drag, zoom with wheel and buttons; third pane joins the sync', as
   await page.click('#add-pane');
   assert.equal(await page.locator('.pane').count(), 3);
   assert.equal(await page.inputValue(`${pane(2)} select.view-select`), 'segment_cascade_chain');
-  await page.click(nodeSel(1, 'src:fc1'));
+  await clickInPane(page, nodeSel(1, 'src:fc1'));
   assert.deepEqual(await page.locator(`${pane(2)} g.related`).evaluateAll((els) => els.map((e) => e.getAttribute('data-node'))), ['chain:1/0/0']);
   await screenshot(page, 'three-panes');
   await page.click(`${pane(2)} button.close-pane`);

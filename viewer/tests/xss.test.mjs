@@ -2,7 +2,7 @@
 // view reasons carrying markup must be shown as text and never run.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startBrowser, openPage, loadData, screenshot } from './helpers.mjs';
+import { startBrowser, openPage, loadData, screenshot, clickInPane } from './helpers.mjs';
 
 const HOSTILE = '</script><img src=x onerror=alert(1)>';
 let browser;
@@ -28,12 +28,12 @@ test('hostile strings are inert and shown literally', async () => {
   assert.ok((await page.textContent('#banner')).includes(`PTE - VGF Backend Hierarchy: no companion PTE was given (--companion)${HOSTILE}`));
   assert.ok((await page.textContent('#banner')).includes('\u2028line separator\u2029 and & ampersand < less > greater'));
   // The hostile node, by label, in the source pane: title has it in full.
-  await page.click('.pane[data-pane="1"] g.group[data-group="features"] .toggle');
+  await clickInPane(page, '.pane[data-pane="1"] g.group[data-group="features"] .toggle');
   const node = page.locator('.pane[data-pane="1"] g.node[data-node="src:conv1"]');
   assert.equal(await node.locator('title').textContent(), `src:conv1 \u00b7 ${HOSTILE}\nsrc:conv1`);
   assert.equal(await node.locator('text.label').textContent(), `src:conv1 \u00b7 ${HOSTILE}`.slice(0, 31) + '\u2026');
   assert.equal(await page.locator('.pane[data-pane="1"] g.group[data-group="<i>ns</i>"]').count(), 1);
-  await node.click();
+  await clickInPane(page, '.pane[data-pane="1"] g.node[data-node="src:conv1"]');
   assert.equal(await page.textContent('#details h2'), HOSTILE);
   const pre = page.locator('#details pre.stack-trace');
   assert.equal(await pre.textContent(), data.entities['src:conv1'].stack_trace);
