@@ -183,6 +183,40 @@ static bool run_fits(const etdump_events *run, const etrecord_method *m, const p
     return true;
 }
 
+/* Decode once (issue 20): the maps-only fit of every recorded method,
+ * computed on the ETDump's validation pass (etdump_visitor) so that method
+ * selection decodes no run again. run->visit_bits: bit i set = the run is
+ * an "Execute" block whose calls method i's maps hold (run_fits(run,
+ * &methods[i], NULL)). */
+static void fit_run(void *ctx, etdump_run *r)
+{
+    const etrecord *etr = ctx;
+    r->visit_bits = str_is(r->name, "Execute") ? UINT64_MAX >> (64 - etr->n_methods) : 0;
+}
+
+static void fit_event(void *ctx, etdump_run *r, const etdump_event *e)
+{
+    const etrecord *etr = ctx;
+    if (!r->visit_bits || e->kind != ETDUMP_EVENT_PROFILE || e->chain_index != 0)
+        return;
+    ev_class cls = classify(e);
+    if (cls != EV_OPCALL && cls != EV_NATIVE && cls != EV_DELCALL)
+        return;
+    for (uint64_t bits = r->visit_bits; bits; bits &= bits - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(bits);
+        if (!map_has(&etr->methods[i], e->instruction_id, cls == EV_DELCALL))
+            r->visit_bits &= ~((uint64_t)1 << i);
+    }
+}
+
+bool runtime_fit_visitor(const etrecord *etr, etdump_visitor *v)
+{
+    if (!etr || etr->n_methods == 0 || etr->n_methods > 64)
+        return false;
+    *v = (etdump_visitor){etr, (void *)etr, fit_run, fit_event};
+    return true;
+}
+
 /* The first operator or delegate call of `run` that method m (plan p) does
  * not map, described for a message: "event K: an operator call at
  * instruction I, which <why>". Nothing is written when every call fits. */
@@ -356,6 +390,10 @@ static int select_method(const etrecord *etr, const char *etrecord_path, const c
     uint32_t *unmatched = mlia_arena_array(arena, n_exec_blocks ? n_exec_blocks : 1, sizeof(uint32_t));
     uint32_t *ambiguous = mlia_arena_array(arena, n_exec_blocks ? n_exec_blocks : 1, sizeof(uint32_t));
     uint32_t n_unmatched = 0, n_ambiguous = 0;
+    /* the fits computed on the validation pass, when they are the ones
+     * needed: maps only (one method, or no companion plans) */
+    bool visited = dump->visit_key == etr && (etr->n_methods == 1 || !companion);
+    uint32_t sel_i = (uint32_t)(sel - etr->methods);
     etdump_events evs;
     memset(&evs, 0, sizeof evs);
     for (uint32_t r = 0; r < dump->n_runs; r++) {
@@ -363,6 +401,18 @@ static int select_method(const etrecord *etr, const char *etrecord_path, const c
             continue;
         if (etr->n_methods == 1 && sel->n_instr == 0) {
             out->execution_runs[out->n_executions++] = r;
+            continue;
+        }
+        if (visited) {
+            uint64_t bits = dump->runs[r].visit_bits;
+            bool fits_sel = bits >> sel_i & 1;
+            bool others = (bits & ~((uint64_t)1 << sel_i)) != 0 && etr->n_methods > 1;
+            if (fits_sel)
+                out->execution_runs[out->n_executions++] = r;
+            if (fits_sel && others)
+                ambiguous[n_ambiguous++] = r;
+            if (!fits_sel && !others)
+                unmatched[n_unmatched++] = r;
             continue;
         }
         if (etdump_read_run(dump, r, &evs, err) < 0) {

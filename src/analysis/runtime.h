@@ -53,6 +53,14 @@ int runtime_select_method(const struct etrecord *etr, const char *etrecord_path,
                           mlia_arena *arena, mlia_result *result, method_selection *out,
                           mlia_error *err);
 
+/* Decode once (issue 20): a visitor for etdump_read_visiting that works
+ * out, while the ETDump is validated, which of etr's methods each
+ * "Execute" block fits (maps only); runtime_select_method then decodes no
+ * run when it needs no companion plan. false (v untouched) when etr has
+ * no method or more than 64. etr must outlive the dump. */
+struct etdump_visitor;
+bool runtime_fit_visitor(const struct etrecord *etr, struct etdump_visitor *v);
+
 /* The same for one capture of several (src/pipeline/captures.c): when no
  * execution fits the method and some fit no recorded method (a capture of
  * another program), returns 0 with out->n_executions == 0 and

@@ -254,6 +254,21 @@ static int read_debug_event(const fb_table *d, etdump_debug_value *v, etdump_eve
     return 0;
 }
 
+/* Highest byte an event touched (for page release): its member table at
+ * mpos and the bytes it borrows normally follow its Event table at epos. */
+static uint64_t event_span_hi(const uint8_t *base, uint64_t epos, uint64_t mpos, const etdump_event *ev)
+{
+    uint64_t hi = (mpos > epos ? mpos : epos) + 64;
+    if (ev->name.ptr && (uint64_t)(ev->name.ptr - (const char *)base) + ev->name.len + 1 > hi)
+        hi = (uint64_t)(ev->name.ptr - (const char *)base) + ev->name.len + 1;
+    if (ev->delegate_debug_id_str.ptr &&
+        (uint64_t)(ev->delegate_debug_id_str.ptr - (const char *)base) + ev->delegate_debug_id_str.len + 1 > hi)
+        hi = (uint64_t)(ev->delegate_debug_id_str.ptr - (const char *)base) + ev->delegate_debug_id_str.len + 1;
+    if (ev->metadata && (uint64_t)(ev->metadata - base) + ev->metadata_size > hi)
+        hi = (uint64_t)(ev->metadata - base) + ev->metadata_size;
+    return hi;
+}
+
 /* Decode the Event table e (element `index` of a run) into ev / dv. */
 static int read_event(const fb_table *e, uint32_t n_allocators, etdump_event *ev, etdump_debug_value *dv,
                       uint64_t *span_hi, mlia_error *err)
@@ -308,19 +323,145 @@ static int read_event(const fb_table *e, uint32_t n_allocators, etdump_event *ev
             read_debug_event(&m, dv, ev, err) < 0)
             return -1;
     }
-    /* highest byte touched (for page release): the member table and the
-     * bytes borrowed by the event normally follow the Event table */
-    const uint8_t *base = e->b->base;
-    uint64_t hi = (m.pos > e->pos ? m.pos : e->pos) + 64;
-    if (ev->name.ptr && (uint64_t)(ev->name.ptr - (const char *)base) + ev->name.len + 1 > hi)
-        hi = (uint64_t)(ev->name.ptr - (const char *)base) + ev->name.len + 1;
-    if (ev->delegate_debug_id_str.ptr &&
-        (uint64_t)(ev->delegate_debug_id_str.ptr - (const char *)base) + ev->delegate_debug_id_str.len + 1 > hi)
-        hi = (uint64_t)(ev->delegate_debug_id_str.ptr - (const char *)base) + ev->delegate_debug_id_str.len + 1;
-    if (ev->metadata && (uint64_t)(ev->metadata - base) + ev->metadata_size > hi)
-        hi = (uint64_t)(ev->metadata - base) + ev->metadata_size;
-    *span_hi = hi;
+    *span_hi = event_span_hi(e->b->base, e->pos, m.pos, ev);
     return 0;
+}
+
+/* ---------------------------------------------------------------- fast path
+ *
+ * Decode once (issue 20): etdump_read checks every event; the passes that
+ * read a run again afterwards (runtime analysis, the trace, NX statistics)
+ * decode its profile events - all but a handful of a capture's events -
+ * through the accessors below instead of the checked fb.h ones: no table
+ * budget, no depth, no error path, the Event and ProfileEvent fields read
+ * straight from their vtables. Each read still stays inside the buffer, so a
+ * file rewritten in place while mapped cannot make them read out of bounds:
+ * anything that does not look like the validated layout (another member,
+ * an offset outside the buffer, a string without its NUL) returns 0 and the
+ * event goes through the checked read_event, which decodes it or reports
+ * the error with its byte offset as before. */
+typedef struct ft {
+    uint64_t pos, vt;
+    uint32_t vts;
+} ft;
+
+static inline bool ft_open(const fb_buf *b, uint64_t pos, ft *t)
+{
+    if (pos < b->begin || pos > b->end - 4)
+        return false;
+    int64_t v = (int64_t)pos - (int32_t)fb_le32(b->base + pos);
+    if (v < (int64_t)b->begin || (uint64_t)v > b->end - 4)
+        return false;
+    t->pos = pos;
+    t->vt = (uint64_t)v;
+    t->vts = fb_le16(b->base + v);
+    return t->vt + t->vts <= b->end;
+}
+
+/* Position of a field of `width` bytes: 0 absent, UINT64_MAX outside the buffer. */
+static inline uint64_t ft_field(const fb_buf *b, const ft *t, unsigned slot, unsigned width)
+{
+    unsigned at = 4 + 2 * slot;
+    if (at + 2 > t->vts)
+        return 0;
+    uint32_t fo = fb_le16(b->base + t->vt + at);
+    if (!fo)
+        return 0;
+    return fo < 4 || t->pos + fo + width > b->end ? UINT64_MAX : t->pos + fo;
+}
+
+/* Target of the 4-byte offset at p (p + 4 <= end): UINT64_MAX outside the buffer. */
+static inline uint64_t ft_follow(const fb_buf *b, uint64_t p)
+{
+    uint32_t off = fb_le32(b->base + p);
+    uint64_t t = p + off;
+    return off == 0 || off > FB_MAX_OFFSET || t > b->end - 4 ? UINT64_MAX : t;
+}
+
+static inline bool ft_i32(const fb_buf *b, const ft *t, unsigned slot, int32_t def, int32_t *out)
+{
+    uint64_t p = ft_field(b, t, slot, 4);
+    *out = p == 0 || p == UINT64_MAX ? def : (int32_t)fb_le32(b->base + p);
+    return p != UINT64_MAX;
+}
+
+static inline bool ft_u64(const fb_buf *b, const ft *t, unsigned slot, uint64_t *out)
+{
+    uint64_t p = ft_field(b, t, slot, 8);
+    *out = p == 0 || p == UINT64_MAX ? 0 : fb_le64(b->base + p);
+    return p != UINT64_MAX;
+}
+
+/* A string (elem 0: n bytes and a NUL) or vector (n elements of `elem`
+ * bytes) field: *at = its first byte (0 when absent), *n its length. */
+static inline bool ft_span(const fb_buf *b, const ft *t, unsigned slot, unsigned elem, uint64_t *at, uint32_t *n)
+{
+    *at = 0;
+    *n = 0;
+    uint64_t p = ft_field(b, t, slot, 4);
+    if (p == 0)
+        return true;
+    uint64_t s = p == UINT64_MAX ? p : ft_follow(b, p);
+    if (s == UINT64_MAX)
+        return false;
+    uint32_t len = fb_le32(b->base + s);
+    uint64_t bytes = elem ? (uint64_t)len * elem : (uint64_t)len + 1; /* a string ends with its NUL */
+    if (bytes > b->end - s - 4 || (elem == 0 && b->base[s + 4 + len] != 0))
+        return false;
+    *at = s + 4;
+    *n = len;
+    return true;
+}
+
+static inline bool ft_string(const fb_buf *b, const ft *t, unsigned slot, mlia_str *out)
+{
+    uint64_t at;
+    uint32_t n;
+    if (!ft_span(b, t, slot, 0, &at, &n))
+        return false;
+    *out = (mlia_str){at ? (const char *)b->base + at : NULL, n};
+    return true;
+}
+
+/* The profile event whose Event table is referenced at `slot` (an events
+ * vector slot): 1 decoded into *ev (*epos = its Event table), 0 when it is
+ * not a plain profile event or not as validated (the caller falls back to
+ * read_event). Same values as read_event. */
+static int read_profile_fast(const fb_buf *b, uint64_t slot, etdump_event *ev, uint64_t *epos, uint64_t *span_hi)
+{
+    ft e, m;
+    if (slot > b->end - 4)
+        return 0;
+    uint64_t ep = ft_follow(b, slot);
+    if (ep == UINT64_MAX || !ft_open(b, ep, &e))
+        return 0;
+    uint64_t pp = ft_field(b, &e, ETDUMP_SLOT_EVENT_PROFILE_EVENT, 4);
+    if (pp == 0 || pp == UINT64_MAX || ft_field(b, &e, ETDUMP_SLOT_EVENT_ALLOCATION_EVENT, 4) ||
+        ft_field(b, &e, ETDUMP_SLOT_EVENT_DEBUG_EVENT, 4))
+        return 0;
+    uint64_t mp = ft_follow(b, pp);
+    if (mp == UINT64_MAX || !ft_open(b, mp, &m))
+        return 0;
+    memset(ev, 0, sizeof *ev);
+    int32_t chain;
+    uint64_t md;
+    if (!ft_string(b, &m, ETDUMP_SLOT_PROFILE_EVENT_NAME, &ev->name) ||
+        !ft_i32(b, &m, ETDUMP_SLOT_PROFILE_EVENT_CHAIN_INDEX, 0, &chain) ||
+        !ft_i32(b, &m, ETDUMP_SLOT_PROFILE_EVENT_INSTRUCTION_ID, -1, &ev->instruction_id) ||
+        !ft_i32(b, &m, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_INT, -1, &ev->delegate_debug_id_int) ||
+        !ft_string(b, &m, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_ID_STR, &ev->delegate_debug_id_str) ||
+        !ft_span(b, &m, ETDUMP_SLOT_PROFILE_EVENT_DELEGATE_DEBUG_METADATA, 1, &md, &ev->metadata_size) ||
+        !ft_u64(b, &m, ETDUMP_SLOT_PROFILE_EVENT_START_TIME, &ev->start_time) ||
+        !ft_u64(b, &m, ETDUMP_SLOT_PROFILE_EVENT_END_TIME, &ev->end_time))
+        return 0;
+    ev->kind = ETDUMP_EVENT_PROFILE;
+    ev->chain_index = chain;
+    ev->has_metadata = md != 0;
+    ev->metadata = md ? b->base + md : NULL;
+    ev->offset = fb_file_offset(b, ep);
+    *epos = ep;
+    *span_hi = event_span_hi(b->base, ep, mp, ev);
+    return 1;
 }
 
 static mlia_str copy_str(mlia_arena *arena, mlia_str s)
@@ -472,15 +613,16 @@ int etdump_run_next(etdump_cursor *c, etdump_event *ev, etdump_debug_value *dv, 
         ev->debug_index = 0;
         return 1;
     }
-    fb_table e;
-    uint64_t end;
-    if (fb_vec_table(&c->events, i, &e, err) < 0 || read_event(&e, run->n_allocators, ev, dv, &end, err) < 0)
-        return -1;
+    uint64_t slot = c->events.pos + 4 * (uint64_t)i, epos, end;
+    if (!c->dump->validated || !read_profile_fast(&c->b, slot, ev, &epos, &end)) {
+        fb_table e;
+        if (fb_vec_table(&c->events, i, &e, err) < 0 || read_event(&e, run->n_allocators, ev, dv, &end, err) < 0)
+            return -1;
+        epos = e.pos;
+    }
     if (c->dump->release) {
         /* the span includes the events vector's slot for this event */
-        uint64_t slot = c->events.pos + 4 * (uint64_t)i;
-        note_consumed(&c->lo, &c->hi, &c->since_release, slot < e.pos ? slot : e.pos,
-                      slot + 4 > end ? slot + 4 : end);
+        note_consumed(&c->lo, &c->hi, &c->since_release, slot < epos ? slot : epos, slot + 4 > end ? slot + 4 : end);
         if (!c->defer_release && (c->since_release >= ETDUMP_RELEASE_EVENTS || c->next == run->n_events)) {
             c->dump->release(c->dump->release_ctx, c->lo, c->hi, c->since_release);
             c->since_release = 0;
@@ -559,6 +701,14 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
                           void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events),
                           void *release_ctx, mlia_arena *arena, etdump **out, mlia_error *err)
 {
+    return etdump_read_visiting(data, size, file, release, release_ctx, NULL, arena, out, err);
+}
+
+int etdump_read_visiting(const uint8_t *data, size_t size, const char *file,
+                         void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events),
+                         void *release_ctx, const etdump_visitor *visit, mlia_arena *arena, etdump **out,
+                         mlia_error *err)
+{
     *out = NULL;
     if (size == 0)
         return mlia_error_setf(err, file, "empty ETDump (no event blocks)");
@@ -599,6 +749,8 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
         d->n_events += run->n_events;
         if (run->n_events > d->max_run_events)
             d->max_run_events = run->n_events;
+        if (visit)
+            visit->run(visit->ctx, run);
         for (uint32_t k = 0; k < events.n; k++) {
             fb_table e;
             etdump_event ev;
@@ -621,6 +773,8 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
                                        "more than %" PRIu64 " bytes (%u MiB + %u x the file size): events share "
                                        "strings through aliased offsets",
                                        i, k, text_limit, (unsigned)(ETDUMP_TEXT_BASE >> 20), ETDUMP_TEXT_RATIO);
+            if (visit)
+                visit->event(visit->ctx, run, &ev);
             if (release) {
                 uint64_t slot = events.pos + 4 * (uint64_t)k;
                 note_consumed(&rel_lo, &rel_hi, &since_release, slot < e.pos ? slot : e.pos,
@@ -632,6 +786,8 @@ int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
             }
         }
     }
+    d->validated = true;
+    d->visit_key = visit ? visit->key : NULL;
     *out = d;
     return 0;
 }

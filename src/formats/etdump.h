@@ -137,6 +137,10 @@ typedef struct etdump_run {
      * decoded from. NULL / 0 for the runs of a dump read by etdump_read(). */
     const struct etdump *src;
     uint32_t src_run;
+    /* Set by an etdump_visitor during validation, opaque to the reader
+     * (analysis/runtime.h: which recorded methods the run fits). Meaningful
+     * only when the dump's visit_key is the visitor's key. */
+    uint64_t visit_bits;
 } etdump_run;
 
 typedef struct etdump {
@@ -147,6 +151,9 @@ typedef struct etdump {
     uint64_t size;                 /* input length */
     uint64_t n_events;             /* over all runs */
     uint32_t max_run_events;       /* largest run */
+    bool validated;                /* every event passed etdump_read's checks: later
+                                      passes decode profile events with unchecked
+                                      (bounds-kept) accessors, see etdump.c "fast path" */
     /* where the events are decoded from (set by etdump_read) */
     const uint8_t *data;
     const char *file;
@@ -159,6 +166,7 @@ typedef struct etdump {
      * the callee batches (see mlia_file_release). */
     void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events);
     void *release_ctx;
+    const void *visit_key;         /* the etdump_visitor's key once it saw every event, else NULL */
 } etdump;
 
 #define ETDUMP_RELEASE_EVENTS 16384u
@@ -183,6 +191,24 @@ int etdump_read(const uint8_t *data, size_t size, const char *file, mlia_arena *
 int etdump_read_releasing(const uint8_t *data, size_t size, const char *file,
                           void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events),
                           void *release_ctx, mlia_arena *arena, etdump **out, mlia_error *err);
+
+/* Decode once (issue 20): work that needs each event of every run can ride
+ * on the validation pass instead of decoding the runs again. `run` is called
+ * with each run header before its events (visit_bits 0), `event` with each
+ * event once it passed every check (debug events: without their value).
+ * When the whole dump validated, d->visit_key = key. */
+typedef struct etdump_visitor {
+    const void *key;
+    void *ctx;
+    void (*run)(void *ctx, etdump_run *r);
+    void (*event)(void *ctx, etdump_run *r, const etdump_event *ev);
+} etdump_visitor;
+
+/* etdump_read_releasing with a visitor (release and visitor may be NULL). */
+int etdump_read_visiting(const uint8_t *data, size_t size, const char *file,
+                         void (*release)(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events),
+                         void *release_ctx, const etdump_visitor *visit, mlia_arena *arena, etdump **out,
+                         mlia_error *err);
 
 /* Several captures as one: *out lists the runs of dumps[0], then those of
  * dumps[1], ... (run k of dumps[i] becomes run first[i] + k, first[i] being

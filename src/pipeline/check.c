@@ -98,24 +98,33 @@ typedef struct worker_job {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     mlia_ledger *ledger;         /* the call's (core/alloc.h), adopted by the worker */
+    bool read_done;              /* ETRecord read (rc_read final) */
     bool phase1_done;            /* ETRecord and program results are final */
 } worker_job;
 
-static void phase1_finished(worker_job *job)
+static void job_signal(worker_job *job, bool *flag)
 {
     pthread_mutex_lock(&job->mu);
-    job->phase1_done = true;
-    pthread_cond_signal(&job->cv);
+    job->read_done = true; /* implied by either flag */
+    *flag = true;
+    pthread_cond_broadcast(&job->cv);
     pthread_mutex_unlock(&job->mu);
 }
 
-static void wait_phase1(worker_job *job)
+static void job_wait(worker_job *job, const bool *flag)
 {
     pthread_mutex_lock(&job->mu);
-    while (!job->phase1_done)
+    while (!*flag)
         pthread_cond_wait(&job->cv, &job->mu);
     pthread_mutex_unlock(&job->mu);
 }
+
+static void phase1_finished(worker_job *job)
+{
+    job_signal(job, &job->phase1_done);
+}
+
+static void wait_phase1(worker_job *job) { job_wait(job, &job->phase1_done); }
 
 /* Waits for the digests (and the worker's end). Idempotent. */
 static void join_worker(mlia_session *s)
@@ -146,6 +155,7 @@ static void *worker_body(void *arg)
     job->rc_read = etrecord_read(s->etrecord_file.data, s->etrecord_file.size, o->etrecord_path, &job->arena,
                                  &s->etrecord, &job->err_read);
     job->read_ms = now_ms() - t0;
+    job_signal(job, &job->read_done);
     if (!job->rc_read) {
         const etrecord *r = s->etrecord;
         const etrecord_method *m = o->method ? etrecord_find_method(r, o->method)
@@ -493,12 +503,17 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     volatile int rc_dump = 0;
     volatile uint32_t reading = 0;
     if (setjmp(dump_oom.jump) == 0) {
+        /* decode once: method selection's fit check rides on the validation
+         * pass, so it waits for the ETRecord's maps (not its program) */
+        job_wait(job, &job->read_done);
+        etdump_visitor fit;
+        bool fold = !job->rc_read && runtime_fit_visitor(s->etrecord, &fit);
         for (uint32_t i = 0; i < s->n_captures && !rc_dump; i++) {
             reading = i;
             s->stage_file = s->etdump_paths[i];
             mlia_file *f = &s->etdump_files[i];
-            rc_dump = etdump_read_releasing(f->data, f->size, s->etdump_paths[i], mlia_file_release, f, &s->arena,
-                                            &s->dumps[i], &dump_err);
+            rc_dump = etdump_read_visiting(f->data, f->size, s->etdump_paths[i], mlia_file_release, f,
+                                           fold ? &fit : NULL, &s->arena, &s->dumps[i], &dump_err);
         }
     } else {
         rc_dump = -1;

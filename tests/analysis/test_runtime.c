@@ -254,6 +254,28 @@ TEST(repeated_name_at_another_position_gets_ordinal)
     CHECK_INT(mlia_entity_metric(second, "execution_time", "p50")->samples, 2);
 }
 
+/* selecting_methods: "forward" takes runs 1-4 (run 4 also fits "decode"),
+ * "decode" run 4 only, run 5 fits neither. */
+static void select_forward_and_decode(const etrecord *rec, const etdump *dump)
+{
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    method_selection sel;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_select_method(rec, "m.etrecord", "forward", dump, NULL, &A, &res, &sel, &err), 0);
+    CHECK_INT(sel.n_executions, 4);
+    CHECK_INT(sel.execution_runs[3], 4);
+    CHECK(mlia_result_has_warning(&res, "1 execution(s) of the ETDump fit no recorded method and were ignored "
+                                        "(runs 5)."));
+    CHECK(mlia_result_has_warning(&res, "1 execution(s) fit method 'forward' and another recorded method; they "
+                                        "were attributed to the selected method 'forward' (runs 4)."));
+    mlia_result_init(&res, &A);
+    CHECK_INT(runtime_select_method(rec, "m.etrecord", "decode", dump, NULL, &A, &res, &sel, &err), 0);
+    CHECK_INT(sel.n_executions, 1);
+    CHECK_INT(sel.execution_runs[0], 4);
+}
+
 TEST(selecting_methods)
 {
     static world w;
@@ -298,17 +320,32 @@ TEST(selecting_methods)
     CHECK_STR(err.text, "m.etrecord: method 'encode' is not recorded in the ETRecord; recorded methods: forward, "
                         "decode");
     mlia_error_clear(&err);
-    CHECK_INT(runtime_select_method(&rec, "m.etrecord", "forward", &dump, NULL, &A, &res, &sel, &err), 0);
-    CHECK_INT(sel.n_executions, 4);
-    CHECK_INT(sel.execution_runs[3], 4);
-    CHECK(mlia_result_has_warning(&res, "1 execution(s) of the ETDump fit no recorded method and were ignored "
-                                        "(runs 5)."));
-    CHECK(mlia_result_has_warning(&res, "1 execution(s) fit method 'forward' and another recorded method; they "
-                                        "were attributed to the selected method 'forward' (runs 4)."));
-    mlia_result_init(&res, &A);
-    CHECK_INT(runtime_select_method(&rec, "m.etrecord", "decode", &dump, NULL, &A, &res, &sel, &err), 0);
-    CHECK_INT(sel.n_executions, 1);
-    CHECK_INT(sel.execution_runs[0], 4);
+    select_forward_and_decode(&rec, &dump);
+
+    /* decode once: the fits worked out on the validation pass (the visitor
+     * fed as etdump_read_visiting would) give the same selections, and
+     * selection then decodes no run (the events are taken away) */
+    etdump_visitor v;
+    CHECK(runtime_fit_visitor(&rec, &v));
+    for (uint32_t r = 0; r < dump.n_runs; r++) {
+        v.run(v.ctx, &runs[r]);
+        for (uint32_t k = 0; k < runs[r].n_events; k++)
+            v.event(v.ctx, &runs[r], &runs[r].mem_events[k]);
+    }
+    CHECK_UINT(runs[0].visit_bits, 0); /* not an Execute block */
+    CHECK_UINT(runs[1].visit_bits, 1);
+    CHECK_UINT(runs[4].visit_bits, 3);
+    CHECK_UINT(runs[5].visit_bits, 0);
+    dump.visit_key = v.key;
+    etdump_event empty[1] = {prof("Method::execute", -1, 0, 0, 3)};
+    for (uint32_t r = 0; r < dump.n_runs; r++) {
+        runs[r].mem_events = empty;
+        runs[r].n_events = 1;
+    }
+    select_forward_and_decode(&rec, &dump);
+    /* more than 64 methods: no visitor (selection decodes the runs) */
+    rec.n_methods = 65;
+    CHECK(!runtime_fit_visitor(&rec, &v));
 }
 
 /* A one-instruction method (handle 5) whose program has n nodes, all

@@ -175,6 +175,90 @@ TEST(lenet_fixture_facts)
     free(d);
 }
 
+/* Decode once (issue 20): events of a validated dump are decoded again
+ * through the fast accessors; they give what the checked path gives. */
+static int same_event(const etdump_event *a, const etdump_event *b)
+{
+    return a->kind == b->kind && a->name.ptr == b->name.ptr && a->name.len == b->name.len &&
+           a->delegate_debug_id_str.ptr == b->delegate_debug_id_str.ptr &&
+           a->delegate_debug_id_str.len == b->delegate_debug_id_str.len && a->instruction_id == b->instruction_id &&
+           a->delegate_debug_id_int == b->delegate_debug_id_int && a->chain_index == b->chain_index &&
+           a->has_metadata == b->has_metadata && a->metadata == b->metadata && a->metadata_size == b->metadata_size &&
+           a->start_time == b->start_time && a->end_time == b->end_time && a->allocator_id == b->allocator_id &&
+           a->allocation_size == b->allocation_size && a->offset == b->offset;
+}
+
+typedef struct visit_count {
+    uint32_t runs, events, profile;
+} visit_count;
+
+static void count_run(void *ctx, etdump_run *r)
+{
+    ((visit_count *)ctx)->runs++;
+    r->visit_bits = 7;
+}
+
+static void count_event(void *ctx, etdump_run *r, const etdump_event *ev)
+{
+    visit_count *c = ctx;
+    c->events++;
+    c->profile += ev->kind == ETDUMP_EVENT_PROFILE && r->visit_bits == 7;
+}
+
+TEST(fast_path_and_visitor)
+{
+    size_t n;
+    uint8_t *d = load("executorch/lenet.etdp", &n);
+    CHECK(d);
+    mlia_arena a;
+    mlia_arena_init(&a);
+    etdump *dump;
+    mlia_error err;
+    mlia_error_clear(&err);
+    visit_count vc = {0};
+    etdump_visitor v = {&vc, &vc, count_run, count_event};
+    CHECK_INT(etdump_read_visiting(d, n, "lenet.etdp", NULL, NULL, &v, &a, &dump, &err), 0);
+    CHECK(dump->validated);
+    CHECK(dump->visit_key == &vc);
+    CHECK_UINT(vc.runs, dump->n_runs);
+    CHECK_UINT(vc.events, dump->n_events);
+    etdump checked = *dump;
+    checked.validated = false;
+    uint32_t profile = 0;
+    for (uint32_t r = 0; r < dump->n_runs; r++) {
+        etdump_events fast, slow;
+        memset(&fast, 0, sizeof fast);
+        memset(&slow, 0, sizeof slow);
+        CHECK_INT(etdump_read_run(dump, r, &fast, &err), 0);
+        CHECK_INT(etdump_read_run(&checked, r, &slow, &err), 0);
+        CHECK_UINT(fast.n, slow.n);
+        for (uint32_t k = 0; k < fast.n && k < slow.n; k++) {
+            CHECK(same_event(&fast.ev[k], &slow.ev[k]));
+            profile += fast.ev[k].kind == ETDUMP_EVENT_PROFILE;
+        }
+        etdump_events_free(&fast);
+        etdump_events_free(&slow);
+    }
+    CHECK(profile > 10);
+    CHECK_UINT(vc.profile, profile);
+    /* a file rewritten in place after validation: the fast path does not
+     * read outside the buffer, the checked path reports the bad offset */
+    etdump_cursor c;
+    etdump_event ev;
+    etdump_debug_value dv;
+    CHECK_INT(etdump_run_begin(dump, 1, &c, &err), 0);
+    uint64_t slot = c.events.pos; /* the first event's offset in the events vector */
+    uint8_t saved[4];
+    memcpy(saved, d + slot, 4);
+    memset(d + slot, 0x7f, 4);
+    CHECK_INT(etdump_run_next(&c, &ev, &dv, &err), -1);
+    CHECK_STR(err.text, "lenet.etdp: table offset 2139062143 points outside the buffer at byte 56 "
+                        "(run_data[1].events[0])");
+    memcpy(d + slot, saved, 4);
+    mlia_arena_free(&a);
+    free(d);
+}
+
 TEST(unprefixed_form)
 {
     size_t n;
@@ -751,6 +835,7 @@ TEST(million_events_speed)
 int main(void)
 {
     RUN(lenet_fixture_facts);
+    RUN(fast_path_and_visitor);
     RUN(unprefixed_form);
     RUN(empty_and_identifier_errors);
     RUN(bad_vtables_and_offsets);
