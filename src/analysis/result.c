@@ -2,6 +2,7 @@
  * result.c - the standardized result model (see result.h).
  */
 #include "result.h"
+#include "core/cnum.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,10 +43,7 @@ void mlia_result_warn(mlia_result *r, const char *text)
 void mlia_result_warnf(mlia_result *r, const char *fmt, ...)
 {
     char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    MLIA_FORMAT_ARGS(buf, fmt);
     mlia_result_warn(r, buf);
 }
 

@@ -127,17 +127,24 @@ char *mlia_arena_strdup(mlia_arena *a, const char *s)
     return mlia_arena_strndup(a, s, strlen(s));
 }
 
+char *mlia_arena_vprintf(mlia_arena *a, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = mlia_vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0)
+        n = 0;
+    char *p = mlia_arena_alloc(a, (size_t)n + 1);
+    mlia_vsnprintf(p, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return p;
+}
+
 char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = mlia_vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        n = 0;
-    char *p = mlia_arena_alloc(a, (size_t)n + 1);
-    va_start(ap, fmt);
-    mlia_vsnprintf(p, (size_t)n + 1, fmt, ap);
+    char *p = mlia_arena_vprintf(a, fmt, ap);
     va_end(ap);
     return p;
 }

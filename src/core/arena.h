@@ -15,6 +15,7 @@
 #ifndef MLIA_CORE_ARENA_H
 #define MLIA_CORE_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,7 @@ char *mlia_arena_strdup(mlia_arena *a, const char *s);
 /* printf into the arena. */
 char *mlia_arena_printf(mlia_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+char *mlia_arena_vprintf(mlia_arena *a, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Grow an arena array: returns a new array of new_n elements holding the old_n
  * old ones (old storage is simply abandoned inside the arena). */
 void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size_t size);

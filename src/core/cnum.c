@@ -48,3 +48,23 @@ int mlia_snprintf(char *buf, size_t n, const char *fmt, ...)
     va_end(ap);
     return r;
 }
+
+bool mlia_json_digits_i64(const char *digits, size_t n, bool neg, int64_t *out)
+{
+    /* accumulated as a negative number so that INT64_MIN fits */
+    int64_t acc = 0;
+    *out = 0;
+    for (size_t k = 0; k < n; k++) {
+        int digit = digits[k] - '0';
+        if (acc < (INT64_MIN + digit) / 10)
+            return false;
+        acc = acc * 10 - digit;
+    }
+    if (!neg) {
+        if (acc == INT64_MIN)
+            return false;
+        acc = -acc;
+    }
+    *out = acc;
+    return true;
+}

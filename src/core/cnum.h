@@ -26,7 +26,9 @@
 
 #include <locale.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct mlia_c_locale_scope {
     locale_t c;    /* the "C" locale object, (locale_t)0 if it could not be made */
@@ -39,8 +41,23 @@ void mlia_c_locale_leave(mlia_c_locale_scope *s);
 
 /* strtod in the "C" locale ('.' decimal point, no grouping). */
 double mlia_strtod(const char *s, char **end);
+/* The JSON integer digits[0, n) ('0'..'9' only; neg: the number has a '-'
+ * before them) as an int64_t: true and *out set when it fits, false when it
+ * does not (then *out is 0). Shared by core/json_read.c and core/json_stream.c. */
+bool mlia_json_digits_i64(const char *digits, size_t n, bool neg, int64_t *out);
 /* vsnprintf / snprintf in the "C" locale. */
 int mlia_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 int mlia_snprintf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* In a variadic function whose last named parameter is fmt: formats the
+ * arguments after fmt into the char array buf (truncated to its size) with
+ * mlia_vsnprintf. The one spelling of "format my ... into a local buffer"
+ * (readers' error and warning helpers, the session log). */
+#define MLIA_FORMAT_ARGS(buf, fmt)                           \
+    do {                                                     \
+        va_list mlia_ap_;                                    \
+        va_start(mlia_ap_, fmt);                             \
+        mlia_vsnprintf((buf), sizeof(buf), (fmt), mlia_ap_); \
+        va_end(mlia_ap_);                                    \
+    } while (0)
 
 #endif

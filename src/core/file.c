@@ -66,7 +66,7 @@ int mlia_file_check_regular(const char *path, unsigned mode, mlia_error *err)
 
 /* Open a regular file without blocking; *size_out its size. Returns the fd,
  * or -1 (err set; also -2 with no error for an empty file). */
-static int open_regular(const char *path, size_t *size_out, mlia_error *err)
+int mlia_file_open_regular_fd(const char *path, uint64_t *size, mlia_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
@@ -81,16 +81,26 @@ static int open_regular(const char *path, size_t *size_out, mlia_error *err)
         close(fd);
         return -1;
     }
-    if (st.st_size == 0) {
+    *size = (uint64_t)st.st_size;
+    return fd;
+}
+
+static int open_regular(const char *path, size_t *size_out, mlia_error *err)
+{
+    uint64_t size;
+    int fd = mlia_file_open_regular_fd(path, &size, err);
+    if (fd < 0)
+        return -1;
+    if (size == 0) {
         close(fd);
         return -2;
     }
-    if ((uint64_t)st.st_size > MLIA_FILE_MAX_SIZE) {
+    if (size > MLIA_FILE_MAX_SIZE) {
         close(fd);
         return mlia_error_setf(err, path, "file of %lld bytes exceeds the input limit of %llu bytes",
-                               (long long)st.st_size, (unsigned long long)MLIA_FILE_MAX_SIZE);
+                               (long long)size, (unsigned long long)MLIA_FILE_MAX_SIZE);
     }
-    *size_out = (size_t)st.st_size;
+    *size_out = (size_t)size;
     return fd;
 }
 

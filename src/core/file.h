@@ -106,5 +106,9 @@ const char *mlia_file_kind(unsigned mode);
 /* 0 for a regular file; otherwise sets "<path>: is a directory" or
  * "<path>: is <kind>, not a regular file" and returns -1. */
 int mlia_file_check_regular(const char *path, unsigned mode, mlia_error *err);
+/* Open path read-only without blocking (O_NONBLOCK, O_NOCTTY, O_CLOEXEC) and
+ * check that it is a regular file; *size its size. Returns the fd, or -1 with
+ * err set (the strerror text, or mlia_file_check_regular's). The caller closes it. */
+int mlia_file_open_regular_fd(const char *path, uint64_t *size, mlia_error *err);
 
 #endif

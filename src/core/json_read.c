@@ -33,6 +33,7 @@
 
 #include "json_write.h"
 #include "str.h"
+#include "utf8.h"
 
 #define JSON_DEFAULT_MAX_DEPTH 512u
 
@@ -117,82 +118,12 @@ static void push_member(json_parser *ps, const char *key, size_t key_len, mlia_j
     m->value = v;
 }
 
-/* Length of the valid UTF-8 sequence starting at p[0] (a byte >= 0x80), or 0
- * when it is invalid or truncated. */
-static size_t utf8_seq_len(const unsigned char *p, size_t avail)
-{
-    unsigned char c = p[0];
-    if (c >= 0xc2 && c <= 0xdf) {
-        if (avail >= 2 && (p[1] & 0xc0) == 0x80)
-            return 2;
-        return 0;
-    }
-    if (c >= 0xe0 && c <= 0xef) {
-        if (avail < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-            return 0;
-        if (c == 0xe0 && p[1] < 0xa0)
-            return 0; /* overlong */
-        if (c == 0xed && p[1] >= 0xa0)
-            return 0; /* UTF-16 surrogate */
-        return 3;
-    }
-    if (c >= 0xf0 && c <= 0xf4) {
-        if (avail < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 ||
-            (p[3] & 0xc0) != 0x80)
-            return 0;
-        if (c == 0xf0 && p[1] < 0x90)
-            return 0; /* overlong */
-        if (c == 0xf4 && p[1] >= 0x90)
-            return 0; /* beyond U+10FFFF */
-        return 4;
-    }
-    return 0;
-}
-
 static int hex4(json_parser *ps, size_t at, unsigned *out)
 {
     if (ps->len - at < 4)
         return fail(ps, ps->len, "unexpected end of input");
-    unsigned v = 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned char c = ps->p[at + (size_t)i];
-        unsigned d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        else
-            return fail(ps, at + (size_t)i, "invalid \\u escape");
-        v = v * 16 + d;
-    }
-    *out = v;
-    return 0;
-}
-
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
+    size_t k = mlia_hex_digits(ps->p + at, 4, out);
+    return k < 4 ? fail(ps, at + k, "invalid \\u escape") : 0;
 }
 
 /* Parses a string whose opening quote is at ps->pos. */
@@ -221,7 +152,7 @@ static int parse_string(json_parser *ps, const char **out, size_t *out_len)
             i++;
             continue;
         }
-        size_t n = utf8_seq_len(p + i, len - i);
+        size_t n = mlia_utf8_seq_len(p + i, len - i);
         if (!n)
             return fail(ps, i, "invalid UTF-8 in string");
         i += n;
@@ -281,7 +212,7 @@ static int parse_string(json_parser *ps, const char **out, size_t *out_len)
             } else {
                 i += 6;
             }
-            o += put_utf8(buf + o, cp);
+            o += mlia_utf8_put(buf + o, cp);
             continue;
         }
         if (c < 0x20)
@@ -291,7 +222,7 @@ static int parse_string(json_parser *ps, const char **out, size_t *out_len)
             i++;
             continue;
         }
-        size_t n = utf8_seq_len(p + i, len - i);
+        size_t n = mlia_utf8_seq_len(p + i, len - i);
         if (!n)
             return fail(ps, i, "invalid UTF-8 in string");
         memcpy(buf + o, p + i, n);
@@ -373,24 +304,9 @@ static int parse_number(json_parser *ps, mlia_json **out)
     v->u.number.len = i - start;
     v->u.number.is_integer = is_integer;
     if (is_integer) {
-        /* Accumulate as a negative number so INT64_MIN fits. */
         size_t d0 = start + (neg ? 1 : 0);
-        int64_t acc = 0;
-        bool fits = true;
-        for (size_t k = d0; k < int_end; k++) {
-            int digit = p[k] - '0';
-            if (acc < (INT64_MIN + digit) / 10) {
-                fits = false;
-                break;
-            }
-            acc = acc * 10 - digit;
-        }
-        if (fits && !neg) {
-            if (acc == INT64_MIN)
-                fits = false;
-            else
-                acc = -acc;
-        }
+        int64_t acc;
+        bool fits = mlia_json_digits_i64((const char *)p + d0, int_end - d0, neg, &acc);
         v->u.number.int_fits = fits;
         if (fits) {
             v->u.number.i = acc;

@@ -25,6 +25,8 @@
 
 #include "cnum.h"
 #include "oom.h"
+#include "str.h"
+#include "utf8.h"
 
 #define MLIA_JSTREAM_MAX_KEPT (1u << 20)
 #define MLIA_JSTREAM_MAX_NUMBER 4096u
@@ -109,14 +111,8 @@ static size_t ensure(mlia_jstream *js, size_t n)
 
 void mlia_jstream_init(mlia_jstream *js, int fd, const char *file, bool value_only, mlia_error *err)
 {
-    memset(js, 0, sizeof *js);
-    js->fd = fd;
-    js->file = file;
-    js->err = err;
-    js->trailing_ok = value_only;
-    js->keep = true;
-    js->state = S_VALUE;
-    js->win = malloc(MLIA_JSTREAM_WINDOW);
+    *js = (mlia_jstream){.fd = fd, .file = file, .err = err, .trailing_ok = value_only, .keep = true,
+                         .state = S_VALUE, .win = malloc(MLIA_JSTREAM_WINDOW)};
     if (!js->win)
         mlia_oom(MLIA_JSTREAM_WINDOW);
 }
@@ -151,16 +147,11 @@ static void text_reset(mlia_jstream *js)
 
 static void text_add(mlia_jstream *js, const void *p, size_t n)
 {
-    if (js->text_len + n + 1 > js->text_cap) {
-        size_t cap = js->text_cap ? js->text_cap : 256;
-        while (cap < js->text_len + n + 1)
-            cap *= 2;
-        char *t = realloc(js->text, cap);
-        if (!t)
-            mlia_oom(cap);
-        js->text = t;
-        js->text_cap = cap;
-    }
+    /* grown as an mlia_buf (core/str.h), kept in the token's public fields */
+    mlia_buf b = {.data = js->text, .len = js->text_len, .cap = js->text_cap};
+    mlia_buf_reserve(&b, n);
+    js->text = b.data;
+    js->text_cap = b.cap;
     memcpy(js->text + js->text_len, p, n);
     js->text_len += n;
     js->text[js->text_len] = 0;
@@ -180,74 +171,15 @@ static void skip_ws(mlia_jstream *js)
     }
 }
 
-/* Length of the valid UTF-8 sequence at p[0] (>= 0x80), 0 when invalid or
- * truncated (json_read.c has the same rule). */
-static size_t utf8_len(const unsigned char *p, size_t avail)
-{
-    unsigned char c = p[0];
-    if (c >= 0xc2 && c <= 0xdf)
-        return avail >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
-    if (c >= 0xe0 && c <= 0xef) {
-        if (avail < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-            return 0;
-        if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0))
-            return 0;
-        return 3;
-    }
-    if (c >= 0xf0 && c <= 0xf4) {
-        if (avail < 4 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-            return 0;
-        if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))
-            return 0;
-        return 4;
-    }
-    return 0;
-}
-
 static int hex4(mlia_jstream *js, size_t at, unsigned *out)
 {
-    unsigned v = 0;
-    for (size_t k = 0; k < 4; k++) {
-        if (at + k >= js->len)
-            return fail(js, js->base + js->len, "unexpected end of input");
-        unsigned char c = js->win[at + k];
-        unsigned d;
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        else
-            return fail(js, js->base + at + k, "invalid \\u escape");
-        v = v * 16 + d;
-    }
-    *out = v;
-    return 0;
-}
-
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xc0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3f));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xe0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-        o[2] = (char)(0x80 | (cp & 0x3f));
-        return 3;
-    }
-    o[0] = (char)(0xf0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-    o[3] = (char)(0x80 | (cp & 0x3f));
-    return 4;
+    size_t n = at < js->len ? js->len - at : 0;
+    if (n > 4)
+        n = 4;
+    size_t k = mlia_hex_digits(js->win + at, n, out);
+    if (k < n)
+        return fail(js, js->base + at + k, "invalid \\u escape");
+    return k < 4 ? fail(js, js->base + js->len, "unexpected end of input") : 0;
 }
 
 static int add_decoded(mlia_jstream *js, const void *p, size_t n)
@@ -291,7 +223,7 @@ static int read_string(mlia_jstream *js)
         if (c < 0x20)
             return fail(js, js->base + js->pos, "control character in string");
         if (c >= 0x80) {
-            size_t n = utf8_len(js->win + js->pos, js->len - js->pos);
+            size_t n = mlia_utf8_seq_len(js->win + js->pos, js->len - js->pos);
             if (!n)
                 return fail(js, js->base + js->pos, "invalid UTF-8 in string");
             if (add_decoded(js, js->win + js->pos, n))
@@ -342,7 +274,7 @@ static int read_string(mlia_jstream *js)
             adv = 12;
         }
         char u[4];
-        if (add_decoded(js, u, put_utf8(u, cp)))
+        if (add_decoded(js, u, mlia_utf8_put(u, cp)))
             return -1;
         js->pos += adv;
     }
@@ -360,6 +292,17 @@ static int take_digit(mlia_jstream *js)
                                (unsigned long long)js->offset, MLIA_JSTREAM_MAX_NUMBER);
     text_add(js, js->win + js->pos, 1);
     js->pos++;
+    return 0;
+}
+
+/* One or more digits: a fraction's or an exponent's. */
+static int take_digits(mlia_jstream *js)
+{
+    if (!is_digit(js))
+        return fail_char(js, js->pos, "a digit");
+    while (is_digit(js))
+        if (take_digit(js))
+            return -1;
     return 0;
 }
 
@@ -396,11 +339,8 @@ static int read_number(mlia_jstream *js)
         integer = false;
         if (take_digit(js))
             return -1;
-        if (!is_digit(js))
-            return fail_char(js, js->pos, "a digit");
-        while (is_digit(js))
-            if (take_digit(js))
-                return -1;
+        if (take_digits(js))
+            return -1;
     }
     if (ensure(js, 1) && (js->win[js->pos] == 'e' || js->win[js->pos] == 'E')) {
         integer = false;
@@ -408,33 +348,16 @@ static int read_number(mlia_jstream *js)
             return -1;
         if (ensure(js, 1) && (js->win[js->pos] == '+' || js->win[js->pos] == '-') && take_digit(js))
             return -1;
-        if (!is_digit(js))
-            return fail_char(js, js->pos, "a digit");
-        while (is_digit(js))
-            if (take_digit(js))
-                return -1;
+        if (take_digits(js))
+            return -1;
     }
     js->is_integer = integer;
     js->int_fits = false;
     js->i = 0;
     if (integer) {
-        /* accumulate as a negative number so INT64_MIN fits (json_read.c) */
-        int64_t acc = 0;
-        bool fits = true;
-        for (size_t k = neg ? 1 : 0; k < int_end; k++) {
-            int digit = js->text[k] - '0';
-            if (acc < (INT64_MIN + digit) / 10) {
-                fits = false;
-                break;
-            }
-            acc = acc * 10 - digit;
-        }
-        if (fits && !neg) {
-            if (acc == INT64_MIN)
-                fits = false;
-            else
-                acc = -acc;
-        }
+        size_t d0 = neg ? 1 : 0;
+        int64_t acc;
+        bool fits = mlia_json_digits_i64(js->text + d0, int_end - d0, neg, &acc);
         js->int_fits = fits;
         js->i = fits ? acc : 0;
         js->number = fits ? (double)acc : mlia_strtod(js->text, NULL);
@@ -560,17 +483,15 @@ mlia_jtok mlia_jstream_next(mlia_jstream *js)
     mlia_jtok t;
     switch (js->state) {
     case S_ARR_FIRST:
+    case S_OBJ_FIRST: {
+        /* the first place of a container: its end, or a value (array) or a key */
+        unsigned char close = js->state == S_ARR_FIRST ? ']' : '}';
         skip_ws(js);
-        if (ensure(js, 1) && js->win[js->pos] == ']')
-            return close_container(js, ']');
-        t = read_value(js);
+        if (ensure(js, 1) && js->win[js->pos] == close)
+            return close_container(js, close);
+        t = close == ']' ? read_value(js) : read_key(js);
         break;
-    case S_OBJ_FIRST:
-        skip_ws(js);
-        if (ensure(js, 1) && js->win[js->pos] == '}')
-            return close_container(js, '}');
-        t = read_key(js);
-        break;
+    }
     case S_KEY:
         t = read_key(js);
         break;

@@ -16,9 +16,7 @@ static _Thread_local mlia_oom_cleanup *cleanups;
 
 void mlia_oom_push(mlia_oom_cleanup *c, void (*fn)(void *arg), void *arg)
 {
-    c->fn = fn;
-    c->arg = arg;
-    c->next = cleanups;
+    *c = (mlia_oom_cleanup){.fn = fn, .arg = arg, .next = cleanups};
     cleanups = c;
 }
 

@@ -17,6 +17,7 @@
  * ignored, unknown argument kinds are kept as compact JSON text).
  */
 #include "exported_program.h"
+#include "core/cnum.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,10 +71,7 @@ static int failf(ep_ctx *c, const char *fmt, ...) __attribute__((format(printf, 
 static int failf(ep_ctx *c, const char *fmt, ...)
 {
     char what[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
+    MLIA_FORMAT_ARGS(what, fmt);
     c->path[c->plen] = 0;
     const char *entry = c->entry ? c->entry : "";
     const char *sep1 = c->entry ? ": " : "";

@@ -568,30 +568,21 @@ int result_doc_read(const char *text, size_t len, const char *file, mlia_arena *
 
 int result_open_input(const char *path, uint64_t cap, const char *what, uint64_t *size, mlia_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    uint64_t st_size;
+    int fd = mlia_file_open_regular_fd(path, &st_size, err);
     if (fd < 0)
-        return mlia_error_setf(err, path, "%s", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return mlia_error_setf(err, path, "%s", strerror(e));
-    }
-    if (mlia_file_check_regular(path, st.st_mode, err) != 0) {
-        close(fd);
         return -1;
-    }
-    if ((uint64_t)st.st_size > cap) {
+    if (st_size > cap) {
         close(fd);
         return mlia_error_setf(err, path, "too large for %s (%llu bytes; the limit is %llu)", what,
-                               (unsigned long long)st.st_size, (unsigned long long)cap);
+                               (unsigned long long)st_size, (unsigned long long)cap);
     }
     /* regular file: reads do not block; clear the flag for clarity */
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0)
         (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     if (size)
-        *size = (uint64_t)st.st_size;
+        *size = st_size;
     return fd;
 }
 

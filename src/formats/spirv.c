@@ -13,6 +13,7 @@
  * never operations.
  */
 #include "spirv.h"
+#include "core/cnum.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -45,10 +46,7 @@ static int fail(spv_reader *r, size_t word, const char *fmt, ...) __attribute__(
 static int fail(spv_reader *r, size_t word, const char *fmt, ...)
 {
     char what[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
+    MLIA_FORMAT_ARGS(what, fmt);
     return mlia_error_setf(r->err, r->file, "SPIR-V %s (%s, byte %" PRIu64 ")", what, r->context,
                            byte_of(r->m, word));
 }
@@ -65,10 +63,7 @@ static void warn(spv_reader *r, size_t word, const char *fmt, ...)
         return;
     }
     char what[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
+    MLIA_FORMAT_ARGS(what, fmt);
     *slot = mlia_arena_printf(r->arena, "SPIR-V %s (%s, byte %" PRIu64 ")", what, r->context, byte_of(m, word));
 }
 

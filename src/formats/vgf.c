@@ -17,6 +17,7 @@
  * "segments[0].module_index".
  */
 #include "vgf.h"
+#include "core/cnum.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -49,12 +50,10 @@ static void warn(vgf_reader *r, const char *fmt, ...)
         *slot = "further warnings suppressed";
         return;
     }
-    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    *slot = mlia_arena_vprintf(r->arena, fmt, ap);
     va_end(ap);
-    *slot = mlia_arena_strdup(r->arena, text);
 }
 
 static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
@@ -71,10 +70,7 @@ static int section_failf(vgf_reader *r, int sec, const char *fmt, ...) __attribu
 static int section_failf(vgf_reader *r, int sec, const char *fmt, ...)
 {
     char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
+    MLIA_FORMAT_ARGS(text, fmt);
     return mlia_error_setf(r->err, r->file, "%s section invalid: %s", section_names[sec], text);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/nx_analysis.h"
+#include "core/cnum.h"
 #include "pipeline/stages.h"
 #include "core/file.h"
 #include "core/sha256.h"
@@ -20,20 +21,21 @@
 #include "formats/pte.h"
 #include "formats/vgf.h"
 
-#define FOUND(...) companion_reject(err, path, __VA_ARGS__)
+/* "<path>: Companion model <lead> <what>." with what formatted from fmt. */
+static int companion_error(mlia_error *err, const char *path, const char *lead, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
-static int companion_reject(mlia_error *err, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int companion_reject(mlia_error *err, const char *path, const char *fmt, ...)
+static int companion_error(mlia_error *err, const char *path, const char *lead, const char *fmt, ...)
 {
     char what[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return mlia_error_setf(err, path, "Companion model must be a .pte with a VGF delegate; found %s.", what);
+    MLIA_FORMAT_ARGS(what, fmt);
+    return mlia_error_setf(err, path, "Companion model %s %s.", lead, what);
 }
+
+/* the companion is not a PTE with a VGF delegate */
+#define FOUND(...) companion_error(err, path, "must be a .pte with a VGF delegate; found", __VA_ARGS__)
+/* the companion does not describe the captured run */
+#define MISMATCH(...) companion_error(err, path, "does not match the capture:", __VA_ARGS__)
 
 static bool is_vgf_magic(const uint8_t *p, uint64_t n)
 {
@@ -121,18 +123,6 @@ int companion_locate(mlia_session *s, mlia_error *err)
     return 0;
 }
 
-static int mismatch(mlia_error *err, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int mismatch(mlia_error *err, const char *path, const char *fmt, ...)
-{
-    char what[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    return mlia_error_setf(err, path, "Companion model does not match the capture: %s.", what);
-}
-
 int companion_check(mlia_session *s, mlia_error *err)
 {
     const char *path = s->opts->companion_path;
@@ -164,19 +154,19 @@ int companion_check(mlia_session *s, mlia_error *err)
             uint32_t cap = mlia_session_capture_of(s, s->execution_runs[x], &run);
             const char *dump_name = s->n_captures > 1 ? s->captures[cap].digest.name : NULL;
             if ((uint64_t)e->chain_index >= plan->n_chains)
-                return mismatch(err, path, "the ETDump%s%s (run %u) addresses chain %lld, but method '%s' has %u chain(s)",
+                return MISMATCH("the ETDump%s%s (run %u) addresses chain %lld, but method '%s' has %u chain(s)",
                                 dump_name ? " " : "", dump_name ? dump_name : "", run, (long long)e->chain_index,
                                 s->method_name, plan->n_chains);
             const pte_chain *ch = &plan->chains[e->chain_index];
             if (e->instruction_id < 0 || (uint32_t)e->instruction_id >= ch->n_instructions)
-                return mismatch(err, path,
+                return MISMATCH(
                                 "the ETDump%s%s (run %u) addresses instruction %d of chain %lld, but method '%s' has %u "
                                 "instruction(s)",
                                 dump_name ? " " : "", dump_name ? dump_name : "", run, e->instruction_id,
                                 (long long)e->chain_index, s->method_name, ch->n_instructions);
             uint8_t kind = ch->instructions[e->instruction_id].kind;
             if ((op && kind != PTE_INSTR_KERNEL) || (del && kind != PTE_INSTR_DELEGATE))
-                return mismatch(err, path, "instruction %d of chain %lld is a %s in the PTE but the ETDump records a %s",
+                return MISMATCH("instruction %d of chain %lld is a %s in the PTE but the ETDump records a %s",
                                 e->instruction_id, (long long)e->chain_index, pte_instr_kind_name(kind),
                                 op ? "OPERATOR_CALL" : "DELEGATE_CALL");
         }
@@ -194,11 +184,11 @@ int companion_check(mlia_session *s, mlia_error *err)
     for (uint32_t i = 0; i < nx->n_segments; i++) {
         const nx_segment *seg = &nx->segments[i];
         if (seg->segment_id >= vgf->n_segments)
-            return mismatch(err, path, "the statistics list segment %llu, but the VGF delegate has %u segment(s)",
+            return MISMATCH("the statistics list segment %llu, but the VGF delegate has %u segment(s)",
                             (unsigned long long)seg->segment_id, vgf->n_segments);
         bool vgf_graph = vgf->segments[seg->segment_id].type == 1;
         if (vgf_graph != seg->is_graph)
-            return mismatch(err, path, "segment %llu is a %s segment in the VGF but a %s segment in the statistics",
+            return MISMATCH("segment %llu is a %s segment in the VGF but a %s segment in the statistics",
                             (unsigned long long)seg->segment_id, vgf_graph ? "graph" : "compute",
                             seg->is_graph ? "graph" : "compute");
     }
@@ -211,7 +201,7 @@ int companion_check(mlia_session *s, mlia_error *err)
             count++;
         }
         if (count != vgf->n_segments)
-            return mismatch(err, path, "the VGF delegate has %u segment(s) but the statistics of instruction %d list %u",
+            return MISMATCH("the VGF delegate has %u segment(s) but the statistics of instruction %d list %u",
                             vgf->n_segments, nx->segments[i].instruction_id, count);
         i = j;
     }

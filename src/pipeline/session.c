@@ -3,6 +3,7 @@
  * decisions (logs/mlia.log) and the run record the writers read.
  */
 #include "pipeline/session.h"
+#include "core/cnum.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,10 +12,7 @@
 void mlia_log_add(mlia_session *s, const char *fmt, ...)
 {
     char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    MLIA_FORMAT_ARGS(buf, fmt);
     /* log lines quote input names: one line each, no terminal controls */
     char safe[4096];
     mlia_escape_text(safe, sizeof safe, buf, strlen(buf));

@@ -458,8 +458,11 @@ static int cmp_ranked(const void *pa, const void *pb)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* Collects entities of `kind` with a numeric P50 of `metric`, sorted. */
-static ranked *collect(const mlia_result *r, const char *kind, const char *metric, uint32_t *n_out)
+/* Collects entities of `kind` with a numeric P50 of `metric`, sorted (the
+ * caller frees the list). When there is none, writes "Top <title>: none
+ * measured" to b and returns NULL. */
+static ranked *collect(mlia_buf *b, const mlia_result *r, const char *kind, const char *metric,
+                       const char *title, uint32_t *n_out)
 {
     ranked *list = calloc(r->n_entities ? r->n_entities : 1, sizeof *list);
     if (!list)
@@ -489,6 +492,11 @@ static ranked *collect(const mlia_result *r, const char *kind, const char *metri
     }
     qsort(list, n, sizeof *list, cmp_ranked);
     *n_out = n;
+    if (n == 0) {
+        mlia_buf_printf(b, "\nTop %s: none measured\n", title);
+        free(list);
+        return NULL;
+    }
     return list;
 }
 
@@ -701,12 +709,9 @@ static void put_operators(out *o, const mlia_result *r)
 {
     mlia_buf *b = o->b;
     uint32_t n;
-    ranked *list = collect(r, "source_operator", "execution_time", &n);
-    if (n == 0) {
-        mlia_buf_puts(b, "\nTop source operators by P50 execution time: none measured\n");
-        free(list);
+    ranked *list = collect(b, r, "source_operator", "execution_time", "source operators by P50 execution time", &n);
+    if (!list)
         return;
-    }
     uint32_t n_rows;
     row *rows = operator_rows(r, list, n, &n_rows);
     uint32_t shown = n_rows < MLIA_CONSOLE_TOP ? n_rows : MLIA_CONSOLE_TOP;
@@ -809,12 +814,9 @@ static void put_chains(out *o, const mlia_result *r)
 {
     mlia_buf *b = o->b;
     uint32_t n;
-    ranked *list = collect(r, "chain", "total_cycles", &n);
-    if (n == 0) {
-        mlia_buf_puts(b, "\nTop chains by P50 total cycles: none measured\n");
-        free(list);
+    ranked *list = collect(b, r, "chain", "total_cycles", "chains by P50 total cycles", &n);
+    if (!list)
         return;
-    }
     size_t prefix = common_chain_prefix(list, n);
     uint32_t shown = n < MLIA_CONSOLE_TOP ? n : MLIA_CONSOLE_TOP;
     mlia_buf_printf(b, "\nTop chains by P50 total cycles (%u of %u measured)\n", shown, n);
