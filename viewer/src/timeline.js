@@ -26,7 +26,16 @@ import { formatQuantity } from './format.js';
 
 const ROW = 16;            // px per nesting depth
 const TRACK_GAP = 6;       // px between executions
-const LABEL_W = 230;       // px of the label column (room for 'execution 12 (block 13)' and counters)
+// The label column is as wide as its longest text (execution labels,
+// counter lines, the axis title) plus LABEL_PAD, at least LABEL_MIN_W and
+// at most LABEL_MAX_W or LABEL_MAX_SHARE of the canvas; a longer text is
+// cut with an ellipsis and shown whole as the canvas's title on hover.
+const LABEL_PAD = 16;      // px: 6 before the text, 10 after (the column's 4 px gap included)
+const LABEL_MIN_W = 80;
+const LABEL_MAX_W = 360;
+const LABEL_MAX_SHARE = 0.35;
+const LABEL_FONT = '11px system-ui, sans-serif';
+const AXIS_TITLE = 'ms from execution start';
 const AXIS_H = 22;         // px of the time axis
 const MIN_TEXT_W = 36;     // px: narrower events get no text
 const CATEGORY_COLORS = {
@@ -66,7 +75,25 @@ function decodeExecution(raw) {
     if (d > maxDur) maxDur = d;
     if (t + d > end) end = t + d;
   }
-  return { start, dur, site, depth, n, maxDepth, maxDur, end, block: raw.event_block, origin: String(raw.start) };
+  const capture = typeof raw.capture === 'string' && raw.capture ? raw.capture : null;
+  return { start, dur, site, depth, n, maxDepth, maxDur, end, block: raw.event_block, capture, origin: String(raw.start) };
+}
+
+// Text cut to at most `width` px (measured by ctx) with an ellipsis. With
+// `before`/`after`, only `text` is cut and they are kept around it (a
+// capture name is cut, not the block number after it), unless even they
+// do not fit.
+function cutText(ctx, text, width, before = '', after = '') {
+  const whole = `${before}${text}${after}`;
+  if (ctx.measureText(whole).width <= width) return whole;
+  if ((before || after) && ctx.measureText(`${before}\u2026${after}`).width > width) return cutText(ctx, whole, width);
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(`${before}${text.slice(0, mid)}\u2026${after}`).width <= width) lo = mid; else hi = mid - 1;
+  }
+  return lo || before || after ? `${before}${text.slice(0, lo)}\u2026${after}` : '';
 }
 
 export class Timeline {
@@ -92,7 +119,9 @@ export class Timeline {
     this.view = { left: 0, scale: 1, top: 0 }; // left in ticks, scale in px per tick, top in px
     this.hover = null;
     this.pending = false;
+    this.labelW = LABEL_MIN_W;
     this.buildDom();
+    this.measureLabels();
     window.mliaPage.timings.timelineBuild = performance.now() - t0;
   }
 
@@ -105,12 +134,57 @@ export class Timeline {
       ? ` (${total - shown} later executions are left out of the page to keep it small; trace.json has all of them)` : '';
     this.canvas = el('canvas', { class: 'timeline-canvas', 'aria-label': 'Timeline of the executions' });
     this.tooltip = el('div', { class: 'timeline-tooltip', hidden: true });
-    this.info = el('span', { class: 'timeline-info', text: `${shown} execution(s), ${events} event(s), aligned at each execution's start${note}. Wheel: zoom, shift+wheel: scroll, drag: pan, click: locate in the graph views.` });
+    const captures = new Set(this.tracks.map((tr) => tr.capture).filter((c) => c)).size;
+    const from = captures > 1 ? ` from ${captures} captures` : '';
+    this.info = el('span', { class: 'timeline-info', text: `${shown} execution(s)${from}, ${events} event(s), aligned at each execution's start${note}. Wheel: zoom, shift+wheel: scroll, drag: pan, click: locate in the graph views.` });
     const fit = el('button', { type: 'button', class: 'timeline-fit', text: 'Fit', onclick: () => this.fit() });
     this.wrap = el('div', { class: 'timeline-wrap' }, this.canvas, this.tooltip);
     this.root = el('section', { id: 'timeline', hidden: true },
       el('div', { class: 'timeline-toolbar' }, fit, this.info), this.wrap);
     this.installInput();
+  }
+
+  // Label of track k: with several captures (docs/captures.md) the
+  // capture's name and the block number in it.
+  // trackLabelParts: [before, capture, after] (the capture name is what a
+  // cut shortens), or null with one capture.
+  trackLabelParts(k) {
+    const tr = this.tracks[k];
+    return tr.capture ? [`execution ${k + 1} (`, tr.capture, `, block ${tr.block})`] : null;
+  }
+
+  trackLabel(k) {
+    const parts = this.trackLabelParts(k);
+    return parts ? parts.join('') : `execution ${k + 1} (block ${this.tracks[k].block})`;
+  }
+
+  // Counter lines of track k ([text]), in drawing order.
+  counterLines(k) {
+    const out = [];
+    for (const c of this.counters) {
+      const v = Array.isArray(c.values) ? c.values[k] : null;
+      if (typeof v === 'number') out.push(`${String(c.name).replace(/^NX /, '')}: ${formatNumber(v, 'cycles')}`);
+    }
+    return out;
+  }
+
+  // Widest text of the label column, in px (once: the labels do not change).
+  measureLabels() {
+    const ctx = this.canvas.getContext('2d');
+    ctx.font = LABEL_FONT;
+    let widest = ctx.measureText(AXIS_TITLE).width;
+    for (let k = 0; k < this.tracks.length; k++) {
+      widest = Math.max(widest, ctx.measureText(this.trackLabel(k)).width);
+      for (const line of this.counterLines(k)) widest = Math.max(widest, ctx.measureText(line).width);
+    }
+    this.labelNatural = Math.ceil(widest) + LABEL_PAD;
+  }
+
+  // Label column width for the current canvas width.
+  layoutLabels() {
+    const cap = Math.max(LABEL_MIN_W, Math.min(LABEL_MAX_W, Math.floor(this.w * LABEL_MAX_SHARE)));
+    this.labelW = Math.max(LABEL_MIN_W, Math.min(cap, this.labelNatural));
+    this.root.setAttribute('data-label-width', String(this.labelW));
   }
 
   show() {
@@ -137,11 +211,12 @@ export class Timeline {
     this.canvas.style.width = `${this.w}px`;
     this.canvas.style.height = `${this.h}px`;
     this.ratio = ratio;
+    this.layoutLabels();
   }
 
   fit() {
     this.view.left = 0;
-    this.view.scale = (this.w - LABEL_W - 10) / this.totalTicks;
+    this.view.scale = (this.w - this.labelW - 10) / this.totalTicks;
     this.view.top = 0;
     this.requestDraw();
   }
@@ -154,7 +229,7 @@ export class Timeline {
         this.scrollBy(ev.deltaY || ev.deltaX);
         return;
       }
-      const x = ev.offsetX - LABEL_W;
+      const x = ev.offsetX - this.labelW;
       const factor = Math.exp(-ev.deltaY * 0.0015);
       this.zoomAt(Math.max(0, x), factor);
     }, { passive: false });
@@ -199,7 +274,7 @@ export class Timeline {
   zoomAt(x, factor) {
     const tick = this.view.left + x / this.view.scale;
     const max = 50; // px per tick: 50 px per nanosecond is plenty
-    const min = (this.w - LABEL_W - 10) / this.totalTicks / 4;
+    const min = (this.w - this.labelW - 10) / this.totalTicks / 4;
     this.view.scale = Math.min(max, Math.max(min, this.view.scale * factor));
     this.view.left = tick - x / this.view.scale;
     this.requestDraw();
@@ -255,10 +330,12 @@ export class Timeline {
     ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, w, h);
-    ctx.font = '11px system-ui, sans-serif';
+    ctx.font = LABEL_FONT;
     ctx.textBaseline = 'middle';
     const { left, scale, top } = this.view;
-    const plotW = w - LABEL_W;
+    const lw = this.labelW;
+    const plotW = w - lw;
+    let cut = 0;
     const right = left + plotW / scale;
     let drawn = 0;
     const first = this.trackAt(top);
@@ -269,7 +346,7 @@ export class Timeline {
       if (y0 > h) break;
       if (k % 2) {
         ctx.fillStyle = '#f5f7fa';
-        ctx.fillRect(LABEL_W, y0, plotW, tr.h);
+        ctx.fillRect(lw, y0, plotW, tr.h);
       }
       lastPixel.fill(-Infinity);
       for (let i = this.firstIndex(tr, left); i < tr.n; i++) {
@@ -277,11 +354,11 @@ export class Timeline {
         if (s > right) break;
         const e = s + tr.dur[i];
         if (e < left) continue;
-        const x = LABEL_W + (s - left) * scale;
-        const xe = LABEL_W + (e - left) * scale;
+        const x = lw + (s - left) * scale;
+        const xe = lw + (e - left) * scale;
         const d = tr.depth[i];
         if (xe < lastPixel[d] + 0.75) continue; // lands in a pixel already drawn at this depth
-        const x1 = Math.max(x, LABEL_W);
+        const x1 = Math.max(x, lw);
         const x2 = Math.min(xe, w);
         const bw = Math.max(1, x2 - x1);
         const site = this.sites[tr.site[i]] || [];
@@ -301,36 +378,58 @@ export class Timeline {
           ctx.restore();
         }
       }
-      this.drawLabel(ctx, tr, k, y0);
+      cut += this.drawLabel(ctx, tr, k, y0);
     }
     this.drawAxis(ctx, left, scale, plotW);
     this.lastDrawn = drawn;
     window.mliaPage.timings.timelineDraw = performance.now() - t0;
     window.mliaPage.timings.timelineDrawn = drawn;
     this.root.setAttribute('data-drawn', String(drawn));
+    this.root.setAttribute('data-labels-cut', String(cut));
     this.root.setAttribute('data-view', `${left}|${scale}|${top}`);
   }
 
+  // Draws the label of track k (its name, then its NX counters one line
+  // each while there is room); returns the number of texts cut.
   drawLabel(ctx, tr, k, y0) {
+    const room = this.labelW - LABEL_PAD;
+    let cut = 0;
+    const text = (t, y, parts) => {
+      const shown = parts ? cutText(ctx, parts[1], room, parts[0], parts[2]) : cutText(ctx, t, room);
+      if (shown !== t) cut++;
+      ctx.fillText(shown, 6, y);
+    };
     ctx.save();
     ctx.beginPath();
-    ctx.rect(0, y0, LABEL_W - 4, tr.h - TRACK_GAP);
+    ctx.rect(0, y0, this.labelW - 4, tr.h - TRACK_GAP);
     ctx.clip();
     ctx.fillStyle = '#eef1f5';
-    ctx.fillRect(0, y0, LABEL_W - 4, tr.h - TRACK_GAP);
+    ctx.fillRect(0, y0, this.labelW - 4, tr.h - TRACK_GAP);
     ctx.fillStyle = '#1d232b';
-    ctx.fillText(`execution ${k + 1} (block ${tr.block})`, 6, y0 + ROW / 2);
-    // NX counters of the execution (their own values, one line each while there is room)
+    text(this.trackLabel(k), y0 + ROW / 2, this.trackLabelParts(k));
     ctx.fillStyle = '#7b2cbf';
     let cy = y0 + ROW + ROW / 2;
-    for (const c of this.counters) {
+    for (const line of this.counterLines(k)) {
       if (cy + ROW / 2 > y0 + tr.h - TRACK_GAP) break;
-      const v = Array.isArray(c.values) ? c.values[k] : null;
-      if (typeof v !== 'number') continue;
-      ctx.fillText(`${String(c.name).replace(/^NX /, '')}: ${formatNumber(v, 'cycles')}`, 6, cy);
+      text(line, cy);
       cy += ROW;
     }
     ctx.restore();
+    return cut;
+  }
+
+  // The label text under a canvas point (whole, as drawn before cutting),
+  // or null.
+  labelAt(px, py) {
+    if (px >= this.labelW - 4 || py < AXIS_H) return null;
+    const y = py - AXIS_H + this.view.top;
+    const k = this.trackAt(y);
+    const tr = this.tracks[k];
+    if (!tr || y < tr.y || y >= tr.y + tr.h - TRACK_GAP) return null;
+    const line = Math.floor((y - tr.y) / ROW);
+    if (line === 0) return this.trackLabel(k);
+    const lines = this.counterLines(k);
+    return line - 1 < lines.length && (line + 1) * ROW <= tr.h - TRACK_GAP ? lines[line - 1] : null;
   }
 
   drawAxis(ctx, left, scale, plotW) {
@@ -338,7 +437,7 @@ export class Timeline {
     ctx.fillRect(0, 0, this.w, AXIS_H);
     ctx.fillStyle = '#5b6673';
     // milliseconds, like every other time on the page and in the summary
-    ctx.fillText('ms from execution start', 6, AXIS_H / 2);
+    ctx.fillText(cutText(ctx, AXIS_TITLE, this.labelW - LABEL_PAD), 6, AXIS_H / 2);
     const ticksPerMs = this.ticksPerUs * 1000;
     const spanMs = plotW / scale / ticksPerMs;
     const raw = spanMs / 8;
@@ -347,7 +446,7 @@ export class Timeline {
     const first = Math.ceil(left / ticksPerMs / step);
     for (let n = first; n * step <= (left + plotW / scale) / ticksPerMs; n++) {
       const ms = n * step;
-      const x = LABEL_W + (ms * ticksPerMs - left) * scale;
+      const x = this.labelW + (ms * ticksPerMs - left) * scale;
       ctx.fillRect(x, AXIS_H - 6, 1, 6);
       ctx.fillText(String(Number(ms.toPrecision(6))), x + 2, AXIS_H / 2);
     }
@@ -355,14 +454,14 @@ export class Timeline {
 
   // The event under a canvas point: {track, index} or null.
   hitTest(px, py) {
-    if (px < LABEL_W || py < AXIS_H) return null;
+    if (px < this.labelW || py < AXIS_H) return null;
     const y = py - AXIS_H + this.view.top;
     const k = this.trackAt(y);
     const tr = this.tracks[k];
     if (!tr || y < tr.y) return null;
     const depth = Math.floor((y - tr.y) / ROW);
     if (depth > tr.maxDepth) return null;
-    const tick = this.view.left + (px - LABEL_W) / this.view.scale;
+    const tick = this.view.left + (px - this.labelW) / this.view.scale;
     const slack = 2 / this.view.scale; // 2 px tolerance for thin events
     let best = null;
     for (let i = this.firstIndex(tr, tick - slack); i < tr.n && tr.start[i] <= tick + slack; i++) {
@@ -381,7 +480,7 @@ export class Timeline {
     const us = (ticks) => formatQuantity(ticks / this.ticksPerUs / 1000, 'ms');
     const lines = [
       String(site[0] || ''),
-      `${site[1] || 'other'} · execution ${hit.track + 1} (event block ${tr.block})`,
+      `${site[1] || 'other'} · execution ${hit.track + 1} (${tr.capture ? `${tr.capture}, ` : ''}event block ${tr.block})`,
       `duration ${us(tr.dur[i])} · start +${us(tr.start[i])}`,
     ];
     if (site[6] && site[6] !== site[0]) lines.push(`ETDump event: ${site[6]}`);
@@ -392,6 +491,10 @@ export class Timeline {
   }
 
   onHover(px, py) {
+    // a label: its whole text as the canvas's tooltip (it may be cut)
+    const label = this.labelAt(px, py);
+    if (label) this.canvas.setAttribute('title', label);
+    else this.canvas.removeAttribute('title');
     const hit = this.hitTest(px, py);
     const same = hit && this.hover && hit.track === this.hover.track && hit.index === this.hover.index;
     if (!same) {

@@ -13,7 +13,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBrowser, openPage, loadData, screenshot } from './helpers.mjs';
 import { skipReason, generate, makeTempRoot, embeddedData, openFile, clickNode, MLIA } from './generated-helpers.mjs';
@@ -23,13 +23,48 @@ const SKIP = skipReason();
 const SKIP_REASON = SKIP ? `cannot generate pages: ${SKIP}` : false;
 
 async function canvasPoint(page, track, depth, tick) {
-  // content coordinates of the timeline (timeline.js: label 170 px, axis 22 px, row 16 px)
+  // content coordinates of the timeline (timeline.js: label column data-label-width px,
+  // axis 22 px, row 16 px)
   return page.evaluate(([tr, d, t]) => {
     const root = document.getElementById('timeline');
     const [left, scale, top] = root.getAttribute('data-view').split('|').map(Number);
+    const label = Number(root.getAttribute('data-label-width'));
     const r = root.querySelector('canvas').getBoundingClientRect();
-    return { x: r.x + 170 + (t - left) * scale, y: r.y + 22 + tr - top + d * 16 + 8 };
+    return { x: r.x + label + (t - left) * scale, y: r.y + 22 + tr - top + d * 16 + 8 };
   }, [track, depth, tick]);
+}
+
+const LONG_CAPTURE = 'second-capture-of-the-demo-model-on-the-evaluation-board.etdump';
+
+// Opens the Timeline tab of a generated page at 1280 x 800 and reads the
+// label column: its width (data-label-width), the number of texts drawn
+// cut, and the whole texts found by hovering down the column (the canvas's
+// title tooltip), with the width of each as drawn by the page's font.
+async function timelineLabels(browser, htmlPath) {
+  const opened = await openFile(browser, htmlPath);
+  const { page } = opened;
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.click('#tab-timeline');
+  await page.waitForSelector('#timeline:not([hidden])[data-drawn]');
+  const width = Number(await page.getAttribute('#timeline', 'data-label-width'));
+  const cut = Number(await page.getAttribute('#timeline', 'data-labels-cut'));
+  const box = await page.locator('.timeline-canvas').boundingBox();
+  const titles = [];
+  const at = {}; // text -> page y where it was hovered first
+  for (let y = 24; y < box.height; y += 8) {
+    await page.mouse.move(box.x + 20, box.y + y);
+    const t = await page.getAttribute('.timeline-canvas', 'title');
+    if (t && !titles.includes(t)) {
+      titles.push(t);
+      at[t] = box.y + y;
+    }
+  }
+  const measured = await page.evaluate((list) => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = '11px system-ui, sans-serif';
+    return list.map((t) => ctx.measureText(t).width);
+  }, titles);
+  return { opened, page, width, cut, titles, at, measured, canvasX: box.x, canvasWidth: box.width };
 }
 
 describe('timeline tab on a page written by build/mlia', { skip: SKIP_REASON }, () => {
@@ -116,6 +151,74 @@ describe('timeline tab on a page written by build/mlia', { skip: SKIP_REASON }, 
       assert.deepEqual(problems, []);
     } finally {
       await opened.close();
+    }
+  });
+});
+
+// Issue 19, 6 (timeline row labels clipped) and issue 22's follow-up
+// (the capture's name with several captures), at 1280 x 800.
+describe('timeline labels at 1280x800', { skip: SKIP_REASON }, () => {
+  let root;
+  let browser;
+  let onePath;
+  let twoPath;
+  before(async () => {
+    root = makeTempRoot();
+    onePath = generate(root, 'demo', false);
+    const dir = join(root, 'demo');
+    copyFileSync(join(dir, 'demo.etdump'), join(dir, LONG_CAPTURE));
+    execFileSync(MLIA, ['check', join(dir, 'demo.etrecord'), '--target-profile', 'neural-technology', '--performance',
+      '--profiling-data', join(dir, 'demo.etdump'), '--profiling-data', join(dir, LONG_CAPTURE),
+      '--output-dir', join(root, 'two'), '--model-explorer', 'files', '--trace'], { stdio: 'ignore' });
+    twoPath = join(root, 'two', 'mlia-output', 'model-explorer', 'bundle', 'index.html');
+    browser = await startBrowser();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  test('one capture: the label column is as wide as its longest label, nothing cut', async () => {
+    const data = embeddedData(onePath).timeline;
+    const r = await timelineLabels(browser, onePath);
+    try {
+      const expected = data.executions.map((e, k) => `execution ${k + 1} (block ${e.event_block})`);
+      for (const label of expected) assert.ok(r.titles.includes(label), `${label} in ${r.titles.join(' | ')}`);
+      assert.ok(r.titles.some((t) => /cycles \(model\): [\d,]+$/.test(t)), 'counter lines are labels too');
+      assert.equal(r.cut, 0);
+      const widest = Math.max(...r.measured);
+      // every label fits (6 px before the text, 4 px gap after the column) ...
+      assert.ok(widest + 10 <= r.width, `widest label ${widest} px, column ${r.width} px`);
+      // ... and the column is measured from them, not a fixed width
+      assert.ok(r.width <= Math.ceil(widest) + 24, `column ${r.width} px for a widest label of ${widest} px`);
+      await screenshot(r.page, 'timeline-labels-one-capture-1280x800');
+      assert.deepEqual(r.opened.problems, []);
+    } finally {
+      await r.opened.close();
+    }
+  });
+
+  test('two captures: capture names in labels and tooltips; a long one cut with an ellipsis, whole on hover', async () => {
+    const data = embeddedData(twoPath).timeline;
+    assert.deepEqual(data.executions.map((e) => e.capture), ['demo.etdump', 'demo.etdump', 'demo.etdump', LONG_CAPTURE, LONG_CAPTURE, LONG_CAPTURE]);
+    const r = await timelineLabels(browser, twoPath);
+    try {
+      const expected = data.executions.map((e, k) => `execution ${k + 1} (${e.capture}, block ${e.event_block})`);
+      for (const label of expected) assert.ok(r.titles.includes(label), `${label} in ${r.titles.join(' | ')}`);
+      // the column stops at its cap (360 px, or 35 % of the canvas) and the
+      // three labels of the long capture are drawn cut
+      assert.ok(r.width <= Math.min(360, r.canvasWidth * 0.35), `column ${r.width} px`);
+      assert.ok(Math.max(...r.measured) + 10 > r.width, 'the longest label does not fit whole');
+      assert.equal(r.cut, 3);
+      assert.match(await r.page.textContent('.timeline-info'), /^6 execution\(s\) from 2 captures, /);
+      // the tooltip of an event of execution 4 (its Method::execute, right of its label) names its capture
+      await r.page.mouse.move(r.canvasX + r.width + 30, r.at[expected[3]]);
+      await r.page.waitForSelector('.timeline-tooltip:not([hidden])');
+      assert.match(await r.page.innerText('.timeline-tooltip'), new RegExp(`execution 4 \\(${LONG_CAPTURE.replace(/\./g, '\\.')}, event block 1\\)`));
+      await screenshot(r.page, 'timeline-labels-two-captures-1280x800');
+      assert.deepEqual(r.opened.problems, []);
+    } finally {
+      await r.opened.close();
     }
   });
 });
