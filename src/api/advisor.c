@@ -15,12 +15,6 @@
 #include "mlia/mlia.h"
 #include "pipeline/inputs.h"
 
-typedef struct advisor_request {
-    const char *json;
-    mlia_arena arena;     /* the parsed request */
-    char **result;
-} advisor_request;
-
 static int usage(char **message, const char *msg)
 {
     *message = strdup(msg);
@@ -35,7 +29,7 @@ static bool has_suffix(const char *s, const char *suf)
 
 static int advisor_body(void *ctx, mlia_error *err, char **message)
 {
-    advisor_request *q = ctx;
+    mlia_guard_request *q = ctx;
     const char *request_json = q->json;
     char **result = q->result, **error = message;
     mlia_json *req = NULL;
@@ -212,15 +206,5 @@ out:
 
 int mlia_run_advisor_json(const char *request_json, char **result, char **error)
 {
-    if (result)
-        *result = NULL;
-    mlia_ledger led; /* core/alloc.h */
-    mlia_ledger_open(&led);
-    advisor_request q = {.json = request_json, .result = result};
-    mlia_arena_init(&q.arena);
-    mlia_guard g = {"request", &MLIA_OOM_ANALYSIS, NULL, NULL};
-    int rc = mlia_guard_run(&g, advisor_body, &q, error);
-    mlia_arena_free(&q.arena);
-    mlia_ledger_close(&led, rc != 0);
-    return rc;
+    return mlia_guard_run_request(&MLIA_OOM_ANALYSIS, advisor_body, request_json, result, error);
 }

@@ -62,15 +62,10 @@ void mlia_compare_output_free(mlia_compare_output *out)
 }
 
 /* The request of mlia_compare_json, parsed in an arena of its own. */
-typedef struct compare_request {
-    const char *json;
-    mlia_arena arena;
-    char **result;
-} compare_request;
 
 static int compare_request_body(void *ctx, mlia_error *err, char **message)
 {
-    compare_request *q = ctx;
+    mlia_guard_request *q = ctx;
     mlia_json *req = NULL;
     mlia_json_opts jo = {false, 64};
     if (!q->json || mlia_json_parse(q->json, strlen(q->json), &jo, &q->arena, &req, NULL, err) ||
@@ -133,15 +128,5 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
 
 int mlia_compare_json(const char *request_json, char **result, char **error)
 {
-    if (result)
-        *result = NULL;
-    mlia_ledger led; /* core/alloc.h */
-    mlia_ledger_open(&led);
-    compare_request q = {.json = request_json, .result = result};
-    mlia_arena_init(&q.arena);
-    mlia_guard g = {"request", &MLIA_OOM_COMPARISON, NULL, NULL};
-    int rc = mlia_guard_run(&g, compare_request_body, &q, error);
-    mlia_arena_free(&q.arena);
-    mlia_ledger_close(&led, rc != 0);
-    return rc;
+    return mlia_guard_run_request(&MLIA_OOM_COMPARISON, compare_request_body, request_json, result, error);
 }

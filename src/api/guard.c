@@ -118,3 +118,19 @@ int mlia_sigbus_guard(int enable)
 {
     return mlia_file_sigbus_guard(enable);
 }
+
+int mlia_guard_run_request(const mlia_oom_words *words, mlia_guard_body body, const char *request_json, char **result,
+                           char **error)
+{
+    if (result)
+        *result = NULL;
+    mlia_ledger led; /* core/alloc.h */
+    mlia_ledger_open(&led);
+    mlia_guard_request q = {.json = request_json, .result = result};
+    mlia_arena_init(&q.arena);
+    mlia_guard g = {"request", words, NULL, NULL};
+    int rc = mlia_guard_run(&g, body, &q, error);
+    mlia_arena_free(&q.arena);
+    mlia_ledger_close(&led, rc != 0);
+    return rc;
+}

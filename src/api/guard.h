@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "core/arena.h"
 #include "core/error.h"
 #include "core/oom.h"
 
@@ -55,6 +56,22 @@ size_t mlia_guard_cap(const char *const *paths, int n);
  * with *message set. */
 struct mlia_json;
 int mlia_guard_request_strings(const struct mlia_json *req, char **message);
+
+/* The JSON-request entry points (mlia_run_advisor_json, mlia_compare_json):
+ * the request text, an arena for what is parsed from it, and where the
+ * body hands the result (may be NULL). */
+typedef struct mlia_guard_request {
+    const char *json;
+    mlia_arena arena;
+    char **result;
+} mlia_guard_request;
+
+/* Runs body with an mlia_guard_request as ctx (file "request" in an
+ * out-of-memory error, `words` for the memory limit) inside the call's
+ * ledger (core/alloc.h); *result is NULL until the body sets it, and the
+ * request's arena is freed before returning. Returns mlia_guard_run's code. */
+int mlia_guard_run_request(const mlia_oom_words *words, mlia_guard_body body, const char *request_json, char **result,
+                           char **error);
 
 /* *error = strdup(msg) (NULL when error is NULL or strdup fails); returns
  * `code`. For failures before any work, e.g. a calloc of the context. */

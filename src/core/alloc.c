@@ -8,13 +8,10 @@
 
 /* The allocator underneath: the plain one, or in the allocation-failure
  * sweep's build the counting hook (tests/oom/hook.h defines
- * MLIA_OOM_SWEEP_HOOK and is force-included before this file's header). */
-#undef malloc
-#undef calloc
-#undef realloc
-#undef free
-#undef strdup
-#undef realpath
+ * MLIA_OOM_SWEEP_HOOK and is force-included before this file's header).
+ * The plain functions are named in parentheses, `(malloc)(n)`: alloc.h and
+ * the hook define malloc(...) and friends as function-like macros, which a
+ * parenthesised name does not invoke. */
 #ifdef MLIA_OOM_SWEEP_HOOK
 #define RAW_MALLOC mlia_hook_malloc
 #define RAW_CALLOC mlia_hook_calloc
@@ -22,11 +19,11 @@
 #define RAW_STRDUP mlia_hook_strdup
 #define RAW_REALPATH mlia_hook_realpath
 #else
-#define RAW_MALLOC malloc
-#define RAW_CALLOC calloc
-#define RAW_REALLOC realloc
-#define RAW_STRDUP strdup
-#define RAW_REALPATH realpath
+#define RAW_MALLOC (malloc)
+#define RAW_CALLOC (calloc)
+#define RAW_REALLOC (realloc)
+#define RAW_STRDUP (strdup)
+#define RAW_REALPATH (realpath)
 #endif
 
 #define LEDGER_GONE ((void *)1)
@@ -46,7 +43,7 @@ static size_t slot_of(const mlia_ledger *l, const void *p)
 static void grow(mlia_ledger *l)
 {
     size_t cap = l->cap ? l->cap * 2 : 256;
-    void **slots = calloc(cap, sizeof *slots); /* the plain allocator: never the sweep's hook */
+    void **slots = (calloc)(cap, sizeof *slots); /* the plain allocator: never the sweep's hook */
     if (!slots) {
         l->broken = true;
         return;
@@ -65,7 +62,7 @@ static void grow(mlia_ledger *l)
             l->used++;
             l->live++;
         }
-    free(old);
+    (free)(old);
 }
 
 static void track(void *p)
@@ -132,8 +129,8 @@ void mlia_ledger_close(mlia_ledger *l, bool failed)
     if (failed && l->oom)
         for (size_t i = 0; i < l->cap; i++)
             if (l->slots[i] && l->slots[i] != LEDGER_GONE)
-                free(l->slots[i]);
-    free(l->slots);
+                (free)(l->slots[i]);
+    (free)(l->slots);
     pthread_mutex_destroy(&l->mu);
     memset(l, 0, sizeof *l);
 }
@@ -179,7 +176,7 @@ void *mlia_ledger_realloc(void *p, size_t n)
 void mlia_ledger_free(void *p)
 {
     untrack(p);
-    free(p);
+    (free)(p);
 }
 
 char *mlia_ledger_strdup(const char *s)

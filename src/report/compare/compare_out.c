@@ -60,18 +60,17 @@ static void write_run(mlia_jw *w, const char *key, uint32_t n, const char *const
     mlia_jw_obj_end(w);
 }
 
+static void entity_members(mlia_jw *w, const void *item, uint32_t i)
+{
+    const rr_entity *e = *(const rr_entity *const *)item;
+    mlia_jw_kstr(w, "id", e->id);
+    mlia_jw_kstr(w, "kind", e->kind);
+    mlia_jw_kstr(w, "name", e->name);
+}
+
 static void write_entities(mlia_jw *w, const char *key, const rr_entity *const *v, uint32_t n)
 {
-    mlia_jw_key(w, key);
-    mlia_jw_arr_begin(w);
-    for (uint32_t i = 0; i < n; i++) {
-        mlia_jw_obj_begin(w);
-        mlia_jw_kstr(w, "id", v[i]->id);
-        mlia_jw_kstr(w, "kind", v[i]->kind);
-        mlia_jw_kstr(w, "name", v[i]->name);
-        mlia_jw_obj_end(w);
-    }
-    mlia_jw_arr_end(w);
+    mlia_jw_kobjects(w, key, v, n, sizeof *v, entity_members);
 }
 
 static void write_row(mlia_jw *w, const compare_row *r)

@@ -121,6 +121,18 @@ static void metric_cell(csv_out *o, const mlia_metric *m)
         dbl(o, m->d);
 }
 
+/* The unit and samples columns of metric m (empty when m is NULL), then
+ * the entity's execution coverage. */
+static void unit_samples_coverage(csv_out *o, const mlia_entity *e, const mlia_metric *m)
+{
+    text(o, m ? m->unit : "");
+    if (m)
+        u64(o, m->samples);
+    else
+        empty(o);
+    metric_cell(o, mlia_entity_metric(e, "execution_coverage", NULL));
+}
+
 static const char *attr_str(const mlia_entity *e, const char *key)
 {
     const mlia_attr *a = mlia_entity_attr(e, key);
@@ -166,13 +178,7 @@ static int operators_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
         for (int t = 0; t < 3; t++)
             for (int k = 0; k < 3; k++)
                 metric_cell(&o, mlia_entity_metric(e, times[t], stats[k]));
-        const mlia_metric *p50 = mlia_entity_metric(e, "execution_time", "p50");
-        text(&o, p50 ? p50->unit : "");
-        if (p50)
-            u64(&o, p50->samples);
-        else
-            empty(&o);
-        metric_cell(&o, mlia_entity_metric(e, "execution_coverage", NULL));
+        unit_samples_coverage(&o, e, mlia_entity_metric(e, "execution_time", "p50"));
         eol(&o);
     }
     return finish(&o, path, err);
@@ -257,12 +263,7 @@ static int chains_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
         for (uint32_t k = 0; k < e->n_metrics && !total; k++)
             if (strcmp(e->metrics[k].name, "execution_coverage") != 0 && e->metrics[k].type != MLIA_VALUE_UNAVAILABLE)
                 total = &e->metrics[k];
-        text(&o, total ? total->unit : "");
-        if (total)
-            u64(&o, total->samples);
-        else
-            empty(&o);
-        metric_cell(&o, mlia_entity_metric(e, "execution_coverage", NULL));
+        unit_samples_coverage(&o, e, total);
         for (uint32_t q = 0; q < n_names; q++) {
             /* one execution: one "sum" value, its own p50, min and max */
             const mlia_metric *one = mlia_entity_metric(e, names[q], NULL);
