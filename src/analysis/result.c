@@ -292,6 +292,14 @@ void mlia_result_add_metric(mlia_result *r, mlia_metric m)
     r->metrics[r->n_metrics++] = m;
 }
 
+void mlia_entity_reserve_metrics(mlia_result *r, mlia_entity *e, uint32_t n)
+{
+    if (e->cap_metrics - e->n_metrics >= n)
+        return;
+    e->metrics = mlia_arena_grow(r->arena, e->metrics, e->n_metrics, (size_t)e->n_metrics + n, sizeof(mlia_metric));
+    e->cap_metrics = e->n_metrics + n;
+}
+
 void mlia_entity_add_metric(mlia_result *r, mlia_entity *e, mlia_metric m)
 {
     GROW(r, e->metrics, e->n_metrics, e->cap_metrics, mlia_metric);

@@ -185,6 +185,10 @@ const char *mlia_metric_qualifier(const mlia_metric *m, const char *key);
 
 void mlia_result_add_metric(mlia_result *r, mlia_metric m);
 void mlia_entity_add_metric(mlia_result *r, mlia_entity *e, mlia_metric m);
+/* Room for n more metrics of e in one block, for an analysis that knows how
+ * many it adds (runtime.c: ~10 per source operator): growing by doubling
+ * would leave the smaller block behind in the arena and room unused. */
+void mlia_entity_reserve_metrics(mlia_result *r, mlia_entity *e, uint32_t n);
 /* First metric of the entity with this name and (optional) qualifier statistic. */
 const mlia_metric *mlia_entity_metric(const mlia_entity *e, const char *name, const char *statistic);
 const mlia_metric *mlia_result_metric(const mlia_result *r, const char *name);

@@ -1529,6 +1529,8 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
         if (!se.n)
             continue;
         const char *attr = node_shared[i] ? "shared" : "exclusive";
+        /* p50/min/max of each time and the coverage */
+        mlia_entity_reserve_metrics(st->result, ent, 3 + 3 * any_kernel + 3 * any_unattr + 1);
         add_timing(st, ent, "execution_time", se, attr);
         keep_series(st, ra, ent->id, "execution_time", row_exec, NULL, 0);
         if (any_kernel) {
@@ -1591,11 +1593,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
 {
     runtime_analysis *ra = mlia_arena_alloc(arena, sizeof *ra);
     *out = ra;
-    rt_state st;
-    memset(&st, 0, sizeof st);
-    st.in = in;
-    st.arena = arena;
-    st.result = result;
+    rt_state st = {.in = in, .arena = arena, .result = result};
     uint32_t n_exec = in->n_executions;
 
     /* One pass: each selected execution is decoded into a reused buffer

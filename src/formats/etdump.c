@@ -720,12 +720,8 @@ int etdump_read_visiting(const uint8_t *data, size_t size, const char *file,
     if (fb_open(&b, data, size, file, 0, ED00, prefixed, 0, &root, err) < 0)
         return -1;
     etdump *d = mlia_arena_alloc(arena, sizeof *d);
-    d->size_prefixed = prefixed;
-    d->size = size;
-    d->data = data;
-    d->file = file;
-    d->release = release;
-    d->release_ctx = release_ctx;
+    *d = (etdump){.size_prefixed = prefixed, .size = size, .data = data, .file = file, .release = release,
+                  .release_ctx = release_ctx};
     uint32_t since_release = 0;
     uint64_t rel_lo = 0, rel_hi = 0;
     uint64_t text_bytes = 0, text_limit = ETDUMP_TEXT_BASE + (uint64_t)ETDUMP_TEXT_RATIO * size;

@@ -450,17 +450,16 @@ static void ts_thread_end(const void *vctx)
 
 void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *out)
 {
-    memset(out, 0, sizeof *out);
     ts_ctx *c = mlia_arena_alloc(arena, sizeof *c);
     memset(c, 0, sizeof *c);
     c->s = s;
     c->arena = arena;
     c->n_sites = s->method ? s->method->n_instr : 0;
     c->sites = mlia_arena_array(arena, c->n_sites ? c->n_sites : 1, sizeof *c->sites);
-    out->tool = "mlia " MLIA_VERSION;
-    out->method = s->method_name;
-    out->time_unit = "ns"; /* ticks are converted to ns (to_ns) whatever the ETDump's clock */
-    out->us_decimals = 3; /* events are in nanoseconds (docs/analysis.md): ticks converted by to_ns */
+    /* times are in ns (docs/analysis.md): ticks converted by to_ns whatever the ETDump's clock */
+    *out = (trace_source){.tool = "mlia " MLIA_VERSION, .method = s->method_name, .time_unit = "ns",
+                          .us_decimals = 3, .events = ts_events, .ctx = c, .parallel = ts_parallel,
+                          .thread_begin = ts_thread_begin, .thread_end = ts_thread_end};
     double hz = s->opts->ticks_per_second > 0 ? s->opts->ticks_per_second : 1e9;
     c->hz = hz;
     if (hz >= 1.0 && hz <= 1e9 && hz == (double)(uint64_t)hz && 1000000000u % (uint64_t)hz == 0)
@@ -481,11 +480,6 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
         out->execution_runs = runs;
         out->execution_captures = names;
     }
-    out->events = ts_events;
-    out->ctx = c;
-    out->parallel = ts_parallel;
-    out->thread_begin = ts_thread_begin;
-    out->thread_end = ts_thread_end;
 
     const nx_result *nx = s->nx;
     if (nx) {

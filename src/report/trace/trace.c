@@ -21,26 +21,39 @@
 
 typedef struct ev_vec {
     trace_event *v;
-    size_t n, cap;
+    uint32_t n, cap;
     bool oom;
     mlia_arena names;   /* copies of the execution's event names, reset per execution */
 } ev_vec;
+
+/* Room for element n of the malloc'ed array `arr` of *cap elements of
+ * `elem` bytes: arr itself while n < *cap, else arr reallocated to at least
+ * twice the room (`first` for an empty one) and *cap updated; NULL when out
+ * of memory (arr and *cap unchanged, arr still owned by the caller). */
+static void *trace_room(void *arr, size_t n, uint32_t *cap, uint32_t first, size_t elem)
+{
+    if (n < *cap)
+        return arr;
+    size_t nc = *cap ? (size_t)*cap * 2 : first;
+    while (nc <= n)
+        nc *= 2;
+    void *p = nc <= UINT32_MAX ? realloc(arr, nc * elem) : NULL;
+    if (p)
+        *cap = (uint32_t)nc;
+    return p;
+}
 
 static void collect(void *ctx, const trace_event *ev)
 {
     ev_vec *vec = ctx;
     if (vec->oom || ev->end < ev->start)
         return;
-    if (vec->n == vec->cap) {
-        size_t nc = vec->cap ? vec->cap * 2 : 256;
-        trace_event *nv = realloc(vec->v, nc * sizeof *nv);
-        if (!nv) {
-            vec->oom = true;
-            return;
-        }
-        vec->v = nv;
-        vec->cap = nc;
+    trace_event *nv = trace_room(vec->v, vec->n, &vec->cap, 256, sizeof *nv);
+    if (!nv) {
+        vec->oom = true;
+        return;
     }
+    vec->v = nv;
     trace_event *e = &vec->v[vec->n++];
     *e = *ev;
     /* names are only valid during the call (trace.h) */
@@ -284,14 +297,10 @@ static uint32_t site_lookup(site_map *m, const trace_event *e)
             return m->slots[j] - 1;
         j = (j + 1) & (m->n_slots - 1);
     }
-    if (m->n == m->cap) {
-        uint32_t nc = m->cap ? m->cap * 2 : 256;
-        trace_event *grown = realloc(m->store, nc * sizeof *grown);
-        if (!grown)
-            return UINT32_MAX;
-        m->store = grown;
-        m->cap = nc;
-    }
+    trace_event *grown = trace_room(m->store, m->n, &m->cap, 256, sizeof *grown);
+    if (!grown)
+        return UINT32_MAX;
+    m->store = grown;
     trace_event *st = &m->store[m->n];
     *st = *e;
     st->name = e->name ? mlia_arena_strdup(&m->names, e->name) : NULL;
@@ -1284,14 +1293,10 @@ static void pf_lane_track(pf_writer *w, uint64_t uuid, uint32_t k, uint32_t lane
 static bool pf_encode_site(pf_writer *w, uint32_t site, mlia_buf *interned)
 {
     const trace_event *e = &w->sites.store[site];
-    if (w->n_encoded + 2 > w->cap_encoded) {
-        uint32_t nc = w->cap_encoded ? w->cap_encoded * 2 : 1024;
-        size_t *o = realloc(w->site_off, nc * sizeof *o);
-        if (!o)
-            return false;
-        w->site_off = o;
-        w->cap_encoded = nc;
-    }
+    size_t *o = trace_room(w->site_off, w->n_encoded + 1, &w->cap_encoded, 1024, sizeof *o);
+    if (!o)
+        return false;
+    w->site_off = o;
     bool is_new;
     const char *name = e->name ? e->name : "";
     const char *cat = e->category ? e->category : "other";
@@ -1371,14 +1376,10 @@ static bool pf_encode_site(pf_writer *w, uint32_t site, mlia_buf *interned)
 
 static bool pf_push(pf_lane *l, uint64_t end)
 {
-    if (l->depth == l->cap) {
-        uint32_t nc = l->cap ? l->cap * 2 : 64;
-        uint64_t *ne = realloc(l->ends, nc * sizeof *ne);
-        if (!ne)
-            return false;
-        l->ends = ne;
-        l->cap = nc;
-    }
+    uint64_t *ne = trace_room(l->ends, l->depth, &l->cap, 64, sizeof *ne);
+    if (!ne)
+        return false;
+    l->ends = ne;
     l->ends[l->depth++] = end;
     return true;
 }
@@ -1474,15 +1475,12 @@ static bool pf_execution(pf_writer *w, uint32_t k, ev_vec *vec)
         uint32_t li = 0;
         for (;; li++) {
             if (li == w->n_lanes) {
-                if (w->n_lanes == w->cap_lanes) {
-                    uint32_t nc = w->cap_lanes * 2;
-                    pf_lane *nl = realloc(w->lanes, nc * sizeof *nl);
-                    if (!nl)
-                        goto oom;
-                    memset(nl + w->cap_lanes, 0, (nc - w->cap_lanes) * sizeof *nl);
-                    w->lanes = nl;
-                    w->cap_lanes = nc;
-                }
+                uint32_t had = w->cap_lanes;
+                pf_lane *nl = trace_room(w->lanes, w->n_lanes, &w->cap_lanes, 4, sizeof *nl);
+                if (!nl)
+                    goto oom;
+                memset(nl + had, 0, (w->cap_lanes - had) * sizeof *nl);
+                w->lanes = nl;
                 w->lanes[li].uuid = w->next_uuid++;
                 w->lanes[li].depth = 0;
                 w->n_lanes++;
