@@ -66,6 +66,14 @@ function luminance(hex) {
   return (0.299 * ((v >> 16) & 255) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255)) / 255;
 }
 
+// A select of a narrow toolbar may show its choice cut: its title holds
+// the whole text (a tooltip).
+function titleFromChoice(select) {
+  const opt = select.selectedOptions && select.selectedOptions[0];
+  if (opt) select.title = opt.textContent;
+  else select.removeAttribute('title');
+}
+
 function safeColor(color) {
   return /^#[0-9a-f]{6}$/i.test(String(color)) ? String(color) : null;
 }
@@ -118,6 +126,7 @@ export class Pane {
     } });
     this.overlaySelect = el('select', { class: 'overlay-select', 'aria-label': 'Overlay', onchange: () => {
       this.overlayId = this.overlaySelect.value;
+      titleFromChoice(this.overlaySelect);
       this.applyOverlay();
       this.renderLegend();
     } });
@@ -265,8 +274,8 @@ export class Pane {
 
   // Fits the whole graph in the pane, unless that would make the node text
   // unreadable: Fit never goes below FIT_MIN_ZOOM (the smallest node text
-  // rendered at FIT_MIN_TEXT_PX); the graph then starts at its top (and
-  // left edge when wider than the pane) and the rest is reached by
+  // rendered at FIT_MIN_TEXT_PX); the graph then shows its top, centred
+  // across (where a layered layout keeps its main path), and the rest is reached by
   // dragging, shift + wheel, or zooming out. data-fit on the canvas says
   // which ("whole" or "readable").
   fit() {
@@ -276,7 +285,7 @@ export class Pane {
     const whole = Math.min((w - 2 * MARGIN) / Math.max(layout.width, 1), (h - 2 * MARGIN) / Math.max(layout.height, 1), 1.25);
     const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, FIT_MIN_ZOOM, whole));
     this.view.k = k;
-    this.view.tx = layout.width * k <= w - 2 * MARGIN ? (w - layout.width * k) / 2 : MARGIN;
+    this.view.tx = (w - layout.width * k) / 2;
     this.view.ty = Math.max(MARGIN, (h - layout.height * k) / 2);
     const clamped = whole < FIT_MIN_ZOOM;
     this.svg.setAttribute('data-fit', clamped ? 'readable' : 'whole');
@@ -312,6 +321,8 @@ export class Pane {
     }
     this.overlayId = overlays.length && overlays[0] && overlays[0].id !== undefined ? String(overlays[0].id) : '';
     this.overlaySelect.value = this.overlayId;
+    titleFromChoice(this.viewSelect);
+    titleFromChoice(this.overlaySelect);
     this.overlaySelect.hidden = overlays.length === 0;
     if (graphs.length === 0) {
       const view = this.data.viewById.get(this.viewId);
@@ -338,6 +349,7 @@ export class Pane {
     if (!force && graphId === this.graphId) return;
     this.graphId = graphId;
     this.graphSelect.value = graphId;
+    titleFromChoice(this.graphSelect);
     this.root.setAttribute('data-graph', graphId);
     this.model = this.data.model(this.viewId, graphId);
     this.selectedUid = null;
