@@ -39,19 +39,27 @@ typedef struct mlia_qualifier {
     const char *value;
 } mlia_qualifier;
 
-#define MLIA_MAX_QUALIFIERS 4
+/* The analyses qualify a metric by "statistic" and "attribution" only; a
+ * further key would be dropped by mlia_metric_qualify(), so raise this with
+ * the first analysis that needs one. */
+#define MLIA_MAX_QUALIFIERS 2
 
+/* Compact (80 bytes): a graph of 100,000 operators carries about a million
+ * of them (docs/benchmarks.md, "Wide graphs"). The value is one union: read
+ * u or d according to type (an unavailable metric reads 0 in both). */
 typedef struct mlia_metric {
     const char *name;
     const char *unit;
-    mlia_value_type type;
-    uint64_t u;            /* MLIA_VALUE_UINT */
-    double d;              /* MLIA_VALUE_DOUBLE (always finite) */
     const char *aggregation; /* "sum", "p50", "min", "max" or NULL */
+    const char *reason;    /* unavailable only */
+    union {
+        uint64_t u;        /* MLIA_VALUE_UINT */
+        double d;          /* MLIA_VALUE_DOUBLE (always finite) */
+    };
     uint32_t samples;      /* 0 = not emitted */
+    uint8_t type;          /* mlia_value_type */
     uint8_t n_qualifiers;
     mlia_qualifier qualifiers[MLIA_MAX_QUALIFIERS];
-    const char *reason;    /* unavailable only */
 } mlia_metric;
 
 typedef enum mlia_attr_type {

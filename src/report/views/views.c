@@ -550,9 +550,56 @@ static const char LAUNCHER[] =
 /* ------------------------------------------------------------------ */
 /* writers                                                              */
 
-static int write_buf(mlia_outdir *od, const char *rel, const mlia_buf *b, mlia_error *err)
+/* One file written by streaming (mlia_outdir_stream): `fn` writes the JSON
+ * document through a 64 KiB chunk, so no file is ever held whole in memory
+ * (the page of a 100,000-node graph is hundreds of megabytes). `head` and
+ * `tail` (the page template around its data) are copied as they are;
+ * `newline` ends a compact document with '\n'. */
+typedef struct vw_file vw_file;
+typedef void (*vw_doc_fn)(vw_out *o, mlia_jw *w);
+struct vw_file {
+    void (*fn)(const vw_file *f, mlia_jw *w);
+    vw_doc_fn doc;        /* a document of the whole output (file_doc) */
+    vw_out *o;
+    const vw_view *view;
+    const void *item;     /* the overlay or the pair of the file */
+    bool pretty, html_safe, newline;
+    const char *head, *tail;
+    size_t head_len, tail_len;
+};
+
+static int put_raw(FILE *fp, const char *s, size_t n, const char *path, mlia_error *err)
 {
-    return mlia_outdir_write(od, rel, b->data, b->len, err);
+    errno = 0;
+    if (n && fwrite(s, 1, n, fp) != n)
+        return mlia_error_setf(err, path, "write failed: %s", strerror(errno ? errno : EIO));
+    return 0;
+}
+
+static int file_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
+{
+    const vw_file *f = ctx;
+    if (put_raw(fp, f->head, f->head_len, path, err))
+        return -1;
+    mlia_buf chunk;
+    mlia_buf_init(&chunk);
+    mlia_buf_reserve(&chunk, MLIA_JW_STREAM_CHUNK + 4096);
+    mlia_jw w;
+    mlia_jw_init_stream(&w, &chunk, fp, f->pretty);
+    w.html_safe = f->html_safe;
+    f->fn(f, &w);
+    if (f->newline)
+        mlia_buf_putc(&chunk, '\n');
+    mlia_jw_flush(&w);
+    mlia_buf_free(&chunk);
+    if (w.failed)
+        return mlia_error_setf(err, path, "write failed: %s", strerror(errno ? errno : EIO));
+    return put_raw(fp, f->tail, f->tail_len, path, err);
+}
+
+static int write_file(mlia_outdir *od, const char *rel, vw_file *f, mlia_error *err)
+{
+    return mlia_outdir_stream(od, rel, file_to, f, err);
 }
 
 static void kv_members(mlia_jw *w, const void *item, uint32_t i)
@@ -1039,6 +1086,13 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     mlia_jw_obj_end(w);
 }
 
+static void file_page(const vw_file *f, mlia_jw *w)
+{
+    write_page_data(f->o, w);
+}
+
+/* The page template with the page data in place of its placeholder, the
+ * data written html_safe (see the file comment). */
 static int write_page(vw_out *o, mlia_outdir *od, mlia_error *err)
 {
     const char *tpl = mlia_page_template;
@@ -1046,39 +1100,41 @@ static int write_page(vw_out *o, mlia_outdir *od, mlia_error *err)
     const char *at = memmem(tpl, tlen, VW_PLACEHOLDER, strlen(VW_PLACEHOLDER));
     if (!at)
         return mlia_error_setf(err, NULL, "page template: placeholder %s not found", VW_PLACEHOLDER);
-    mlia_buf b;
-    mlia_buf_init(&b);
-    mlia_buf_append(&b, tpl, (size_t)(at - tpl));
-    mlia_jw w;
-    mlia_jw_init_buf(&w, &b, false);
-    w.html_safe = true;
-    write_page_data(o, &w);
     size_t after = (size_t)(at - tpl) + strlen(VW_PLACEHOLDER);
-    mlia_buf_append(&b, tpl + after, tlen - after);
-    int rc = write_buf(od, "model-explorer/bundle/index.html", &b, err);
-    mlia_buf_free(&b);
-    return rc;
+    vw_file f = {.fn = file_page, .o = o, .html_safe = true, .head = tpl, .head_len = (size_t)(at - tpl),
+                 .tail = tpl + after, .tail_len = tlen - after};
+    return write_file(od, "model-explorer/bundle/index.html", &f, err);
 }
 
-typedef void (*vw_doc_fn)(vw_out *o, mlia_jw *w);
+static void file_doc(const vw_file *f, mlia_jw *w)
+{
+    f->doc(f->o, w);
+}
 
 static int write_doc(vw_out *o, mlia_outdir *od, const char *rel, vw_doc_fn fn, bool pretty, mlia_error *err)
 {
-    mlia_buf b;
-    mlia_buf_init(&b);
-    mlia_jw w;
-    mlia_jw_init_buf(&w, &b, pretty);
-    fn(o, &w);
-    if (!pretty)
-        mlia_buf_putc(&b, '\n');
-    int rc = write_buf(od, rel, &b, err);
-    mlia_buf_free(&b);
-    return rc;
+    vw_file f = {.fn = file_doc, .o = o, .doc = fn, .pretty = pretty, .newline = !pretty};
+    return write_file(od, rel, &f, err);
 }
 
 static void doc_entity_nodes(vw_out *o, mlia_jw *w)
 {
     write_entity_nodes(o, w);
+}
+
+static void file_collection(const vw_file *f, mlia_jw *w)
+{
+    write_collection(f->view, w);
+}
+
+static void file_node_data(const vw_file *f, mlia_jw *w)
+{
+    write_node_data(f->view, f->item, w);
+}
+
+static void file_pair(const vw_file *f, mlia_jw *w)
+{
+    write_pair(f->o, f->item, w);
 }
 
 static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
@@ -1088,25 +1144,14 @@ static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
         const vw_view *v = &c->views[i];
         if (!v->available)
             continue;
-        mlia_buf b;
-        mlia_buf_init(&b);
-        mlia_jw w;
-        mlia_jw_init_buf(&w, &b, false);
-        write_collection(v, &w);
-        mlia_buf_putc(&b, '\n');
-        int rc = write_buf(od, mlia_arena_printf(c->a, "model-explorer/models/%s.json", v->id), &b, err);
-        mlia_buf_free(&b);
-        if (rc)
+        vw_file f = {.fn = file_collection, .o = o, .view = v, .newline = true};
+        if (write_file(od, mlia_arena_printf(c->a, "model-explorer/models/%s.json", v->id), &f, err))
             return -1;
         for (uint32_t k = 0; k < v->n_overlays; k++) {
-            mlia_buf_init(&b);
-            mlia_jw_init_buf(&w, &b, false);
-            write_node_data(v, &v->overlays[k], &w);
-            mlia_buf_putc(&b, '\n');
-            rc = write_buf(od, mlia_arena_printf(c->a, "model-explorer/%s", node_data_path(c, v, &v->overlays[k])), &b,
-                           err);
-            mlia_buf_free(&b);
-            if (rc)
+            f.fn = file_node_data;
+            f.item = &v->overlays[k];
+            if (write_file(od, mlia_arena_printf(c->a, "model-explorer/%s", node_data_path(c, v, &v->overlays[k])),
+                           &f, err))
                 return -1;
         }
     }
@@ -1169,14 +1214,8 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char *
     if (!rc)
         rc = write_doc(&o, od, "model-explorer/view-links.json", write_view_links, false, err);
     for (uint32_t i = 0; !rc && i < o.n_pairs; i++) {
-        mlia_buf b;
-        mlia_buf_init(&b);
-        mlia_jw w;
-        mlia_jw_init_buf(&w, &b, false);
-        write_pair(&o, &o.pairs[i], &w);
-        mlia_buf_putc(&b, '\n');
-        rc = write_buf(od, mlia_arena_printf(c.a, "model-explorer/%s", pair_path(&c, &o.pairs[i])), &b, err);
-        mlia_buf_free(&b);
+        vw_file f = {.fn = file_pair, .o = &o, .item = &o.pairs[i], .newline = true};
+        rc = write_file(od, mlia_arena_printf(c.a, "model-explorer/%s", pair_path(&c, &o.pairs[i])), &f, err);
     }
     if (!rc)
         rc = write_doc(&o, od, "model-explorer/entity-node-mappings.json", doc_entity_nodes, false, err);
