@@ -634,3 +634,35 @@ char *mlia_json_dump(const mlia_json *v, mlia_arena *arena, size_t *len)
     mlia_buf_free(&b);
     return r;
 }
+
+mlia_json *mlia_json_clone(const mlia_json *v, mlia_arena *arena)
+{
+    if (!v)
+        return NULL;
+    mlia_json *c = mlia_arena_alloc(arena, sizeof *c);
+    *c = *v;
+    switch (v->type) {
+    case MLIA_JSON_NUMBER:
+        c->u.number.text = mlia_arena_strndup(arena, v->u.number.text, v->u.number.len);
+        break;
+    case MLIA_JSON_STRING:
+        c->u.string.s = mlia_arena_strndup(arena, v->u.string.s, v->u.string.len);
+        break;
+    case MLIA_JSON_ARRAY:
+        c->u.array.items = mlia_arena_array(arena, v->u.array.n, sizeof *c->u.array.items);
+        for (size_t i = 0; i < v->u.array.n; i++)
+            c->u.array.items[i] = mlia_json_clone(v->u.array.items[i], arena);
+        break;
+    case MLIA_JSON_OBJECT:
+        c->u.object.members = mlia_arena_array(arena, v->u.object.n, sizeof *c->u.object.members);
+        for (size_t i = 0; i < v->u.object.n; i++) {
+            const mlia_json_member *m = &v->u.object.members[i];
+            c->u.object.members[i] = (mlia_json_member){mlia_arena_strndup(arena, m->key, m->key_len), m->key_len,
+                                                        mlia_json_clone(m->value, arena)};
+        }
+        break;
+    default:
+        break;
+    }
+    return c;
+}

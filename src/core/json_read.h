@@ -96,5 +96,8 @@ bool mlia_json_is(const mlia_json *v, mlia_json_type t);
 /* Re-serialise a value compactly (Python json.dumps(separators=(",", ":"))
  * style, numbers as their source text). Result in the arena. */
 char *mlia_json_dump(const mlia_json *v, mlia_arena *arena, size_t *len);
+/* Deep copy of a value (strings, keys and number text included) into
+ * arena, so the tree it came from can be released; NULL gives NULL. */
+mlia_json *mlia_json_clone(const mlia_json *v, mlia_arena *arena);
 
 #endif

@@ -807,6 +807,11 @@ done:
     return rc;
 }
 
+static void free_arena(void *a)
+{
+    mlia_arena_free(a);
+}
+
 int etrecord_load_program(etrecord *rec, const char *entry, mlia_arena *arena, ep_program **out,
                           mlia_error *err)
 {
@@ -818,11 +823,23 @@ int etrecord_load_program(etrecord *rec, const char *entry, mlia_arena *arena, e
         *out = e->program;
         return 0;
     }
+    /* The entry's text is needed only while it is parsed (ep_parse copies
+     * what the program keeps): it lives in an arena of its own, released
+     * here, also by an out-of-memory jump (core/oom.h). */
+    mlia_arena text_arena;
+    mlia_arena_init(&text_arena);
+    if (arena->limit)
+        text_arena.limit = arena->limit > arena->total ? arena->limit - arena->total : 1;
+    mlia_oom_cleanup cleanup;
+    mlia_oom_push(&cleanup, free_arena, &text_arena);
     const uint8_t *text;
     size_t len;
-    if (etrecord_read_entry(rec, e, arena, &text, &len, err) < 0)
-        return -1;
-    if (ep_parse((const char *)text, len, rec->file, e->name, arena, &e->program, err) < 0)
+    int rc = etrecord_read_entry(rec, e, &text_arena, &text, &len, err);
+    if (rc == 0)
+        rc = ep_parse((const char *)text, len, rec->file, e->name, arena, &e->program, err);
+    mlia_oom_pop(&cleanup);
+    mlia_arena_free(&text_arena);
+    if (rc < 0)
         return -1;
     *out = e->program;
     return 0;

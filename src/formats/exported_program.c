@@ -19,6 +19,8 @@
 #include "exported_program.h"
 #include "core/cnum.h"
 
+#include "core/oom.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +28,18 @@
 
 #define EP_PATH_MAX 1024
 
+/* One kept string of the intern table (see keep()). */
+typedef struct ep_kept {
+    const char *s;
+    size_t len;
+    uint32_t hash;
+} ep_kept;
+
 typedef struct ep_ctx {
-    mlia_arena *arena;
+    mlia_arena *arena;        /* the program's arena: what the reader returns */
+    mlia_arena *tree;         /* the parse trees, released when ep_parse returns */
+    ep_kept *kept;            /* intern table (in tree), open addressing */
+    uint32_t kept_cap, n_kept;
     const char *file;
     const char *entry;
     mlia_error *err;
@@ -37,6 +49,46 @@ typedef struct ep_ctx {
 } ep_ctx;
 
 static const char DELEGATE_TARGET[] = "torch.ops.higher_order.executorch_call_delegate";
+
+/* ---- kept strings ---------------------------------------------------- */
+
+/* Copy of a string of the parse tree into the program's arena, the same
+ * text once: the tree is released when ep_parse returns (a 100,000-node
+ * program is hundreds of megabytes of tree for a few tens of kept
+ * strings), and names, union keys and metadata repeat across nodes. */
+static const char *keep(ep_ctx *c, const char *s, size_t len)
+{
+    if (!s)
+        return NULL;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    if (2 * (c->n_kept + 1) > c->kept_cap) {
+        uint32_t cap = c->kept_cap ? c->kept_cap * 2 : 1024;
+        ep_kept *t = mlia_arena_array(c->tree, cap, sizeof *t);
+        for (uint32_t i = 0; i < c->kept_cap; i++)
+            if (c->kept[i].s) {
+                uint32_t k = c->kept[i].hash & (cap - 1);
+                while (t[k].s)
+                    k = (k + 1) & (cap - 1);
+                t[k] = c->kept[i];
+            }
+        c->kept = t;
+        c->kept_cap = cap;
+    }
+    uint32_t k = h & (c->kept_cap - 1);
+    for (; c->kept[k].s; k = (k + 1) & (c->kept_cap - 1))
+        if (c->kept[k].hash == h && c->kept[k].len == len && memcmp(c->kept[k].s, s, len) == 0)
+            return c->kept[k].s;
+    c->kept[k] = (ep_kept){mlia_arena_strndup(c->arena, s, len), len, h};
+    c->n_kept++;
+    return c->kept[k].s;
+}
+
+static const char *keep_str(ep_ctx *c, const mlia_json *v)
+{
+    return keep(c, v->u.string.s, v->u.string.len);
+}
 
 /* ---- path and errors ------------------------------------------------- */
 
@@ -111,7 +163,7 @@ static int get_string(ep_ctx *c, const mlia_json *obj, const char *key, bool req
                  EP_MAX_NAME_BYTES);
         return fail_at_key(c, key, what);
     }
-    *out = v->u.string.s;
+    *out = keep_str(c, v);
     return 0;
 }
 
@@ -160,7 +212,7 @@ static int union_select(ep_ctx *c, const mlia_json *u, const char **key, mlia_js
         }
     }
     if (found == 1) {
-        *key = sel->key;
+        *key = keep(c, sel->key, sel->key_len);
         *val = sel->value;
         return 0;
     }
@@ -258,8 +310,8 @@ static int sym_value(ep_ctx *c, const mlia_json *v, ep_arg *a)
     if (strcmp(k, "as_name") == 0) {
         if (val->type != MLIA_JSON_STRING)
             return fail_at_key(c, "as_name", "expected a string");
-        a->sym_name = val->u.string.s;
-        a->value = val->u.string.s;
+        a->sym_name = keep_str(c, val);
+        a->value = a->sym_name;
     } else {
         a->value = dump(c, val);
     }
@@ -316,7 +368,7 @@ static int parse_arg(ep_ctx *c, const mlia_json *j, ep_arg *a, uint32_t depth)
         if (val->type != MLIA_JSON_STRING)
             rc = failf(c, "expected a string");
         else
-            a->value = val->u.string.s;
+            a->value = keep_str(c, val);
         break;
     case EP_ARG_SYM_INT:
     case EP_ARG_SYM_BOOL:
@@ -338,7 +390,7 @@ static int parse_arg(ep_ctx *c, const mlia_json *j, ep_arg *a, uint32_t depth)
         break;
     case EP_ARG_CUSTOM_OBJ:
         if (val->type == MLIA_JSON_OBJECT && mlia_json_get_str(val, "name"))
-            a->value = mlia_json_get_str(val, "name");
+            a->value = keep_str(c, mlia_json_get(val, "name"));
         else
             a->value = dump(c, val);
         break;
@@ -531,8 +583,8 @@ static int parse_metadata(ep_ctx *c, const mlia_json *md, ep_node *nd)
         if (m->value->u.string.len > EP_MAX_META_BYTES)
             return failf(c, "string of %zu bytes exceeds the limit of %u bytes", m->value->u.string.len,
                          EP_MAX_META_BYTES);
-        const char *val = m->value->u.string.s;
-        nd->meta[nd->n_meta].key = m->key;
+        const char *val = keep_str(c, m->value);
+        nd->meta[nd->n_meta].key = keep(c, m->key, m->key_len);
         nd->meta[nd->n_meta].value = val;
         nd->n_meta++;
         if (mlia_json_get(md, m->key) != m->value) {
@@ -592,7 +644,7 @@ static int parse_delegate(ep_ctx *c, ep_node *nd, uint32_t depth)
     /* The JSON parser prefixes "<file>: " itself; give it "<file>: <entry>: <path>". */
     const char *jfile = c->file ? mlia_arena_printf(c->arena, "%s: %s", c->file, doc_name)
                                 : doc_name;
-    if (mlia_json_parse(a0->value, strlen(a0->value), &opts, c->arena, &root, jfile, c->err) < 0)
+    if (mlia_json_parse(a0->value, strlen(a0->value), &opts, c->tree, &root, jfile, c->err) < 0)
         return -1;
     /* Continue the path inside the nested document after ": ". */
     int n = snprintf(c->path + c->plen, sizeof c->path - c->plen, ": ");
@@ -665,7 +717,7 @@ static int parse_sym_int(ep_ctx *c, const mlia_json *v, int64_t *iv, const char 
     }
     if (strcmp(key, "as_expr") == 0) {
         if (val->type == MLIA_JSON_STRING) {
-            *expr = val->u.string.s;
+            *expr = keep_str(c, val);
             return 0;
         }
         size_t s = path_key(c, key);
@@ -678,7 +730,7 @@ static int parse_sym_int(ep_ctx *c, const mlia_json *v, int64_t *iv, const char 
     }
     if ((strcmp(key, "as_name") == 0 || strcmp(key, "as_symbol") == 0) &&
         val->type == MLIA_JSON_STRING) {
-        *expr = val->u.string.s;
+        *expr = keep_str(c, val);
         return 0;
     }
     return failf(c, "expected as_int or as_expr, found %s", key);
@@ -741,7 +793,8 @@ static int parse_tensor_meta(ep_ctx *c, const mlia_json *v, ep_tensor_meta *t)
     t->device_index = -1;
     const mlia_json *dev = mlia_json_get(v, "device");
     if (dev && dev->type == MLIA_JSON_OBJECT) {
-        t->device = mlia_json_get_str(dev, "type");
+        const char *type = mlia_json_get_str(dev, "type");
+        t->device = type ? keep_str(c, mlia_json_get(dev, "type")) : NULL;
         const mlia_json *idx = mlia_json_get(dev, "index");
         if (idx && idx->type == MLIA_JSON_NUMBER && idx->u.number.int_fits)
             t->device_index = idx->u.number.i;
@@ -835,7 +888,7 @@ static int parse_graph(ep_ctx *c, const mlia_json *j, ep_graph *g, uint32_t dept
         for (uint32_t i = 0; i < g->n_tensors; i++) {
             const mlia_json_member *m = &tv->u.object.members[i];
             size_t sk = path_key(c, m->key);
-            g->tensors[i].name = m->key;
+            g->tensors[i].name = keep(c, m->key, m->key_len);
             if (parse_tensor_meta(c, m->value, &g->tensors[i]) < 0)
                 return -1;
             path_pop(c, sk);
@@ -882,12 +935,13 @@ static int parse_specs(ep_ctx *c, const mlia_json *sig, const char *key, ep_spec
             path_pop(c, sa);
             sp->arg_name = sp->arg.n_tensors ? sp->arg.tensors[0] : sp->arg.sym_name;
         } else {
-            sp->arg_name = mlia_json_get_str(val, "name"); /* constant_input */
+            const mlia_json *name = mlia_json_get(val, "name"); /* constant_input */
+            sp->arg_name = name && name->type == MLIA_JSON_STRING ? keep_str(c, name) : NULL;
         }
         for (size_t k = 0; k < sizeof SPEC_TARGET_KEYS / sizeof SPEC_TARGET_KEYS[0]; k++) {
-            const char *t = mlia_json_get_str(val, SPEC_TARGET_KEYS[k]);
-            if (t) {
-                sp->target = t;
+            const mlia_json *t = mlia_json_get(val, SPEC_TARGET_KEYS[k]);
+            if (t && t->type == MLIA_JSON_STRING) {
+                sp->target = keep_str(c, t);
                 break;
             }
         }
@@ -922,7 +976,7 @@ static int parse_program_tree(ep_ctx *c, const mlia_json *root, ep_program *p, u
             return -1;
         path_pop(c, ss);
     }
-    p->module_call_graph = mlia_json_get(gm, "module_call_graph");
+    p->module_call_graph = mlia_json_clone(mlia_json_get(gm, "module_call_graph"), c->arena);
     path_pop(c, s);
 
     const mlia_json *sv = mlia_json_get(root, "schema_version");
@@ -945,11 +999,16 @@ static int parse_program_tree(ep_ctx *c, const mlia_json *root, ep_program *p, u
         p->verifiers = mlia_arena_array(c->arena, ver->u.array.n, sizeof(const char *));
         for (size_t i = 0; i < ver->u.array.n; i++)
             if (ver->u.array.items[i]->type == MLIA_JSON_STRING)
-                p->verifiers[p->n_verifiers++] = ver->u.array.items[i]->u.string.s;
+                p->verifiers[p->n_verifiers++] = keep_str(c, ver->u.array.items[i]);
     }
-    p->range_constraints = mlia_json_get(root, "range_constraints");
-    p->opset_version = mlia_json_get(root, "opset_version");
+    p->range_constraints = mlia_json_clone(mlia_json_get(root, "range_constraints"), c->arena);
+    p->opset_version = mlia_json_clone(mlia_json_get(root, "opset_version"), c->arena);
     return 0;
+}
+
+static void free_tree(void *tree)
+{
+    mlia_arena_free(tree);
 }
 
 int ep_parse(const char *json, size_t len, const char *file, const char *entry, mlia_arena *arena,
@@ -959,21 +1018,36 @@ int ep_parse(const char *json, size_t len, const char *file, const char *entry, 
     const char *jfile = file;
     if (entry)
         jfile = file ? mlia_arena_printf(arena, "%s: %s", file, entry) : entry;
+    /* The trees (and the intern table) live in their own arena, released on
+     * return, also by an out-of-memory jump; it may use what the program's
+     * arena has left under its limit. */
+    mlia_arena tree;
+    mlia_arena_init(&tree);
+    if (arena->limit)
+        tree.limit = arena->limit > arena->total ? arena->limit - arena->total : 1;
+    mlia_oom_cleanup cleanup;
+    mlia_oom_push(&cleanup, free_tree, &tree);
+    int rc = -1;
     mlia_json_opts opts = {true, 0};
     mlia_json *root;
-    if (mlia_json_parse(json, len, &opts, arena, &root, jfile, err) < 0)
-        return -1;
-    ep_ctx *c = mlia_arena_alloc(arena, sizeof *c); /* the path buffer is large */
+    if (mlia_json_parse(json, len, &opts, &tree, &root, jfile, err) < 0)
+        goto done;
+    ep_ctx *c = mlia_arena_alloc(&tree, sizeof *c); /* the path buffer is large */
     c->arena = arena;
+    c->tree = &tree;
     c->file = file;
     c->entry = entry;
     c->err = err;
     ep_program *p = mlia_arena_alloc(arena, sizeof *p);
     p->entry = entry;
     if (parse_program_tree(c, root, p, 0) < 0)
-        return -1;
+        goto done;
     *out = p;
-    return 0;
+    rc = 0;
+done:
+    mlia_oom_pop(&cleanup);
+    mlia_arena_free(&tree);
+    return rc;
 }
 
 const char *ep_target_short(const char *target)
