@@ -15,7 +15,11 @@
 #     --trace-format json) on the 1x file: CPU as a multiple of check's CPU
 #     in the same run and the trace's exact bytes per event;
 #  5. the issue-11 figures: peak RSS 16x / 1x, peak RSS 16x / 1x ETDump size,
-#     events/s at 1x, flatc / check at 1x (with the goals, nothing asserted).
+#     events/s at 1x, flatc / check at 1x (with the goals, nothing asserted);
+#  6. wide graphs (issue 20, item 3): `mlia check --model-explorer files` on
+#     graphs of BENCH_WIDE_NODES nodes (default 20000 100000) x 2 executions
+#     (wall, CPU, peak RSS, best of 2) and the page's first paint at the
+#     smallest of them (viewer/bench/page-file.mjs, headless Chromium).
 #
 # Figures only, no assertion: the machines are shared and noisy, so compare
 # ratios within one run. Wall is the best run, CPU the least, peak RSS the
@@ -303,6 +307,30 @@ def summary():
         print("  flatc / mlia check at 1x:      %.1fx  (>= 20x)" % (one["flatc_s"] / one["check_s"]))
 
 
+def wide(nodes, d, paint):
+    """Issue 20, item 3: a graph of `nodes` operators x 2 executions with
+    every Model Explorer file and the page; with paint, the page's first
+    paint in headless Chromium (viewer/bench/page-file.mjs) on the first
+    run's index.html."""
+    nodes, painted = int(nodes), []
+
+    def probe(out):
+        if paint and not painted:
+            page = os.path.join(out, "mlia-output", "model-explorer", "bundle", "index.html")
+            p = subprocess.run(["node", "viewer/bench/page-file.mjs", page, "3"], capture_output=True, text=True)
+            painted.append(p.stdout.strip() if p.returncode == 0 else
+                           "page benchmark failed: " + (p.stderr.strip().splitlines() or ["?"])[-1])
+    try:
+        m = measure(2, check_argv(d, "--model-explorer", "files"), probe)
+    except RuntimeError as e:
+        print("  %s nodes: %s" % (format(nodes, ","), e), flush=True)
+        return
+    goal = " (goals <= 5 s, <= 1 GB)" if nodes >= 100000 else " (goal <= 250 MB)" if nodes <= 20000 else ""
+    print("  %7s nodes x 2 executions: %s%s" % (format(nodes, ","), figures(m), goal), flush=True)
+    for line in painted:
+        print("  page at %s nodes: %s (goal <= 2,000 ms)" % (format(nodes, ","), line), flush=True)
+
+
 try:
     if sys.argv[1] == "scale":
         scale(sys.argv[2], sys.argv[3], int(sys.argv[4]))
@@ -310,6 +338,8 @@ try:
         extras(sys.argv[2])
     elif sys.argv[1] == "trace":
         trace(sys.argv[2])
+    elif sys.argv[1] == "wide":
+        wide(sys.argv[2], sys.argv[3], sys.argv[4] == "1")
     else:
         summary()
 except KeyboardInterrupt:
@@ -354,3 +384,27 @@ py trace "$d1"
 
 # 5. the issue's targets
 py summary
+
+# 6. wide graphs (issue 20, item 3): captures of N operators x 2 executions
+# (mkfixture --large 2 * (2N + 1) --executions 2), cached in
+# $CACHE/wide-<N>; the page's first paint at the smallest N when Node and
+# Chromium are there (the page tests need them too).
+paint=1
+if ! command -v node >/dev/null || [ ! -d viewer/node_modules ]; then
+  echo "wide graphs: page first paint skipped (node or viewer/node_modules missing)"
+  paint=0
+fi
+echo "wide graphs (issue 20, item 3): mlia check --model-explorer files, best of 2:"
+for nodes in ${BENCH_WIDE_NODES:-20000 100000}; do
+  d=$CACHE/wide-$nodes
+  if [ ! -f "$d/large.etrecord" ]; then
+    room "the $nodes-node capture" "$work" $((nodes * 12000)) || continue
+    mkdir -p "$CACHE"
+    rm -rf "$d.partial"
+    python3 tools/mkfixture.py --large $((2 * (2 * nodes + 1))) --executions 2 "$d.partial" >/dev/null
+    mv "$d.partial" "$d"
+  fi
+  room "$nodes nodes (outputs)" "$work" $((nodes * 12000)) || continue
+  py wide "$nodes" "$d" "$paint"
+  paint=0
+done

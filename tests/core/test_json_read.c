@@ -367,6 +367,40 @@ TEST(large_document_is_fast)
     mlia_arena_free(&a);
 }
 
+/* mlia_json_clone: a deep copy that outlives the tree it came from (the
+ * ExportedProgram reader releases its parse tree and keeps clones of the
+ * raw members). The source arena is freed before the copy is read, so
+ * ASan reports any pointer left into it. */
+TEST(clone_outlives_its_tree)
+{
+    mlia_arena src, dst;
+    mlia_arena_init(&src);
+    mlia_arena_init(&dst);
+    mlia_error err;
+    mlia_json *v = parse_opts(&src, "{\"s0\": {\"min\": 2, \"max\": Infinity}, \"k\\u0000ey\": [\"a\\u0000b\", true, null, -1.5e3], \"s0\": 7}",
+                              true, 0, &err);
+    CHECK(v);
+    mlia_json *c = mlia_json_clone(v, &dst);
+    mlia_arena_free(&src);
+    CHECK_INT(c->type, MLIA_JSON_OBJECT);
+    CHECK_UINT(c->u.object.n, 3);
+    CHECK_INT(mlia_json_get(c, "s0")->u.number.i, 7); /* duplicates kept, last wins */
+    const mlia_json *s0 = c->u.object.members[0].value;
+    CHECK_STR(mlia_json_dump(s0, &dst, NULL), "{\"min\":2,\"max\":Infinity}");
+    CHECK(mlia_json_get(s0, "max")->u.number.nonfinite);
+    CHECK_UINT(c->u.object.members[1].key_len, 4);
+    CHECK(memcmp(c->u.object.members[1].key, "k\0ey", 5) == 0);
+    const mlia_json *arr = c->u.object.members[1].value;
+    CHECK_UINT(arr->u.array.n, 4);
+    CHECK_UINT(arr->u.array.items[0]->u.string.len, 3);
+    CHECK(memcmp(arr->u.array.items[0]->u.string.s, "a\0b", 4) == 0);
+    CHECK(arr->u.array.items[1]->u.boolean);
+    CHECK_INT(arr->u.array.items[2]->type, MLIA_JSON_NULL);
+    CHECK_STR(arr->u.array.items[3]->u.number.text, "-1.5e3");
+    CHECK(mlia_json_clone(NULL, &dst) == NULL);
+    mlia_arena_free(&dst);
+}
+
 int main(void)
 {
     RUN(rfc_example_object);
@@ -379,5 +413,6 @@ int main(void)
     RUN(bad_syntax);
     RUN(depth_limit);
     RUN(large_document_is_fast);
+    RUN(clone_outlives_its_tree);
     return test_summary();
 }
