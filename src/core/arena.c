@@ -190,3 +190,22 @@ const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t
     *list = mlia_arena_room(a, (void *)*list, *n, cap, sizeof **list);
     return &(*list)[(*n)++];
 }
+
+static void scratch_free(void *a)
+{
+    mlia_arena_free(a);
+}
+
+void mlia_scratch_begin(mlia_scratch *s, const mlia_arena *owner)
+{
+    mlia_arena_init(&s->a);
+    if (owner->limit)
+        s->a.limit = owner->limit > owner->total ? owner->limit - owner->total : 1;
+    mlia_oom_push(&s->cleanup, scratch_free, &s->a);
+}
+
+void mlia_scratch_end(mlia_scratch *s)
+{
+    mlia_oom_pop(&s->cleanup);
+    mlia_arena_free(&s->a);
+}

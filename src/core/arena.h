@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/oom.h"
+
 typedef struct mlia_arena_chunk mlia_arena_chunk;
 
 typedef struct mlia_arena {
@@ -55,6 +57,16 @@ void *mlia_arena_room(mlia_arena *a, void *arr, size_t n, uint32_t *cap, size_t 
  * list holds max + 1 entries. When the returned entry is number max + 1
  * (*n > max after the call) the caller fills it with its "further warnings
  * suppressed" line (vgf.c, spirv.c). */
+/* A scratch arena for intermediate data whose results go to `owner` (a
+ * parse tree read into a program): it may use what owner has left under
+ * owner's limit, and it is released by mlia_scratch_end() or by an
+ * out-of-memory jump (its huge chunks are mapped, not on the heap ledger). */
+typedef struct mlia_scratch {
+    mlia_arena a;
+    mlia_oom_cleanup cleanup;
+} mlia_scratch;
+void mlia_scratch_begin(mlia_scratch *s, const mlia_arena *owner);
+void mlia_scratch_end(mlia_scratch *s);
 const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max);
 
 #endif

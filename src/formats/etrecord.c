@@ -807,11 +807,6 @@ done:
     return rc;
 }
 
-static void free_arena(void *a)
-{
-    mlia_arena_free(a);
-}
-
 int etrecord_load_program(etrecord *rec, const char *entry, mlia_arena *arena, ep_program **out,
                           mlia_error *err)
 {
@@ -826,19 +821,14 @@ int etrecord_load_program(etrecord *rec, const char *entry, mlia_arena *arena, e
     /* The entry's text is needed only while it is parsed (ep_parse copies
      * what the program keeps): it lives in an arena of its own, released
      * here, also by an out-of-memory jump (core/oom.h). */
-    mlia_arena text_arena;
-    mlia_arena_init(&text_arena);
-    if (arena->limit)
-        text_arena.limit = arena->limit > arena->total ? arena->limit - arena->total : 1;
-    mlia_oom_cleanup cleanup;
-    mlia_oom_push(&cleanup, free_arena, &text_arena);
-    const uint8_t *text;
+    mlia_scratch text;
+    mlia_scratch_begin(&text, arena);
+    const uint8_t *bytes;
     size_t len;
-    int rc = etrecord_read_entry(rec, e, &text_arena, &text, &len, err);
+    int rc = etrecord_read_entry(rec, e, &text.a, &bytes, &len, err);
     if (rc == 0)
-        rc = ep_parse((const char *)text, len, rec->file, e->name, arena, &e->program, err);
-    mlia_oom_pop(&cleanup);
-    mlia_arena_free(&text_arena);
+        rc = ep_parse((const char *)bytes, len, rec->file, e->name, arena, &e->program, err);
+    mlia_scratch_end(&text);
     if (rc < 0)
         return -1;
     *out = e->program;

@@ -19,8 +19,6 @@
 #include "exported_program.h"
 #include "core/cnum.h"
 
-#include "core/oom.h"
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1006,11 +1004,6 @@ static int parse_program_tree(ep_ctx *c, const mlia_json *root, ep_program *p, u
     return 0;
 }
 
-static void free_tree(void *tree)
-{
-    mlia_arena_free(tree);
-}
-
 int ep_parse(const char *json, size_t len, const char *file, const char *entry, mlia_arena *arena,
              ep_program **out, mlia_error *err)
 {
@@ -1021,20 +1014,16 @@ int ep_parse(const char *json, size_t len, const char *file, const char *entry, 
     /* The trees (and the intern table) live in their own arena, released on
      * return, also by an out-of-memory jump; it may use what the program's
      * arena has left under its limit. */
-    mlia_arena tree;
-    mlia_arena_init(&tree);
-    if (arena->limit)
-        tree.limit = arena->limit > arena->total ? arena->limit - arena->total : 1;
-    mlia_oom_cleanup cleanup;
-    mlia_oom_push(&cleanup, free_tree, &tree);
+    mlia_scratch tree;
+    mlia_scratch_begin(&tree, arena);
     int rc = -1;
     mlia_json_opts opts = {true, 0};
     mlia_json *root;
-    if (mlia_json_parse(json, len, &opts, &tree, &root, jfile, err) < 0)
+    if (mlia_json_parse(json, len, &opts, &tree.a, &root, jfile, err) < 0)
         goto done;
-    ep_ctx *c = mlia_arena_alloc(&tree, sizeof *c); /* the path buffer is large */
+    ep_ctx *c = mlia_arena_alloc(&tree.a, sizeof *c); /* the path buffer is large */
     c->arena = arena;
-    c->tree = &tree;
+    c->tree = &tree.a;
     c->file = file;
     c->entry = entry;
     c->err = err;
@@ -1045,8 +1034,7 @@ int ep_parse(const char *json, size_t len, const char *file, const char *entry, 
     *out = p;
     rc = 0;
 done:
-    mlia_oom_pop(&cleanup);
-    mlia_arena_free(&tree);
+    mlia_scratch_end(&tree);
     return rc;
 }
 

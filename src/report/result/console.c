@@ -566,19 +566,13 @@ static void free_rows(row *rows, uint32_t n)
     free(rows);
 }
 
-/* Order of the keyed operators: by group key, then rank (list index). */
-typedef struct keyed {
-    const char *key;
-    uint32_t at;
-} keyed;
-
+/* Order of the operators with a group key: by key, then rank (their place
+ * in the one ranked list, so comparing the addresses is defined). */
 static int cmp_keyed(const void *pa, const void *pb)
 {
-    const keyed *a = pa, *b = pb;
-    int c = strcmp(a->key, b->key);
-    if (c)
-        return c;
-    return a->at < b->at ? -1 : a->at > b->at;
+    const ranked *a = *(const ranked *const *)pa, *b = *(const ranked *const *)pb;
+    int c = strcmp(a->group_key, b->group_key);
+    return c ? c : (a > b) - (a < b);
 }
 
 /* Groups the ranked operators into rows (in rank order: a group ranks by its
@@ -589,7 +583,7 @@ static int cmp_keyed(const void *pa, const void *pb)
 static row *operator_rows(const mlia_result *r, ranked *list, uint32_t n, uint32_t *n_rows)
 {
     row *rows = calloc(n ? n : 1, sizeof *rows);
-    keyed *order = calloc(n ? n : 1, sizeof *order);
+    ranked **order = calloc(n ? n : 1, sizeof *order);
     uint32_t *run_at = calloc(n ? n : 1, sizeof *run_at);    /* leader -> its run in order[] */
     uint32_t *run_len = calloc(n ? n : 1, sizeof *run_len);  /* leader -> members; 0: not a leader */
     if (!rows || !order || !run_at || !run_len) {
@@ -604,17 +598,17 @@ static row *operator_rows(const mlia_result *r, ranked *list, uint32_t n, uint32
         list[i].group_key = group_key(&list[i]);
         run_len[i] = 1;
         if (list[i].group_key)
-            order[nk++] = (keyed){list[i].group_key, i};
+            order[nk++] = &list[i];
     }
     qsort(order, nk, sizeof *order, cmp_keyed);
     for (uint32_t k = 0; k < nk;) {
         uint32_t end = k + 1;
-        while (end < nk && strcmp(order[end].key, order[k].key) == 0)
+        while (end < nk && strcmp(order[end]->group_key, order[k]->group_key) == 0)
             end++;
-        run_at[order[k].at] = k;
-        run_len[order[k].at] = end - k;
+        run_at[order[k] - list] = k;
+        run_len[order[k] - list] = end - k;
         for (uint32_t m = k + 1; m < end; m++)
-            run_len[order[m].at] = 0;
+            run_len[order[m] - list] = 0;
         k = end;
     }
     uint32_t nr = 0;
@@ -631,7 +625,7 @@ static row *operator_rows(const mlia_result *r, ranked *list, uint32_t n, uint32
             if (!w->members)
                 mlia_oom(count * sizeof *w->members);
             for (uint32_t k = 0; k < count; k++)
-                w->members[k] = &list[order[run_at[i] + k].at];
+                w->members[k] = order[run_at[i] + k];
             mlia_buf b;
             mlia_buf_init(&b);
             const mlia_entity *call = entity_by_id(r, attr_str(x->e, "delegate_call"));
