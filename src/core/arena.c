@@ -33,6 +33,7 @@ void mlia_arena_init(mlia_arena *a)
     a->head = NULL;
     a->total = 0;
     a->limit = 0;
+    a->chunk = 0;
 }
 
 void mlia_arena_free(mlia_arena *a)
@@ -59,15 +60,16 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
         mlia_oom_limit(size, a->limit);
     mlia_arena_chunk *c = a->head;
     if (!c || c->cap - c->used < need) {
-        size_t cap = need > MLIA_ARENA_MIN_CHUNK / 2 ? need : MLIA_ARENA_MIN_CHUNK;
+        size_t min_chunk = a->chunk > MLIA_ARENA_MIN_CHUNK ? a->chunk : MLIA_ARENA_MIN_CHUNK;
+        bool big = need > min_chunk / 2;
+        size_t cap = big ? need : min_chunk;
         if (cap > SIZE_MAX - sizeof(mlia_arena_chunk))
             arena_oom(size);
         /* calloc: large blocks come zeroed from fresh kernel pages, so the
          * memset below can be skipped for them (one touch instead of two). */
-        bool big = need > MLIA_ARENA_MIN_CHUNK / 2;
         mlia_arena_chunk *n = NULL;
         size_t mapped = 0;
-        if (need >= MLIA_ARENA_HUGE) {
+        if (cap >= MLIA_ARENA_HUGE) {
             /* Huge blocks (parsed trees of large programs): anonymous
              * zero pages, with transparent huge pages requested so that
              * first-touch page faults come in 2 MB units. */
@@ -199,6 +201,10 @@ static void scratch_free(void *a)
 void mlia_scratch_begin(mlia_scratch *s, const mlia_arena *owner)
 {
     mlia_arena_init(&s->a);
+    /* mapped chunks: freed memory goes back to the system at once (a parse
+     * tree read on the worker thread would otherwise stay in that thread's
+     * malloc arena, where the main thread never reuses it) */
+    s->a.chunk = MLIA_ARENA_HUGE;
     if (owner->limit)
         s->a.limit = owner->limit > owner->total ? owner->limit - owner->total : 1;
     mlia_oom_push(&s->cleanup, scratch_free, &s->a);

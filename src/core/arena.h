@@ -28,6 +28,9 @@ typedef struct mlia_arena {
     size_t total;             /* bytes handed out, for statistics and the limit */
     size_t limit;             /* 0: none; else an allocation that would take total
                                * beyond it calls mlia_oom_limit() (core/oom.h) */
+    size_t chunk;             /* 0: 64 KiB chunks from malloc; else chunks of this size,
+                               * mapped from 8 MiB up (mlia_scratch: given back to the
+                               * system when freed, whichever thread allocated them) */
 } mlia_arena;
 
 /* Initialise an empty arena (no allocation happens until first use). */

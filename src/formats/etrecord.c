@@ -827,7 +827,7 @@ int etrecord_load_program(etrecord *rec, const char *entry, mlia_arena *arena, e
     size_t len;
     int rc = etrecord_read_entry(rec, e, &text.a, &bytes, &len, err);
     if (rc == 0)
-        rc = ep_parse((const char *)bytes, len, rec->file, e->name, arena, &e->program, err);
+        rc = ep_parse_scratch(&text, (const char *)bytes, len, rec->file, e->name, arena, &e->program, err);
     mlia_scratch_end(&text);
     if (rc < 0)
         return -1;

@@ -1007,6 +1007,12 @@ static int parse_program_tree(ep_ctx *c, const mlia_json *root, ep_program *p, u
 int ep_parse(const char *json, size_t len, const char *file, const char *entry, mlia_arena *arena,
              ep_program **out, mlia_error *err)
 {
+    return ep_parse_scratch(NULL, json, len, file, entry, arena, out, err);
+}
+
+int ep_parse_scratch(mlia_scratch *text, const char *json, size_t len, const char *file, const char *entry,
+                     mlia_arena *arena, ep_program **out, mlia_error *err)
+{
     *out = NULL;
     const char *jfile = file;
     if (entry)
@@ -1019,7 +1025,10 @@ int ep_parse(const char *json, size_t len, const char *file, const char *entry, 
     int rc = -1;
     mlia_json_opts opts = {true, 0};
     mlia_json *root;
-    if (mlia_json_parse(json, len, &opts, &tree.a, &root, jfile, err) < 0)
+    int parsed = mlia_json_parse(json, len, &opts, &tree.a, &root, jfile, err);
+    if (text) /* the tree holds copies of every string and number */
+        mlia_arena_free(&text->a);
+    if (parsed < 0)
         goto done;
     ep_ctx *c = mlia_arena_alloc(&tree.a, sizeof *c); /* the path buffer is large */
     c->arena = arena;

@@ -199,6 +199,12 @@ struct ep_program {
  * Either name may be NULL (then it is left out). The result lives in arena. */
 int ep_parse(const char *json, size_t len, const char *file, const char *entry, mlia_arena *arena,
              ep_program **out, mlia_error *err);
+/* The same for a document held in the scratch arena `text` (the ETRecord
+ * entry): text's arena is released as soon as the parse tree is built, so
+ * the text and the program are never held together with the tree; the
+ * caller still ends the scratch (mlia_scratch_end). */
+int ep_parse_scratch(mlia_scratch *text, const char *json, size_t len, const char *file, const char *entry,
+                     mlia_arena *arena, ep_program **out, mlia_error *err);
 
 /* Tensor metadata by name (hash lookup), or NULL. */
 const ep_tensor_meta *ep_tensor(const ep_graph *g, const char *name);

@@ -171,6 +171,45 @@ TEST(arena_limit_jumps_to_the_recovery_point)
     mlia_arena_free(&a);
 }
 
+/* A scratch arena may use what its owner has left under the owner's limit;
+ * an out-of-memory jump releases it (its cleanup runs on the way to the
+ * recovery point), and mlia_scratch_end releases it on the normal path.
+ * Its chunks are mapped (8 MiB), so freed memory goes back to the system. */
+TEST(scratch_arena_inherits_the_limit_and_is_released_by_a_jump)
+{
+    mlia_arena owner;
+    mlia_arena_init(&owner);
+    owner.limit = 1 << 20;
+    mlia_arena_alloc(&owner, 256 * 1024);
+    mlia_oom_point p;
+    mlia_oom_enter(&p);
+    static mlia_scratch s; /* static: still defined after the longjmp */
+    volatile int reached = 0;
+    if (setjmp(p.jump) == 0) {
+        mlia_scratch_begin(&s, &owner);
+        CHECK_UINT(s.a.limit, 768u * 1024u);
+        for (int i = 0; i < 100; i++) {
+            char *m = mlia_arena_alloc(&s.a, 64 * 1024);
+            m[0] = m[64 * 1024 - 1] = 1;
+            reached = i + 1;
+        }
+        mlia_scratch_end(&s);
+    }
+    mlia_oom_leave(&p);
+    CHECK_INT(reached, 12); /* 12 x 64 KiB fill the 768 KiB left */
+    CHECK_UINT(p.limit, 768u * 1024u);
+    CHECK(s.a.head == NULL); /* freed by the jump's cleanup */
+    /* the normal path, without a limit */
+    mlia_arena_free(&owner);
+    owner.limit = 0;
+    mlia_scratch_begin(&s, &owner);
+    CHECK_UINT(s.a.limit, 0);
+    CHECK(mlia_arena_alloc(&s.a, 100) != NULL);
+    mlia_scratch_end(&s);
+    CHECK(s.a.head == NULL);
+    mlia_arena_free(&owner);
+}
+
 /* Arena arrays grow by doubling from 4 and keep their elements; a bounded
  * warning list takes max entries, then the slot for its "suppressed" line,
  * then nothing. */
@@ -220,6 +259,7 @@ int main(void)
     RUN(truncated_mapping_is_an_error_not_sigbus);
     RUN(arena_limit_jumps_to_the_recovery_point);
     RUN(arena_room_and_bounded_warning_list);
+    RUN(scratch_arena_inherits_the_limit_and_is_released_by_a_jump);
     RUN(memory_limit_formula);
     return test_summary();
 }

@@ -65,7 +65,7 @@ static void tensor_outputs(vw_ctx *c, const ep_graph *g, vw_node *n, const char 
     mlia_buf_init(&dtypes);
     for (uint32_t j = 0; j < n_names; j++) {
         const ep_tensor_meta *tm = ep_tensor(g, names[j]);
-        const char *oid = mlia_arena_printf(c->a, "%u", j);
+        const char *oid = vw_index_text(c, j);
         if (!tm) {
             vw_node_output(c, n, oid, "tensor_name", names[j]);
             continue;
@@ -129,6 +129,11 @@ void vw_source_build(vw_ctx *c, vw_view *v)
     const char *method = s->method_name ? s->method_name : "forward";
     uint32_t gi = vw_graph_add(c, v, method);
     vw_graph *gr = &v->graphs[gi];
+    vw_graph_reserve(c, gr, g->n_inputs + g->n_nodes + g->n_outputs);
+    /* the timing overlays get a value per measured operator, the accuracy
+     * ones only with compared outputs */
+    for (uint32_t k = OV_SOURCE_P50; ra && k <= OV_SOURCE_KERNEL && k < v->n_overlays; k++)
+        vw_overlay_reserve(c, &v->overlays[k], g->n_nodes);
     if (s->accuracy && s->accuracy->n_compared) {
         vw_strs_add(&v->columns, c->a, "output_snr_db");
         vw_strs_add(&v->columns, c->a, "output_max_abs_error");
@@ -174,6 +179,7 @@ void vw_source_build(vw_ctx *c, vw_view *v)
         uint32_t ni = vw_node_add(c, gr, id, label, ns, id);
         node_index[i] = ni;
         vw_node *n = &gr->nodes[ni];
+        vw_node_reserve_attrs(c, n, ent ? 16 : 8);
         vw_node_attr(c, n, "node_name", name);
         vw_node_attr(c, n, "target", nd->target ? nd->target : "");
         if (nd->debug_handle)
@@ -214,7 +220,7 @@ void vw_source_build(vw_ctx *c, vw_view *v)
         for (uint32_t j = 0; j < nd->n_outputs; j++) {
             if (!nd->outputs[j])
                 continue;
-            prod[np] = (producer){n->id, mlia_arena_printf(c->a, "%u", j)};
+            prod[np] = (producer){n->id, vw_index_text(c, j)};
             /* the first producer of a name wins (names are unique in a valid graph) */
             vw_map_put(&pmap, c->a, nd->outputs[j], np++);
         }

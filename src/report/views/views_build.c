@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/views/views_model.h"
 
 const char *vw_strip_prefix(const char *s, const char *prefix)
@@ -27,9 +28,11 @@ void vw_overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, const
     if (ov == VW_NONE || !vw_metric(e, metric, stat, &x, &m))
         return;
     const char *attr = mlia_metric_qualifier(m, "attribution");
-    const char *text = mlia_arena_printf(c->a, "%s%s%s", vw_qty(c, x, m->unit),
-                                         attr ? " " : "", attr ? (strcmp(attr, "shared") == 0 ? "(shared)" : "(exclusive)") : "");
-    vw_overlay_value(c, &v->overlays[ov], graph, key, x, text);
+    char text[MLIA_FMT_CAP + 96];
+    mlia_fmt_quantity(text, sizeof text - 16, x, m->unit);
+    if (attr)
+        strcat(text, strcmp(attr, "shared") == 0 ? " (shared)" : " (exclusive)");
+    vw_overlay_value(c, &v->overlays[ov], graph, key, x, mlia_arena_strdup(c->a, text));
 }
 
 /* Node attribute "<metric>_<stat>" with the metric's value and unit. */
@@ -39,8 +42,7 @@ void vw_attr_metric(vw_ctx *c, vw_node *n, const mlia_entity *e, const char *met
     const mlia_metric *m;
     if (!vw_metric(e, metric, stat, &x, &m))
         return;
-    const char *key = stat ? mlia_arena_printf(c->a, "%s_%s", metric, stat) : metric;
-    vw_node_attr(c, n, key, vw_qty(c, x, m->unit));
+    vw_node_attr(c, n, stat ? vw_key(c, metric, stat) : metric, vw_qty(c, x, m->unit));
 }
 
 const char *vw_list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t cap)

@@ -127,6 +127,54 @@ vw_node *vw_node_find(vw_graph *g, const char *id)
     return i == VW_NONE ? NULL : &g->nodes[i];
 }
 
+void vw_graph_reserve(vw_ctx *c, vw_graph *g, uint32_t n)
+{
+    if (n > g->cap_nodes) {
+        g->nodes = mlia_arena_grow(c->a, g->nodes, g->n_nodes, n, sizeof *g->nodes);
+        g->cap_nodes = n;
+    }
+    if (g->index.n == 0 && g->index.cap < 2 * n)
+        vw_map_init(&g->index, c->a, n);
+}
+
+void vw_node_reserve_attrs(vw_ctx *c, vw_node *n, uint32_t attrs)
+{
+    if (attrs > n->cap_attrs) {
+        n->attrs = mlia_arena_grow(c->a, n->attrs, n->n_attrs, attrs, sizeof *n->attrs);
+        n->cap_attrs = attrs;
+    }
+}
+
+void vw_overlay_reserve(vw_ctx *c, vw_overlay *o, uint32_t n)
+{
+    if (n > o->cap_values) {
+        o->values = mlia_arena_grow(c->a, o->values, o->n_values, n, sizeof *o->values);
+        o->cap_values = n;
+    }
+}
+
+const char *vw_key(vw_ctx *c, const char *a, const char *b)
+{
+    char buf[256];
+    int len = snprintf(buf, sizeof buf, "%s_%s", a, b);
+    if (len < 0 || (size_t)len >= sizeof buf)
+        return mlia_arena_printf(c->a, "%s_%s", a, b);
+    uint32_t i = vw_map_get(&c->keys, buf);
+    if (i != VW_NONE)
+        return c->key_list.v[i];
+    const char *k = mlia_arena_strdup(c->a, buf);
+    vw_map_put(&c->keys, c->a, k, c->key_list.n);
+    vw_strs_add(&c->key_list, c->a, k);
+    return k;
+}
+
+const char *vw_index_text(vw_ctx *c, uint32_t i)
+{
+    static const char *const small[] = {"0", "1", "2", "3", "4", "5", "6", "7",
+                                        "8", "9", "10", "11", "12", "13", "14", "15"};
+    return i < sizeof small / sizeof small[0] ? small[i] : mlia_arena_printf(c->a, "%u", i);
+}
+
 void vw_node_attr(vw_ctx *c, vw_node *n, const char *key, const char *value)
 {
     *VW_PUSH(c->a, n->n_attrs, n->cap_attrs, n->attrs) = (vw_kv){key, value ? value : ""};
@@ -144,7 +192,7 @@ void vw_node_attrf(vw_ctx *c, vw_node *n, const char *key, const char *fmt, ...)
 
 void vw_node_edge(vw_ctx *c, vw_node *n, const char *source, const char *source_output)
 {
-    const char *target_input = mlia_arena_printf(c->a, "%u", n->n_edges);
+    const char *target_input = vw_index_text(c, n->n_edges);
     *VW_PUSH(c->a, n->n_edges, n->cap_edges, n->edges) =
         (vw_edge){source, source_output ? source_output : "0", target_input};
 }

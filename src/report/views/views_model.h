@@ -159,6 +159,8 @@ typedef struct vw_ctx {
      * chain_path = chain_parent + "/chain_<y>". */
     const char **chain_parent, **chain_path;
     const char **segment_ns;   /* "segment_<L>", indexed like nx_result.segments */
+    vw_map keys;               /* vw_key(): "<metric>_<stat>" -> index in key_list */
+    vw_strs key_list;
 } vw_ctx;
 
 /* Graph and node construction. */
@@ -168,6 +170,16 @@ uint32_t vw_graph_add(vw_ctx *c, vw_view *v, const char *id);
 uint32_t vw_node_add(vw_ctx *c, vw_graph *g, const char *id, const char *label, const char *ns,
                      const char *entity);
 vw_node *vw_node_find(vw_graph *g, const char *id);
+/* Room for n nodes in g (its array and its id index) and for `attrs`
+ * attributes in a node, allocated once: a 100,000-node graph then leaves
+ * no abandoned copies of doubled arrays behind. */
+void vw_graph_reserve(vw_ctx *c, vw_graph *g, uint32_t n);
+void vw_node_reserve_attrs(vw_ctx *c, vw_node *n, uint32_t attrs);
+void vw_overlay_reserve(vw_ctx *c, vw_overlay *o, uint32_t n);
+/* "<a>_<b>" once per text (attribute keys repeated on every node). */
+const char *vw_key(vw_ctx *c, const char *a, const char *b);
+/* Decimal text of i: constant for small numbers (port and output ids). */
+const char *vw_index_text(vw_ctx *c, uint32_t i);
 void vw_node_attr(vw_ctx *c, vw_node *n, const char *key, const char *value);
 void vw_node_attrf(vw_ctx *c, vw_node *n, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Edge source -> n; target input id = current number of edges. */
