@@ -255,11 +255,7 @@ static uint32_t slot_of(acc_state *st, uint32_t target)
 {
     if (st->node_slot[target] != UINT32_MAX)
         return st->node_slot[target];
-    if (st->n_slots == st->cap_slots) {
-        uint32_t nc = st->cap_slots ? st->cap_slots * 2 : 16;
-        st->slots = mlia_arena_grow(st->arena, st->slots, st->n_slots, nc, sizeof *st->slots);
-        st->cap_slots = nc;
-    }
+    st->slots = mlia_arena_room(st->arena, st->slots, st->n_slots, &st->cap_slots, sizeof *st->slots);
     acc_slot *s = &st->slots[st->n_slots];
     memset(s, 0, sizeof *s);
     if (target < st->n_nodes) {
@@ -413,14 +409,7 @@ static void offer(acc_state *st, bool ref, uint32_t target, const dbg_item *it, 
     if (c->v && (instr < c->instr || (instr == c->instr && it->pos < c->pos)))
         return;
     if (!st->ch_run[target].v && !st->ch_ref[target].v) {
-        if (st->n_touched == st->cap_touched) {
-            uint32_t nc = st->cap_touched ? st->cap_touched * 2 : 64;
-            uint32_t *t = realloc(st->touched, (size_t)nc * sizeof *t);
-            if (!t)
-                mlia_oom((size_t)nc * sizeof *t);
-            st->touched = t;
-            st->cap_touched = nc;
-        }
+        st->touched = mlia_heap_room(st->touched, st->n_touched, &st->cap_touched, sizeof *st->touched, 64);
         st->touched[st->n_touched++] = target;
     }
     c->v = it->v;
@@ -429,22 +418,28 @@ static void offer(acc_state *st, bool ref, uint32_t target, const dbg_item *it, 
     c->run = run;
 }
 
+static int cmp_i64(int64_t a, int64_t b)
+{
+    return (a > b) - (a < b);
+}
+
 static int cmp_site(const void *x, const void *y)
 {
     const dbg_item *a = x, *b = y;
     const etdump_event *p = a->ev, *q = b->ev;
-    if (p->chain_index != q->chain_index)
-        return p->chain_index < q->chain_index ? -1 : 1;
-    if (p->instruction_id != q->instruction_id)
-        return p->instruction_id < q->instruction_id ? -1 : 1;
-    if (p->delegate_debug_id_int != q->delegate_debug_id_int)
-        return p->delegate_debug_id_int < q->delegate_debug_id_int ? -1 : 1;
+    int c = cmp_i64(p->chain_index, q->chain_index);
+    if (!c)
+        c = cmp_i64(p->instruction_id, q->instruction_id);
+    if (!c)
+        c = cmp_i64(p->delegate_debug_id_int, q->delegate_debug_id_int);
+    if (c)
+        return c;
     const mlia_str *s = &p->delegate_debug_id_str, *t = &q->delegate_debug_id_str;
     if (!s->ptr != !t->ptr)
         return s->ptr ? 1 : -1;
     if (s->ptr) {
         size_t n = s->len < t->len ? s->len : t->len;
-        int c = memcmp(s->ptr, t->ptr, n);
+        c = memcmp(s->ptr, t->ptr, n);
         if (c || s->len != t->len)
             return c ? c : (s->len < t->len ? -1 : 1);
     }
@@ -531,13 +526,7 @@ static uint32_t resolve_site(acc_state *st, bool ref, const dbg_item *items, uin
 static void attribute(acc_state *st, const etdump_events *evs, uint32_t run, bool ref)
 {
     uint32_t n = 0;
-    if (evs->n_debug > st->cap_items) {
-        dbg_item *ni = realloc(st->items, (size_t)evs->n_debug * sizeof *ni);
-        if (!ni)
-            mlia_oom((size_t)evs->n_debug * sizeof *ni);
-        st->items = ni;
-        st->cap_items = evs->n_debug;
-    }
+    st->items = mlia_heap_reserve(st->items, evs->n_debug, &st->cap_items, sizeof *st->items);
     for (uint32_t k = 0; k < evs->n; k++) {
         const etdump_event *e = &evs->ev[k];
         if (e->kind != ETDUMP_EVENT_DEBUG)
@@ -874,12 +863,7 @@ int accuracy_analyse(const accuracy_inputs *in, mlia_result *result, mlia_arena 
 {
     accuracy_analysis *aa = mlia_arena_alloc(arena, sizeof *aa);
     *out = aa;
-    acc_state st;
-    memset(&st, 0, sizeof st);
-    st.in = in;
-    st.result = result;
-    st.arena = arena;
-    st.out = aa;
+    acc_state st = {.in = in, .result = result, .arena = arena, .out = aa};
     st.g = in->program ? &in->program->graph : NULL;
     st.n_nodes = st.g && in->node_entities ? st.g->n_nodes : 0;
     st.n_exec = in->run.n_executions;

@@ -185,12 +185,17 @@ void *mlia_arena_room(mlia_arena *a, void *arr, size_t n, uint32_t *cap, size_t 
     return arr;
 }
 
-const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max)
+const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max,
+                                     const char *suppressed)
 {
     if (*n > max)
         return NULL;
     *list = mlia_arena_room(a, (void *)*list, *n, cap, sizeof **list);
-    return &(*list)[(*n)++];
+    const char **slot = &(*list)[(*n)++];
+    if (*n <= max)
+        return slot;
+    *slot = suppressed;
+    return NULL;
 }
 
 static void scratch_free(void *a)

@@ -55,11 +55,6 @@ void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size
  * n < *cap, else a copy with twice the room (at least 4) and *cap updated.
  * Fresh room is zero-filled. */
 void *mlia_arena_room(mlia_arena *a, void *arr, size_t n, uint32_t *cap, size_t elem);
-/* Next slot of a reader's bounded warning list (*n entries, *cap slots,
- * doubling from 8): counts the entry and returns its slot, or NULL once the
- * list holds max + 1 entries. When the returned entry is number max + 1
- * (*n > max after the call) the caller fills it with its "further warnings
- * suppressed" line (vgf.c, spirv.c). */
 /* A scratch arena for intermediate data whose results go to `owner` (a
  * parse tree read into a program): it may use what owner has left under
  * owner's limit, and it is released by mlia_scratch_end() or by an
@@ -70,6 +65,12 @@ typedef struct mlia_scratch {
 } mlia_scratch;
 void mlia_scratch_begin(mlia_scratch *s, const mlia_arena *owner);
 void mlia_scratch_end(mlia_scratch *s);
-const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max);
+/* Next slot of a reader's bounded warning list (*n entries, *cap slots):
+ * counts the entry and returns its slot for the caller's warning, while the
+ * list holds fewer than max. The call after that stores `suppressed` (the
+ * reader's "further warnings suppressed" line) as entry max + 1 and returns
+ * NULL, as does every later call (vgf.c, spirv.c). */
+const char **mlia_arena_warning_slot(mlia_arena *a, const char ***list, uint32_t *n, uint32_t *cap, uint32_t max,
+                                     const char *suppressed);
 
 #endif

@@ -138,3 +138,21 @@ void mlia_oom_error(mlia_error *err, const char *file, const mlia_oom_point *p, 
     else
         mlia_error_setf(err, file, "out of memory");
 }
+
+void *mlia_heap_reserve(void *arr, uint32_t want, uint32_t *cap, size_t elem)
+{
+    if (want <= *cap)
+        return arr;
+    void *p = realloc(arr, (size_t)want * elem);
+    if (!p)
+        mlia_oom((size_t)want * elem);
+    *cap = want;
+    return p;
+}
+
+void *mlia_heap_room(void *arr, size_t n, uint32_t *cap, size_t elem, uint32_t first_cap)
+{
+    if (n < *cap)
+        return arr;
+    return mlia_heap_reserve(arr, *cap ? *cap * 2 : first_cap, cap, elem);
+}

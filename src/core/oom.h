@@ -28,6 +28,7 @@
 
 #include <setjmp.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/error.h"
 
@@ -97,5 +98,14 @@ extern const mlia_oom_words MLIA_OOM_ANALYSIS, MLIA_OOM_INSPECTION, MLIA_OOM_COM
  * a mapped input (naming that input), the memory-limit message, or
  * "out of memory (requested N bytes)". Clears err first. */
 void mlia_oom_error(mlia_error *err, const char *file, const mlia_oom_point *p, const mlia_oom_words *w);
+
+/* Room for element n of a malloc'ed array of *cap elements of elem bytes:
+ * arr while n < *cap, else arr realloc'ed to twice the room (first_cap the
+ * first time) with *cap updated. Out of memory jumps (mlia_oom); the fresh
+ * room is not cleared. The caller frees the array. */
+void *mlia_heap_room(void *arr, size_t n, uint32_t *cap, size_t elem, uint32_t first_cap);
+/* The same for at least `want` elements: arr while want <= *cap, else arr
+ * realloc'ed to exactly want elements with *cap = want. */
+void *mlia_heap_reserve(void *arr, uint32_t want, uint32_t *cap, size_t elem);
 
 #endif

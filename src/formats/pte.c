@@ -779,14 +779,7 @@ int pte_read_at(const uint8_t *data, size_t size, const char *file, uint64_t fil
                 pte_program **out, mlia_error *err)
 {
     *out = NULL;
-    pte_ctx c;
-    memset(&c, 0, sizeof c);
-    c.data = data;
-    c.size = size;
-    c.file_offset = file_offset;
-    c.file = file;
-    c.arena = arena;
-    c.err = err;
+    pte_ctx c = {.data = data, .size = size, .file_offset = file_offset, .file = file, .arena = arena, .err = err};
     if (size == 0)
         return mlia_error_setf(err, file, "empty PTE file");
     if (size >= 8 && data[4] == 'E' && data[5] == 'T' && memcmp(data + 4, "ET12", 4) != 0 &&

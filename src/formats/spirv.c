@@ -35,6 +35,7 @@ typedef struct spv_reader {
     const char *context;
     mlia_error *err;
     uint32_t warn_cap;
+    const char *suppressed; /* the last warning kept: "SPIR-V: further warnings suppressed (<context>)" */
 } spv_reader;
 
 static uint64_t byte_of(const spv_module *m, size_t word)
@@ -55,13 +56,10 @@ static void warn(spv_reader *r, size_t word, const char *fmt, ...) __attribute__
 static void warn(spv_reader *r, size_t word, const char *fmt, ...)
 {
     spv_module *m = r->m;
-    const char **slot = mlia_arena_warning_slot(r->arena, &m->warnings, &m->n_warnings, &r->warn_cap, SPV_MAX_WARNINGS);
+    const char **slot = mlia_arena_warning_slot(r->arena, &m->warnings, &m->n_warnings, &r->warn_cap, SPV_MAX_WARNINGS,
+                                                r->suppressed);
     if (!slot)
         return;
-    if (m->n_warnings > SPV_MAX_WARNINGS) {
-        *slot = mlia_arena_printf(r->arena, "SPIR-V: further warnings suppressed (%s)", r->context);
-        return;
-    }
     char what[512];
     MLIA_FORMAT_ARGS(what, fmt);
     *slot = mlia_arena_printf(r->arena, "SPIR-V %s (%s, byte %" PRIu64 ")", what, r->context, byte_of(m, word));
@@ -108,30 +106,25 @@ static bool is_constant_opcode(uint16_t op)
  * the opcode defines no id we track; *min_wc = smallest valid word count. */
 static int result_pos(uint16_t op, unsigned *min_wc)
 {
+    /* grouped by (result position, smallest word count) */
     switch (op) {
-    case SPV_OP_STRING: *min_wc = 3; return 1;
-    case SPV_OP_EXT_INST_IMPORT: *min_wc = 3; return 1;
-    case SPV_OP_TYPE_VOID: case SPV_OP_TYPE_BOOL: *min_wc = 2; return 1;
-    case SPV_OP_TYPE_INT: *min_wc = 4; return 1;
-    case SPV_OP_TYPE_FLOAT: *min_wc = 3; return 1;
-    case SPV_OP_TYPE_ARRAY: *min_wc = 4; return 1;
-    case SPV_OP_TYPE_STRUCT: *min_wc = 2; return 1;
-    case SPV_OP_TYPE_POINTER: *min_wc = 4; return 1;
-    case SPV_OP_TYPE_TENSOR_ARM: *min_wc = 3; return 1;
-    case SPV_OP_TYPE_GRAPH_ARM: *min_wc = 3; return 1;
-    case SPV_OP_EXT_INST: *min_wc = 5; return 2;
-    case SPV_OP_CONSTANT_TRUE: case SPV_OP_CONSTANT_FALSE: case SPV_OP_CONSTANT_NULL:
-    case SPV_OP_SPEC_CONSTANT_TRUE: case SPV_OP_SPEC_CONSTANT_FALSE:
+    case SPV_OP_TYPE_VOID: case SPV_OP_TYPE_BOOL: case SPV_OP_TYPE_STRUCT:
+        *min_wc = 2; return 1;
+    case SPV_OP_STRING: case SPV_OP_EXT_INST_IMPORT: case SPV_OP_TYPE_FLOAT: case SPV_OP_TYPE_TENSOR_ARM:
+    case SPV_OP_TYPE_GRAPH_ARM:
+        *min_wc = 3; return 1;
+    case SPV_OP_TYPE_INT: case SPV_OP_TYPE_ARRAY: case SPV_OP_TYPE_POINTER:
+        *min_wc = 4; return 1;
+    case SPV_OP_CONSTANT_TRUE: case SPV_OP_CONSTANT_FALSE: case SPV_OP_CONSTANT_NULL: case SPV_OP_SPEC_CONSTANT_TRUE:
+    case SPV_OP_SPEC_CONSTANT_FALSE: case SPV_OP_CONSTANT_COMPOSITE: case SPV_OP_GRAPH_ARM:
         *min_wc = 3; return 2;
-    case SPV_OP_CONSTANT: case SPV_OP_SPEC_CONSTANT: *min_wc = 4; return 2;
-    case SPV_OP_CONSTANT_COMPOSITE: *min_wc = 3; return 2;
-    case SPV_OP_CONSTANT_COMPOSITE_REPLICATE: *min_wc = 4; return 2;
-    case SPV_OP_VARIABLE: *min_wc = 4; return 2;
-    case SPV_OP_COMPOSITE_EXTRACT: *min_wc = 4; return 2;
-    case SPV_OP_GRAPH_CONSTANT_ARM: *min_wc = 4; return 2;
-    case SPV_OP_GRAPH_ARM: *min_wc = 3; return 2;
-    case SPV_OP_GRAPH_INPUT_ARM: *min_wc = 4; return 2;
-    default: *min_wc = 1; return 0;
+    case SPV_OP_CONSTANT: case SPV_OP_SPEC_CONSTANT: case SPV_OP_CONSTANT_COMPOSITE_REPLICATE: case SPV_OP_VARIABLE:
+    case SPV_OP_COMPOSITE_EXTRACT: case SPV_OP_GRAPH_CONSTANT_ARM: case SPV_OP_GRAPH_INPUT_ARM:
+        *min_wc = 4; return 2;
+    case SPV_OP_EXT_INST:
+        *min_wc = 5; return 2;
+    default:
+        *min_wc = 1; return 0;
     }
 }
 
@@ -504,7 +497,8 @@ int spv_read(const uint8_t *bytes, size_t n_words, uint64_t file_offset, const c
              const char *context, mlia_arena *arena, spv_module **out, mlia_error *err)
 {
     spv_module *m = mlia_arena_alloc(arena, sizeof *m);
-    spv_reader r = {m, arena, file, context ? context : "module", err, 0};
+    spv_reader r = {m, arena, file, context ? context : "module", err, 0, NULL};
+    r.suppressed = mlia_arena_printf(arena, "SPIR-V: further warnings suppressed (%s)", r.context);
     m->file_offset = file_offset;
     if (n_words < 5) {
         m->n_words = 0;

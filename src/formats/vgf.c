@@ -43,13 +43,10 @@ static void warn(vgf_reader *r, const char *fmt, ...) __attribute__((format(prin
 static void warn(vgf_reader *r, const char *fmt, ...)
 {
     vgf_file *f = r->f;
-    const char **slot = mlia_arena_warning_slot(r->arena, &f->warnings, &f->n_warnings, &r->warn_cap, VGF_MAX_WARNINGS);
+    const char **slot = mlia_arena_warning_slot(r->arena, &f->warnings, &f->n_warnings, &r->warn_cap, VGF_MAX_WARNINGS,
+                                                "further warnings suppressed");
     if (!slot)
         return;
-    if (f->n_warnings > VGF_MAX_WARNINGS) {
-        *slot = "further warnings suppressed";
-        return;
-    }
     va_list ap;
     va_start(ap, fmt);
     *slot = mlia_arena_vprintf(r->arena, fmt, ap);
