@@ -102,10 +102,10 @@ export async function screenshot(page, name) {
 // large graph can lie outside its pane. Drags the pane's canvas with the
 // real mouse, as a user would, until the element of `selector` (inside a
 // pane's svg.canvas) is inside the canvas (its top-left part when it is
-// larger than the canvas). Fails after 12 drags.
+// larger than the canvas). Fails after 40 drags.
 export async function bringIntoView(page, selector) {
   await page.locator(selector).first().waitFor();
-  for (let step = 0; step < 12; step++) {
+  for (let step = 0; step < 40; step++) {
     const geo = await page.evaluate((s) => {
       const e = document.querySelector(s);
       const c = e.closest('svg.canvas').getBoundingClientRect();
@@ -127,7 +127,7 @@ export async function bringIntoView(page, selector) {
     // a large graph draws the newly visible region on the next frame
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   }
-  throw new Error(`${selector}: still outside its pane after 12 drags`);
+  throw new Error(`${selector}: still outside its pane after 40 drags`);
 }
 
 // Brings the element into its pane's view, then clicks (or double-clicks) it.
