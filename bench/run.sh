@@ -7,15 +7,19 @@
 #  2. the scale series, one line per scale (BENCH_SCALES, default 0.1x 1x 4x
 #     16x; 16x is a 1.1 GB ETDump): events, ETDump size, `mlia check` (result
 #     JSON and log, no trace since issue 20: --output-dir TMP --quiet) wall (best of 3, of 2 at
-#     16x), CPU (user+sys), peak RSS, events/s = events / best wall, and the
-#     time of one `flatc --json` on the same file as a multiple of that wall;
+#     16x), CPU (user+sys), peak RSS, events/s = events / best wall, the same
+#     with --trace (CPU as a multiple of check's, trace.pftrace bytes per
+#     event), and the time of one `flatc --json` on the same file as a
+#     multiple of check's wall;
 #  3. `mlia inspect` (standard output to /dev/null) and `mlia check
 #     --model-explorer files` on the 1x file, same figures;
 #  4. issue 20: `mlia check` without and with --trace (Perfetto, and
 #     --trace-format json) on the 1x file: CPU as a multiple of check's CPU
 #     in the same run and the trace's exact bytes per event;
-#  5. the issue-11 figures: peak RSS 16x / 1x, peak RSS 16x / 1x ETDump size,
-#     events/s at 1x, flatc / check at 1x (with the goals, nothing asserted);
+#  5. the issue-11 and issue-20 figures: peak RSS 16x / 1x, peak RSS 16x and
+#     1x / 1x ETDump size, events/s at 1x, flatc / check at 1x, time per event
+#     4x / 1x, --trace CPU / check CPU and trace bytes per event at 1x (with
+#     the goals, nothing asserted);
 #  6. wide graphs (issue 20, item 3): `mlia check --model-explorer files` on
 #     graphs of BENCH_WIDE_NODES nodes (default 20000 100000) x 2 executions
 #     (wall, CPU, peak RSS, best of 2) and the page's first paint at the
@@ -229,6 +233,15 @@ def scale(label, d, reps):
     r.update(check_s=wall, check_cpu=cpu, check_rss=rss)
     line = "%s | mlia check %s (best of %d), %.2f M events/s" % (head, figures(m), reps,
                                                                   events / wall / 1e6)
+    # the same with --trace (trace.pftrace): CPU as a multiple of check's, bytes per event
+    sizes = []
+    try:
+        tm = measure(reps, check_argv(d, "--trace"), lambda out: sizes.append(
+            os.path.getsize(os.path.join(out, "mlia-output", "trace.pftrace"))))
+        r.update(trace_cpu=tm[1], trace_bytes=sizes[0], trace_rss=tm[2])
+        line += " | --trace %s, CPU %.2fx check, %.1f B/event" % (figures(tm), tm[1] / cpu, sizes[0] / events)
+    except RuntimeError as e:
+        line += " | --trace: %s" % e
     why = flatc_skip(events, size, results)
     if why is None:
         try:
@@ -295,7 +308,7 @@ def trace(d):
 def summary():
     results = load()
     one, big = results.get("1x", {}), results.get("16x", {})
-    print("issue 11 figures (goal in brackets; nothing asserted):")
+    print("issue 11 and 20 figures (goal in brackets; nothing asserted):")
     if one.get("check_rss") and big.get("check_rss"):
         print("  peak RSS 16x / 1x:             %.2f  (<= 1.5)" % (big["check_rss"] / one["check_rss"]))
         print("  peak RSS 16x / 1x ETDump size: %.2f  (< 0.75)" % (big["check_rss"] / one["size"]))
@@ -305,6 +318,16 @@ def summary():
         print("  events/s at 1x:                %.2f M  (>= 10 M)" % (one["events"] / one["check_s"] / 1e6))
     if one.get("check_s") and one.get("flatc_s"):
         print("  flatc / mlia check at 1x:      %.1fx  (>= 20x)" % (one["flatc_s"] / one["check_s"]))
+    if one.get("check_rss"):
+        print("  peak RSS 1x / 1x ETDump size:  %.2f  (< 0.75)" % (one["check_rss"] / one["size"]))
+    four = results.get("4x", {})
+    if one.get("check_s") and four.get("check_s"):
+        # "4x within 1.5x of 1x": time per event at 4x over time per event at 1x
+        print("  time per event 4x / 1x:        %.2f  (<= 1.5)" % (
+            four["check_s"] / four["events"] / (one["check_s"] / one["events"])))
+    if one.get("trace_cpu"):
+        print("  --trace CPU / check CPU at 1x: %.2f  (<= 1.5)" % (one["trace_cpu"] / one["check_cpu"]))
+        print("  trace.pftrace at 1x:           %.1f B/event  (<= 40)" % (one["trace_bytes"] / one["events"]))
 
 
 def wide(nodes, d, paint):
