@@ -444,12 +444,17 @@ export class Timeline {
     const p = 10 ** Math.floor(Math.log10(raw || 1));
     const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || raw;
     const first = Math.ceil(left / ticksPerMs / step);
+    const labels = [];
     for (let n = first; n * step <= (left + plotW / scale) / ticksPerMs; n++) {
       const ms = n * step;
       const x = this.labelW + (ms * ticksPerMs - left) * scale;
+      const text = String(Number(ms.toPrecision(6)));
       ctx.fillRect(x, AXIS_H - 6, 1, 6);
-      ctx.fillText(String(Number(ms.toPrecision(6))), x + 2, AXIS_H / 2);
+      ctx.fillText(text, x + 2, AXIS_H / 2);
+      labels.push(text);
     }
+    // what the axis reads (for tests: the canvas cannot be read back as text)
+    this.root.setAttribute('data-axis', `${AXIS_TITLE}: ${labels.join(' ')}`);
   }
 
   // The event under a canvas point: {track, index} or null.

@@ -178,7 +178,7 @@ describe('timeline labels at 1280x800', { skip: SKIP_REASON }, () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  test('one capture: the label column is as wide as its longest label, nothing cut', async () => {
+  test('one capture: the label column is as wide as its longest label, nothing cut; the axis in ms', async () => {
     const data = embeddedData(onePath).timeline;
     const r = await timelineLabels(browser, onePath);
     try {
@@ -186,6 +186,13 @@ describe('timeline labels at 1280x800', { skip: SKIP_REASON }, () => {
       for (const label of expected) assert.ok(r.titles.includes(label), `${label} in ${r.titles.join(' | ')}`);
       assert.ok(r.titles.some((t) => /cycles \(model\): [\d,]+$/.test(t)), 'counter lines are labels too');
       assert.equal(r.cut, 0);
+      // the axis is in milliseconds like the rest of the page: the demo's executions
+      // last about 0.5 ms, so the ticks read 0 … 0.5, not 0 … 500 (µs)
+      const axis = await r.page.getAttribute('#timeline', 'data-axis');
+      assert.match(axis, /^ms from execution start: 0 0\.\d/);
+      const ticks = axis.split(': ')[1].split(' ').map(Number);
+      const longestMs = Math.max(...data.executions.map((e) => e.events[1])) / 10 ** data.us_decimals / 1000;
+      assert.ok(Math.max(...ticks) <= longestMs * 1.1 && Math.max(...ticks) >= longestMs * 0.5, `${axis} for ${longestMs} ms`);
       const widest = Math.max(...r.measured);
       // every label fits (6 px before the text, 4 px gap after the column) ...
       assert.ok(widest + 10 <= r.width, `widest label ${widest} px, column ${r.width} px`);
