@@ -15,16 +15,13 @@
 
 const char *compare_verdict_name(compare_verdict v)
 {
-    switch (v) {
-    case COMPARE_REGRESSION:
-        return "regression";
-    case COMPARE_IMPROVEMENT:
-        return "improvement";
-    case COMPARE_INCONCLUSIVE:
-        return "inconclusive";
-    default:
-        return "unchanged";
-    }
+    static const char *const names[] = {
+        [COMPARE_UNCHANGED] = "unchanged",
+        [COMPARE_REGRESSION] = "regression",
+        [COMPARE_IMPROVEMENT] = "improvement",
+        [COMPARE_INCONCLUSIVE] = "inconclusive",
+    };
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "unchanged";
 }
 
 static bool same_str(const char *a, const char *b)

@@ -218,13 +218,8 @@ static bool next_info_token(const uint8_t *p, size_t n, size_t *i, size_t *start
 
 static int hexval(uint8_t c)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    unsigned v;
+    return mlia_hex_digits(&c, 1, &v) ? (int)v : -1;
 }
 
 static bool info_token_valid(const uint8_t *t, size_t n)

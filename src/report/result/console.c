@@ -651,7 +651,8 @@ static row *operator_rows(const mlia_result *r, ranked *list, uint32_t n, uint32
 
 /* Prints one table line set: `cells` texts in columns of `widths` (right
  * aligned where `right`); name cells (wrap[c]) wrap onto continuation
- * lines, the others show on the first line only. */
+ * lines, the others show on the first line only (all of them when wrap is
+ * NULL: a table's head line). */
 static void put_row(mlia_buf *b, int n_cells, const char *const *cells, const size_t *widths,
                     const bool *right, const bool *wrap, const size_t *gaps)
 {
@@ -659,7 +660,7 @@ static void put_row(mlia_buf *b, int n_cells, const char *const *cells, const si
     uint32_t counts[8], lines = 1;
     for (int c = 0; c < n_cells && c < 8; c++) {
         const char *t = cells[c] ? cells[c] : "";
-        if (wrap[c]) {
+        if (wrap && wrap[c]) {
             counts[c] = wrap_pieces(t, widths[c], pieces[c]);
         } else {
             counts[c] = 1;
@@ -730,6 +731,15 @@ static char *members_text(const row *w)
     return mlia_buf_take(&b);
 }
 
+/* The first cells of the i-th row of a millisecond table: its rank, then
+ * the P50 and the min of x. */
+static void rank_p50_min(char rank[16], char (*v)[MLIA_FMT_CAP], uint32_t i, const ranked *x)
+{
+    snprintf(rank, 16, "%u", i + 1);
+    fmt_ms(v[0], sizeof v[0], x->p50);
+    fmt_ms(v[1], sizeof v[1], x->min);
+}
+
 /* Columns: rank 3, name columns, 3 x (1 + 9) numbers, 2 + 11 attribution;
  * the name columns take the rest of the width. */
 static void put_operators(out *o, const mlia_result *r)
@@ -764,33 +774,26 @@ static void put_operators(out *o, const mlia_result *r)
              shown, n_rows, n_rows == 1 ? "" : "s", n, n == 1 ? "" : "s");
     mlia_buf_putc(b, '\n');
     put_wrapped(o, title, 0, 2);
-    {
-        const char *cells[7] = {"#", "Operator", "Node", "P50 ms", "Min ms", "Max ms", "Attribution"};
-        size_t widths[7] = {3, wop, wnode, 9, 9, 9, 11};
-        bool right[7] = {true, false, false, true, true, true, false};
-        bool wrap[7] = {false, false, false, false, false, false, false};
-        size_t gaps[7] = {0, 2, 2, 1, 1, 1, 2};
-        put_row(b, 7, cells, widths, right, wrap, gaps);
-    }
+    /* the seven columns of an operator row (a group row joins Operator and Node) */
+    size_t widths[7] = {3, wop, wnode, 9, 9, 9, 11}, gaps[7] = {0, 2, 2, 1, 1, 1, 2};
+    bool right[7] = {true, false, false, true, true, true, false};
+    const char *head[7] = {"#", "Operator", "Node", "P50 ms", "Min ms", "Max ms", "Attribution"};
+    put_row(b, 7, head, widths, right, NULL, gaps);
     for (uint32_t i = 0; i < shown; i++) {
         const row *w = &rows[i];
         const ranked *x = w->first;
         char rank[16], v[3][MLIA_FMT_CAP];
-        snprintf(rank, sizeof rank, "%u", i + 1);
-        fmt_ms(v[0], sizeof v[0], x->p50);
-        fmt_ms(v[1], sizeof v[1], x->min);
+        rank_p50_min(rank, v, i, x);
         fmt_ms(v[2], sizeof v[2], x->max);
         const char *a = qualifier(x->p50, "attribution");
-        bool right[7] = {true, false, false, true, true, true, false};
         bool wrap[7] = {false, true, true, false, false, false, false};
         if (w->label) {
             /* the label spans both name columns */
             const char *cells[6] = {rank, w->label, v[0], v[1], v[2], a ? a : "-"};
-            size_t widths[6] = {3, wop + 2 + wnode, 9, 9, 9, 11};
+            size_t w6[6] = {3, wop + 2 + wnode, 9, 9, 9, 11}, g6[6] = {0, 2, 1, 1, 1, 2};
             bool r6[6] = {true, false, true, true, true, false};
             bool wr6[6] = {false, true, false, false, false, false};
-            size_t gaps[6] = {0, 2, 1, 1, 1, 2};
-            put_row(b, 6, cells, widths, r6, wr6, gaps);
+            put_row(b, 6, cells, w6, r6, wr6, g6);
             char *members = members_text(w);
             const char *mcells[2] = {"", members};
             size_t mwidths[2] = {3 + 2 + 2, o->width - (3 + 2 + 2)};
@@ -800,8 +803,6 @@ static void put_operators(out *o, const mlia_result *r)
             free(members);
         } else {
             const char *cells[7] = {rank, x->e->name, node_of(x->e), v[0], v[1], v[2], a ? a : "-"};
-            size_t widths[7] = {3, wop, wnode, 9, 9, 9, 11};
-            size_t gaps[7] = {0, 2, 2, 1, 1, 1, 2};
             put_row(b, 7, cells, widths, right, wrap, gaps);
         }
     }
@@ -854,8 +855,7 @@ static void put_chains(out *o, const mlia_result *r)
     {
         const char *cells[6] = {"#", "Chain", "P50 cycles", "Min cycles", "Max cycles", "Coverage"};
         size_t widths[6] = {3, wname, 13, 13, 13, 8};
-        bool wrap[6] = {false, false, false, false, false, false};
-        put_row(b, 6, cells, widths, right, wrap, gaps);
+        put_row(b, 6, cells, widths, right, NULL, gaps);
     }
     for (uint32_t i = 0; i < shown; i++) {
         const ranked *x = &list[i];
@@ -926,16 +926,13 @@ static void put_accuracy(out *o, const mlia_result *r)
     bool right[7] = {true, false, true, true, true, true, true};
     size_t gaps[7] = {0, 2, 2, 2, 2, 2, 2};
     size_t widths[7] = {3, wname, 11, 11, 11, 11, 11};
-    bool no_wrap[7] = {false, false, false, false, false, false, false};
     const char *head[7] = {"#", "Operator", "P50 SNR dB", "Min SNR dB", "P50 max err", "P50 MSE", "P50 cosine"};
-    put_row(b, 7, head, widths, right, no_wrap, gaps);
+    put_row(b, 7, head, widths, right, NULL, gaps);
     for (uint32_t i = 0; i < shown; i++) {
         const ranked *x = &list[i];
         const mlia_entity *e = x->e;
         char rank[16], v[5][MLIA_FMT_CAP];
-        snprintf(rank, sizeof rank, "%u", i + 1);
-        fmt_ms(v[0], sizeof v[0], x->p50);
-        fmt_ms(v[1], sizeof v[1], x->min);
+        rank_p50_min(rank, v, i, x);
         fmt_ms(v[2], sizeof v[2], find_metric(e->metrics, e->n_metrics, "output_max_abs_error", "p50", NULL));
         fmt_ms(v[3], sizeof v[3], find_metric(e->metrics, e->n_metrics, "output_mse", "p50", NULL));
         fmt_ms(v[4], sizeof v[4], find_metric(e->metrics, e->n_metrics, "output_cosine_similarity", "p50", NULL));
