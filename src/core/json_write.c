@@ -287,7 +287,68 @@ void mlia_jw_uint(mlia_jw *w, uint64_t v)
     out(w, t, (size_t)(tmp + 31 - t));
 }
 
+/* Fast path of mlia_format_double for values that are a short decimal: the
+ * smallest d such that n / 10^d == v for an integer n < 10^15 (times and
+ * percentages: 0.001204 is 1204 / 10^6). Then D = n x 10^-d has at most 15
+ * significant digits and v is the double nearest to it (the division is
+ * correctly rounded), so "%.15g" prints exactly D: v is within half an ulp
+ * (1.1e-16 relative) of D, and two 15-digit decimals are at least 1e-15
+ * apart. With 1e-4 <= |v| < 1e15 "%g" uses plain notation, so the text is
+ * D's digits with the point placed, trailing zeros dropped, ".0" for an
+ * integer. Returns false when v is not such a value (the printf path then
+ * runs); tests/core/test_json_write.c compares both on a million values. */
+static bool format_short_decimal(char *buf, double v)
+{
+    static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+                                 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+    double a = fabs(v);
+    if (!(a >= 1e-4 && a < 1e15))
+        return false;
+    for (int d = 0; d < (int)(sizeof p10 / sizeof p10[0]); d++) {
+        double x = a * p10[d];
+        if (x >= 1e15)
+            return false;
+        double n = nearbyint(x);
+        if (n / p10[d] != a)
+            continue;
+        char digits[24];
+        int k = 0;
+        for (uint64_t u = (uint64_t)n; u; u /= 10)
+            digits[k++] = (char)('0' + u % 10); /* reversed */
+        char *o = buf;
+        if (v < 0)
+            *o++ = '-';
+        if (k <= d) { /* 0.000ddd */
+            *o++ = '0';
+            *o++ = '.';
+            for (int z = 0; z < d - k; z++)
+                *o++ = '0';
+            while (k)
+                *o++ = digits[--k];
+        } else {
+            while (k > d)
+                *o++ = digits[--k];
+            *o++ = '.';
+            if (d == 0)
+                *o++ = '0';
+            while (k)
+                *o++ = digits[--k];
+        }
+        while (d > 0 && o[-1] == '0' && o[-2] != '.') /* never with the smallest d; kept for safety */
+            o--;
+        *o = 0;
+        return true;
+    }
+    return false;
+}
+
 void mlia_format_double(char *buf, double v)
+{
+    if (!format_short_decimal(buf, v)) /* false for 0, NaN and infinities too */
+        mlia_format_double_printf(buf, v);
+}
+
+void mlia_format_double_printf(char *buf, double v)
 {
     if (!isfinite(v)) {
         strcpy(buf, "null");

@@ -65,6 +65,9 @@ void mlia_jw_finish(mlia_jw *w);
 /* Shortest round-trip text of a finite double ("100.0", "66.66666666666667",
  * "1e-05" style as Python repr). buf must hold 32 bytes. */
 void mlia_format_double(char *buf, double v);
+/* The same text by printf alone (mlia_format_double takes a faster path for
+ * short decimals; tests compare the two). */
+void mlia_format_double_printf(char *buf, double v);
 /* Append s as an escaped JSON string (with quotes) to b. */
 void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe);
 

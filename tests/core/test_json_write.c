@@ -1,5 +1,10 @@
 #include "test.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/json_write.h"
 
 TEST(double_format)
@@ -17,6 +22,43 @@ TEST(double_format)
     CHECK_STR(b, "1e-05");
     mlia_format_double(b, 1e20);
     CHECK_STR(b, "1e+20");
+}
+
+/* The fast path gives the printf path's text: short decimals of every
+ * magnitude (times in ms from ns ticks, percentages, cycles), their
+ * neighbours one ulp away, the boundaries of plain notation, and random
+ * bit patterns; one million values. */
+TEST(double_format_fast_path_matches_printf)
+{
+    uint64_t state = 0x9e3779b97f4a7c15ull;
+    char got[32], want[32];
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < 1000000 && bad < 5; i++) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        double v;
+        switch (i % 5) {
+        case 0: v = (double)(state % 100000000000ull) / 1e6; break;               /* ns -> ms */
+        case 1: v = (double)(state % 1000000ull) / pow(10, (double)(state >> 60)); break;
+        case 2: v = nextafter((double)(state % 10000000ull) / 1e4, (state & 1) ? 1e300 : -1e300); break;
+        case 3: {
+            static const double edges[] = {1e-4, 1e15, 1e16, 9.999999999999999e14, 0.00010000000000000002, 123456789012345.0};
+            v = edges[state % 6] * ((state >> 8) & 1 ? -1 : 1);
+            break;
+        }
+        default: memcpy(&v, &state, sizeof v); break;                          /* any double */
+        }
+        if (!isfinite(v) || v == 0)
+            continue;
+        mlia_format_double(got, v);
+        mlia_format_double_printf(want, v);
+        if (strcmp(got, want) != 0) {
+            fprintf(stderr, "  %.17g: got %s, want %s\n", v, got, want);
+            bad++;
+        }
+    }
+    CHECK_UINT(bad, 0);
 }
 
 TEST(pretty_nested)
@@ -126,6 +168,7 @@ int main(void)
     RUN(list_and_optional_helpers);
     RUN(integers);
     RUN(double_format);
+    RUN(double_format_fast_path_matches_printf);
     RUN(pretty_nested);
     RUN(html_safe_and_bad_utf8);
     return test_summary();
