@@ -4,15 +4,20 @@
 #include "test.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/arena.h"
+#include "core/cnum.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/oom.h"
+#include "core/utf8.h"
 
 static const char *esc(const char *s, size_t n)
 {
@@ -249,6 +254,107 @@ TEST(memory_limit_formula)
     CHECK_UINT(mlia_memory_limit(~0ull), SIZE_MAX);
 }
 
+/* The pieces both JSON readers share (core/utf8.h, core/cnum.h). */
+TEST(json_codec_helpers)
+{
+    unsigned v = 0;
+    CHECK_UINT(mlia_hex_digits((const unsigned char *)"1aF0", 4, &v), 4u);
+    CHECK_UINT(v, 0x1af0u);
+    CHECK_UINT(mlia_hex_digits((const unsigned char *)"12g4", 4, &v), 2u); /* stops at the first non-digit */
+    CHECK_UINT(v, 0x12u);
+    CHECK_UINT(mlia_hex_digits((const unsigned char *)"Z", 1, &v), 0u);
+    const struct {
+        const char *s;
+        size_t avail, len;
+    } seqs[] = {{"\xc3\xa9", 2, 2},         {"\xe2\x82\xac", 3, 3}, {"\xf0\x9f\x98\x80", 4, 4},
+                {"\xe2\x82", 2, 0},         {"\xc0\xaf", 2, 0},      {"\xe0\x80\x80", 3, 0},
+                {"\xed\xa0\x80", 3, 0},     {"\xf4\x90\x80\x80", 4, 0}, {"\x80", 1, 0}};
+    for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++)
+        CHECK_UINT(mlia_utf8_seq_len((const unsigned char *)seqs[i].s, seqs[i].avail), seqs[i].len);
+    char o[4];
+    CHECK_UINT(mlia_utf8_put(o, 0x41), 1u);
+    CHECK_UINT(mlia_utf8_put(o, 0xe9), 2u);
+    CHECK_INT(memcmp(o, "\xc3\xa9", 2), 0);
+    CHECK_UINT(mlia_utf8_put(o, 0x20ac), 3u);
+    CHECK_INT(memcmp(o, "\xe2\x82\xac", 3), 0);
+    CHECK_UINT(mlia_utf8_put(o, 0x1f600), 4u);
+    CHECK_INT(memcmp(o, "\xf0\x9f\x98\x80", 4), 0);
+    int64_t i64 = 1;
+    CHECK_INT(mlia_json_digits_i64("9223372036854775807", 19, false, &i64), 1);
+    CHECK_INT(i64 == INT64_MAX, 1);
+    CHECK_INT(mlia_json_digits_i64("9223372036854775808", 19, true, &i64), 1);
+    CHECK_INT(i64 == INT64_MIN, 1);
+    CHECK_INT(mlia_json_digits_i64("9223372036854775808", 19, false, &i64), 0);
+    CHECK_INT(i64 == 0, 1);
+    CHECK_INT(mlia_json_digits_i64("99999999999999999999", 20, true, &i64), 0);
+    CHECK_INT(mlia_json_digits_i64("042", 3, true, &i64), 1);
+    CHECK_INT(i64 == -42, 1);
+}
+
+static void format_into(char *out, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void format_into(char *out, size_t n, const char *fmt, ...)
+{
+    char buf[8];
+    MLIA_FORMAT_ARGS(buf, fmt);
+    snprintf(out, n, "%s", buf);
+}
+
+static char *arena_format(mlia_arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *arena_format(mlia_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = mlia_arena_vprintf(a, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+/* Heap arrays that grow or jump (core/oom.h) and the formatting helpers. */
+TEST(heap_room_and_formatting_helpers)
+{
+    uint32_t cap = 0, *v = NULL;
+    for (uint32_t i = 0; i < 9; i++) {
+        v = mlia_heap_room(v, i, &cap, sizeof *v, 4);
+        v[i] = i;
+    }
+    CHECK_UINT(cap, 16u); /* 4, 8, 16 */
+    CHECK_UINT(v[8], 8u);
+    v = mlia_heap_reserve(v, 10, &cap, sizeof *v);
+    CHECK_UINT(cap, 16u); /* already room */
+    v = mlia_heap_reserve(v, 40, &cap, sizeof *v);
+    CHECK_UINT(cap, 40u); /* exactly what was asked */
+    CHECK_UINT(v[8], 8u);
+    free(v);
+    char out[32];
+    format_into(out, sizeof out, "%s-%d", "abcdef", 42); /* "abcdef-42" cut to the 8-byte buffer */
+    CHECK_STR(out, "abcdef-");
+    mlia_arena a;
+    mlia_arena_init(&a);
+    CHECK_STR(arena_format(&a, "%s %u %.2f", "x", 7u, 1.5), "x 7 1.50");
+    mlia_arena_free(&a);
+}
+
+/* mlia_file_open_regular_fd: a regular file opens with its size; anything
+ * else is refused with the same words as mlia_file_check_regular. */
+TEST(open_regular_fd)
+{
+    char path[] = "/tmp/mlia-open-regular-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK_INT(fd >= 0, 1);
+    CHECK_INT(write(fd, "12345", 5), 5);
+    close(fd);
+    mlia_error err;
+    mlia_error_clear(&err);
+    uint64_t size = 0;
+    fd = mlia_file_open_regular_fd(path, &size, &err);
+    CHECK_INT(fd >= 0, 1);
+    CHECK_UINT(size, 5u);
+    close(fd);
+    unlink(path);
+    CHECK_INT(mlia_file_open_regular_fd("/tmp", &size, &err), -1);
+    CHECK_STR(err.text, "/tmp: is a directory");
+}
+
 int main(void)
 {
     RUN(escape_controls_and_invalid_utf8);
@@ -261,5 +367,8 @@ int main(void)
     RUN(arena_room_and_bounded_warning_list);
     RUN(scratch_arena_inherits_the_limit_and_is_released_by_a_jump);
     RUN(memory_limit_formula);
+    RUN(json_codec_helpers);
+    RUN(heap_room_and_formatting_helpers);
+    RUN(open_regular_fd);
     return test_summary();
 }
