@@ -918,6 +918,28 @@ static const char *strip_prefix(const char *s, const char *p)
     return strncmp(s, p, n) == 0 ? s + n : s;
 }
 
+/* The id ("<kind>/segment_<token>/<raw>") and the display name ("[<segment
+ * name>/]<Word> <raw without its kind_ prefix>") of a local cascade or chain
+ * of segment s, whose display name is sn. */
+static void group_names(mlia_arena *a, const segstate *s, const char *sn, const char *kind, const char *word,
+                        const char *raw, const char **id, const char **name)
+{
+    *id = mlia_arena_printf(a, "%s/segment_%s/%s", kind, s->token, raw);
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "%s_", kind);
+    const char *x = strip_prefix(raw, prefix);
+    *name = sn[0] ? mlia_arena_printf(a, "%s/%s %s", sn, word, x) : mlia_arena_printf(a, "%s %s", word, x);
+}
+
+/* The statistics row ids of a cascade's or chain's rows (row order). */
+static uint32_t *stripe_ids(mlia_arena *a, const segstate *s, const uint32_t *stripes, uint32_t n)
+{
+    uint32_t *ids = mlia_arena_array(a, n, sizeof *ids);
+    for (uint32_t i = 0; i < n; i++)
+        ids[i] = s->ids[stripes[i]];
+    return ids;
+}
+
 static void assemble(analysis *A, uint32_t *order)
 {
     nx_result *R = A->res;
@@ -972,14 +994,10 @@ static void assemble(analysis *A, uint32_t *order)
             const local_cascade *lk = &s->cascades[k];
             nx_cascade *o = &R->cascades[R->n_cascades + k];
             o->raw_id = lk->raw;
-            o->id = mlia_arena_printf(a, "cascade/segment_%s/%s", s->token, lk->raw);
-            const char *x = strip_prefix(lk->raw, "cascade_");
-            o->name = sn[0] ? mlia_arena_printf(a, "%s/Cascade %s", sn, x) : mlia_arena_printf(a, "Cascade %s", x);
+            group_names(a, s, sn, "cascade", "Cascade", lk->raw, &o->id, &o->name);
             o->segment = oi;
             o->n_stripes = lk->n_stripes;
-            o->stripe_ids = mlia_arena_array(a, lk->n_stripes, sizeof *o->stripe_ids);
-            for (uint32_t i = 0; i < lk->n_stripes; i++)
-                o->stripe_ids[i] = s->ids[lk->stripes[i]];
+            o->stripe_ids = stripe_ids(a, s, lk->stripes, lk->n_stripes);
             o->n_chains = lk->n_chains;
             o->chains = mlia_arena_array(a, lk->n_chains, sizeof *o->chains);
             for (uint32_t i = 0; i < lk->n_chains; i++)
@@ -990,15 +1008,11 @@ static void assemble(analysis *A, uint32_t *order)
             const local_chain *lc = &s->chains[h];
             nx_chain *o = &R->chains[R->n_chains + h];
             o->raw_id = lc->raw;
-            o->id = mlia_arena_printf(a, "chain/segment_%s/%s", s->token, lc->raw);
-            const char *y = strip_prefix(lc->raw, "chain_");
-            o->name = sn[0] ? mlia_arena_printf(a, "%s/Chain %s", sn, y) : mlia_arena_printf(a, "Chain %s", y);
+            group_names(a, s, sn, "chain", "Chain", lc->raw, &o->id, &o->name);
             o->segment = oi;
             o->parent_cascade = R->n_cascades + lc->parent;
             o->n_stripes = lc->n_stripes;
-            o->stripe_ids = mlia_arena_array(a, lc->n_stripes, sizeof *o->stripe_ids);
-            for (uint32_t i = 0; i < lc->n_stripes; i++)
-                o->stripe_ids[i] = s->ids[lc->stripes[i]];
+            o->stripe_ids = stripe_ids(a, s, lc->stripes, lc->n_stripes);
             o->n_tosa = lc->tosa.n;
             o->tosa_ops = mlia_arena_array(a, lc->tosa.n, sizeof *o->tosa_ops);
             o->ops = mlia_arena_array(a, lc->tosa.n, sizeof *o->ops);
