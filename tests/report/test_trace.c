@@ -91,22 +91,29 @@ static mlia_json *parse(mlia_arena *a, const char *text, size_t len)
     return doc;
 }
 
+/* trace.json of src parsed into a (*doc; its text in *text, freed by the
+ * caller): its traceEvents array, or NULL when writing or parsing failed. */
+static mlia_json *chrome_events(const trace_source *src, mlia_arena *a, char **text, mlia_json **doc)
+{
+    size_t len = 0;
+    FILE *fp = open_memstream(text, &len);
+    mlia_error err;
+    mlia_error_clear(&err);
+    int rc = trace_write_chrome(src, fp, "trace.json", &err);
+    fclose(fp);
+    *doc = rc == 0 ? parse(a, *text, len) : NULL;
+    mlia_json *evs = *doc ? mlia_json_get(*doc, "traceEvents") : NULL;
+    return evs && evs->type == MLIA_JSON_ARRAY ? evs : NULL;
+}
+
 TEST(chrome_order_counters_metadata)
 {
     trace_source src = fake_source();
     char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    mlia_error err;
-    mlia_error_clear(&err);
-    CHECK(trace_write_chrome(&src, fp, "trace.json", &err) == 0);
-    fclose(fp);
     mlia_arena a;
     mlia_arena_init(&a);
-    mlia_json *doc = parse(&a, text, len);
-    CHECK(doc);
-    mlia_json *evs = mlia_json_get(doc, "traceEvents");
-    CHECK(evs && evs->type == MLIA_JSON_ARRAY);
+    mlia_json *doc, *evs = chrome_events(&src, &a, &text, &doc);
+    CHECK(evs);
     const char *order[8];
     const char *ts[8];
     int nx = 0, nc = 0;
@@ -147,6 +154,58 @@ TEST(chrome_order_counters_metadata)
     mlia_json *inputs = mlia_json_get(meta, "inputs");
     CHECK(inputs && inputs->u.array.n == 2);
     CHECK(strcmp(mlia_json_get_str(inputs->u.array.items[1], "sha256"), "cd") == 0);
+    mlia_arena_free(&a);
+    free(text);
+}
+
+/* 300 disjoint events of 5 ticks: execution 0 emits them in reverse order
+ * (the writer's insertion sort gives up and sorts them otherwise),
+ * execution 1 in pairs written second-first (ExecuTorch's children-first
+ * order: one move per pair). */
+static void shuffled_events(const void *ctx, uint32_t exec, trace_emit_fn emit, void *ectx)
+{
+    (void)ctx;
+    trace_event e;
+    memset(&e, 0, sizeof e);
+    e.chain = e.instruction = -1;
+    e.category = "other";
+    e.name = e.etdump_name = "ev";
+    for (uint32_t k = 0; k < 300; k++) {
+        uint32_t at = exec == 0 ? 299 - k : (k ^ 1);
+        e.start = 10 * (uint64_t)at;
+        e.end = e.start + 5;
+        e.index = k;
+        emit(ectx, &e);
+    }
+}
+
+TEST(chrome_order_any_emission_order)
+{
+    trace_source src = fake_source();
+    src.events = shuffled_events;
+    src.n_counters = 0;
+    char *text = NULL;
+    mlia_arena a;
+    mlia_arena_init(&a);
+    mlia_json *doc, *evs = chrome_events(&src, &a, &text, &doc);
+    CHECK(evs);
+    int64_t next[3] = {0, 0, 0}; /* expected start (ns) per tid */
+    uint32_t n = 0;
+    for (size_t i = 0; evs && i < evs->u.array.n; i++) {
+        mlia_json *e = evs->u.array.items[i];
+        if (strcmp(mlia_json_get_str(e, "ph"), "X") != 0)
+            continue;
+        int64_t tid = mlia_json_get(e, "tid")->u.number.i;
+        CHECK(tid == 1 || tid == 2);
+        if (tid != 1 && tid != 2)
+            break;
+        /* ts in microseconds with 3 decimals: ns = ts * 1000 */
+        int64_t ns = (int64_t)(strtod(mlia_json_get(e, "ts")->u.number.text, NULL) * 1000 + 0.5);
+        CHECK_INT(ns, next[tid]);
+        next[tid] += 10;
+        n++;
+    }
+    CHECK_UINT(n, 600);
     mlia_arena_free(&a);
     free(text);
 }
@@ -341,6 +400,7 @@ int main(void)
     RUN(format_us_exact);
     RUN(perfetto_overlap_lane_and_times);
     RUN(chrome_order_counters_metadata);
+    RUN(chrome_order_any_emission_order);
     RUN(page_timeline_compact);
     return test_summary();
 }

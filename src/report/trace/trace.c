@@ -75,6 +75,31 @@ static int cmp_event(const void *a, const void *b)
     return x->index > y->index ? -1 : (x->index < y->index);
 }
 
+/* Sorts v[0, n) by cmp_event when it is nearly in order: insertion sort,
+ * giving up (false, order then unspecified but the same elements) once it
+ * has moved more than 4 elements per event. ExecuTorch's children-first
+ * order is one swap per wrapper from wrapper-first (the whole execution for
+ * Method::execute), so this is linear where qsort is n log n plus a
+ * temporary copy. */
+static bool sort_nearly_sorted(trace_event *v, uint32_t n)
+{
+    uint64_t budget = 4 * (uint64_t)n + 64;
+    for (uint32_t i = 1; i < n; i++) {
+        if (cmp_event(&v[i - 1], &v[i]) <= 0)
+            continue;
+        trace_event t = v[i];
+        uint32_t j = i;
+        while (j > 0 && cmp_event(&v[j - 1], &t) > 0)
+            j--;
+        if (i - j > budget)
+            return false;
+        budget -= i - j;
+        memmove(&v[j + 1], &v[j], (size_t)(i - j) * sizeof *v);
+        v[j] = t;
+    }
+    return true;
+}
+
 /* Collects and orders the events of execution `exec` into vec (reused). */
 static void load_execution(const trace_source *src, uint32_t exec, ev_vec *vec)
 {
@@ -82,7 +107,7 @@ static void load_execution(const trace_source *src, uint32_t exec, ev_vec *vec)
     mlia_arena_free(&vec->names);
     mlia_arena_init(&vec->names);
     src->events(src->ctx, exec, collect, vec);
-    if (vec->n > 1)
+    if (vec->n > 1 && !sort_nearly_sorted(vec->v, vec->n))
         qsort(vec->v, vec->n, sizeof *vec->v, cmp_event);
 }
 
