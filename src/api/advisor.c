@@ -146,7 +146,7 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     /* the ETDump's clock and warm-up executions (docs/captures.md) */
     const mlia_json *tps = mlia_json_get(req, "ticks_per_second");
     if (tps && tps->type != MLIA_JSON_NULL) {
-        if (tps->type != MLIA_JSON_NUMBER || tps->u.number.nonfinite || !(tps->u.number.d >= 1.0) ||
+        if (tps->type != MLIA_JSON_NUMBER || tps->num_nonfinite || !(tps->u.number.d >= 1.0) ||
             tps->u.number.d > 1e15) {
             rc = usage(error, "ticks_per_second must be a number of ticks per second from 1 to 1e15");
             goto out;
@@ -155,7 +155,7 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     }
     const mlia_json *wu = mlia_json_get(req, "warmup_executions");
     if (wu && wu->type != MLIA_JSON_NULL) {
-        if (wu->type != MLIA_JSON_NUMBER || !wu->u.number.int_fits || wu->u.number.i < 0 ||
+        if (wu->type != MLIA_JSON_NUMBER || !wu->num_int_fits || wu->u.number.i < 0 ||
             wu->u.number.i > 999999999) {
             rc = usage(error, "warmup_executions must be a whole number of executions, 0 to 999999999");
             goto out;

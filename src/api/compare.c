@@ -101,7 +101,7 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
     if ((!o.baseline && !o.n_baselines) || !o.new_run)
         return (*message = strdup(!o.baseline && !o.n_baselines ? "baseline is required" : "new is required")), 2;
     if (t && t->type != MLIA_JSON_NULL) {
-        if (t->type != MLIA_JSON_NUMBER || t->u.number.nonfinite || t->u.number.d < 0)
+        if (t->type != MLIA_JSON_NUMBER || t->num_nonfinite || t->u.number.d < 0)
             return (*message = strdup("threshold must be a non-negative number of percent")), 2;
         o.threshold = t->u.number.d;
     }

@@ -15,11 +15,13 @@
  *   most as long as the source text (escapes never expand: "\uXXXX" is six
  *   bytes and decodes to at most three, a surrogate pair is twelve bytes and
  *   decodes to four).
+ * - Object keys are interned per parse (intern_key below): members share
+ *   one copy of each short key, which keeps large trees small.
  * - UTF-8 is validated strictly (no overlongs, no surrogates, max U+10FFFF).
  * - Recursion depth is bounded by opts.max_depth, so the C stack use is
  *   bounded too.
  * - Numbers keep their source text; integers are converted with an overflow
- *   check so values beyond int64 are flagged (int_fits = false) rather than
+ *   check so values beyond int64 are flagged (num_int_fits = false) rather than
  *   silently rounded.
  */
 #include "json_read.h"
@@ -37,6 +39,10 @@
 
 #define JSON_DEFAULT_MAX_DEPTH 512u
 
+/* json_read.h: the number flags live in the node's padding (a node is one
+ * 48-byte arena slot on 64-bit hosts, not 64). */
+_Static_assert(sizeof(void *) != 8 || sizeof(mlia_json) == 48, "mlia_json grew beyond 48 bytes");
+
 typedef struct json_parser {
     const unsigned char *p;   /* input */
     size_t len;
@@ -52,7 +58,46 @@ typedef struct json_parser {
     size_t n_items, cap_items;
     mlia_json_member *members;
     size_t n_members, cap_members;
+    struct json_key *keys;    /* interned object keys (intern_key), NULL until the first */
+    uint32_t n_keys;
 } json_parser;
+
+/* Object keys repeat: a program's tree has ~165,000 members over a few
+ * dozen names. Short keys without escapes are interned per parse in a fixed
+ * open-addressing table in the arena (made at the first key), so each
+ * distinct key is stored once; longer keys, and any key once the table is
+ * three-quarters full, are copied as before. Members may share key bytes
+ * (they are const). */
+#define JSON_KEY_SLOTS 512u /* a power of two */
+#define JSON_KEY_MAX 48u
+typedef struct json_key {
+    const char *s;
+    uint32_t len, hash;
+} json_key;
+
+static const char *intern_key(json_parser *ps, const char *k, size_t len)
+{
+    if (len > JSON_KEY_MAX)
+        return mlia_arena_strndup(ps->arena, k, len);
+    if (!ps->keys)
+        ps->keys = mlia_arena_array(ps->arena, JSON_KEY_SLOTS, sizeof *ps->keys);
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)k[i]) * 16777619u;
+    for (uint32_t i = h & (JSON_KEY_SLOTS - 1);; i = (i + 1) & (JSON_KEY_SLOTS - 1)) {
+        json_key *slot = &ps->keys[i];
+        if (!slot->s) {
+            const char *copy = mlia_arena_strndup(ps->arena, k, len);
+            if (ps->n_keys < JSON_KEY_SLOTS / 4 * 3) {
+                *slot = (json_key){copy, (uint32_t)len, h};
+                ps->n_keys++;
+            }
+            return copy;
+        }
+        if (slot->hash == h && slot->len == len && memcmp(slot->s, k, len) == 0)
+            return slot->s;
+    }
+}
 
 static int fail(json_parser *ps, size_t at, const char *reason)
 {
@@ -126,8 +171,9 @@ static int hex4(json_parser *ps, size_t at, unsigned *out)
     return k < 4 ? fail(ps, at + k, "invalid \\u escape") : 0;
 }
 
-/* Parses a string whose opening quote is at ps->pos. */
-static int parse_string(json_parser *ps, const char **out, size_t *out_len)
+/* Parses a string whose opening quote is at ps->pos; an object key
+ * (`key`) may come from the intern table. */
+static int parse_string(json_parser *ps, const char **out, size_t *out_len, bool key)
 {
     const unsigned char *p = ps->p;
     size_t len = ps->len;
@@ -139,7 +185,8 @@ static int parse_string(json_parser *ps, const char **out, size_t *out_len)
             return fail(ps, len, "unterminated string");
         unsigned char c = p[i];
         if (c == '"') {
-            *out = mlia_arena_strndup(ps->arena, (const char *)p + start, i - start);
+            *out = key ? intern_key(ps, (const char *)p + start, i - start)
+                       : mlia_arena_strndup(ps->arena, (const char *)p + start, i - start);
             *out_len = i - start;
             ps->pos = i + 1;
             return 0;
@@ -248,7 +295,7 @@ static int nonfinite(json_parser *ps, mlia_json **out, const char *word, double 
     mlia_json *v = new_value(ps, MLIA_JSON_NUMBER, at);
     v->u.number.text = mlia_arena_strndup(ps->arena, word, n);
     v->u.number.len = n;
-    v->u.number.nonfinite = true;
+    v->num_nonfinite = true;
     v->u.number.d = d;
     ps->pos += n;
     *out = v;
@@ -302,12 +349,12 @@ static int parse_number(json_parser *ps, mlia_json **out)
     char *text = mlia_arena_strndup(ps->arena, (const char *)p + start, i - start);
     v->u.number.text = text;
     v->u.number.len = i - start;
-    v->u.number.is_integer = is_integer;
+    v->num_is_integer = is_integer;
     if (is_integer) {
         size_t d0 = start + (neg ? 1 : 0);
         int64_t acc;
         bool fits = mlia_json_digits_i64((const char *)p + d0, int_end - d0, neg, &acc);
-        v->u.number.int_fits = fits;
+        v->num_int_fits = fits;
         if (fits) {
             v->u.number.i = acc;
             v->u.number.d = (double)acc;
@@ -413,7 +460,7 @@ static int parse_object(json_parser *ps, mlia_json **out)
         const char *key;
         size_t key_len;
         mlia_json *val;
-        if (more < 0 || at_char(ps, '"', "a string key") < 0 || parse_string(ps, &key, &key_len) < 0 ||
+        if (more < 0 || at_char(ps, '"', "a string key") < 0 || parse_string(ps, &key, &key_len, true) < 0 ||
             at_char(ps, ':', "':'") < 0)
             return -1;
         ps->pos++;
@@ -441,7 +488,7 @@ static int parse_value(json_parser *ps, mlia_json **out)
     case '"': {
         const char *s;
         size_t n;
-        if (parse_string(ps, &s, &n) < 0)
+        if (parse_string(ps, &s, &n, false) < 0)
             return -1;
         mlia_json *v = new_value(ps, MLIA_JSON_STRING, at);
         v->u.string.s = s;

@@ -12,7 +12,8 @@
  * cannot exhaust the stack.
  *
  * Ownership: every node and string belongs to the arena passed to
- * mlia_json_parse; number text points into the arena copy too.
+ * mlia_json_parse; number text points into the arena copy too. Members of
+ * one parse may share the bytes of equal keys (they are read-only).
  */
 #ifndef MLIA_CORE_JSON_READ_H
 #define MLIA_CORE_JSON_READ_H
@@ -41,18 +42,20 @@ typedef struct mlia_json_member {
     mlia_json *value;
 } mlia_json_member;
 
+/* 48 bytes (a large program's tree holds hundreds of thousands of them):
+ * the number flags sit in the padding after `type`, not in the union. */
 struct mlia_json {
     mlia_json_type type;
+    bool num_is_integer;         /* numbers: no fraction, no exponent, not NaN/Infinity */
+    bool num_int_fits;           /* numbers: num_is_integer and value fits int64 */
+    bool num_nonfinite;          /* numbers: NaN, Infinity or -Infinity token */
     size_t offset;               /* byte offset of the value in the source text */
     union {
         bool boolean;
         struct {
             const char *text;    /* source text of the number, NUL-terminated */
             size_t len;
-            bool is_integer;     /* no fraction, no exponent, not NaN/Infinity */
-            bool int_fits;       /* is_integer and value fits int64 */
-            bool nonfinite;      /* NaN, Infinity or -Infinity token */
-            int64_t i;           /* valid when int_fits */
+            int64_t i;           /* valid when num_int_fits */
             double d;            /* nearest double (NaN/inf for nonfinite tokens) */
         } number;
         struct {

@@ -369,9 +369,9 @@ static int parse_instr_key(map_ctx *c, const char *method, const char *key, uint
 static int parse_handles(map_ctx *c, const char *path, const mlia_json *v, etrecord_handles *h)
 {
     if (v && v->type == MLIA_JSON_NUMBER) {
-        if (!v->u.number.is_integer)
+        if (!v->num_is_integer)
             return map_fail(c, path, "expected an integer or a list of integers");
-        if (!v->u.number.int_fits)
+        if (!v->num_int_fits)
             return map_fail(c, path, "integer out of range");
         h->n = 1;
         h->v = mlia_arena_array(c->arena, 1, sizeof(int64_t));
@@ -389,9 +389,9 @@ static int parse_handles(map_ctx *c, const char *path, const mlia_json *v, etrec
         const mlia_json *it = v->u.array.items[i];
         char p[700];
         snprintf(p, sizeof p, "%.600s[%u]", path, i);
-        if (it->type != MLIA_JSON_NUMBER || !it->u.number.is_integer)
+        if (it->type != MLIA_JSON_NUMBER || !it->num_is_integer)
             return map_fail(c, p, "expected an integer");
-        if (!it->u.number.int_fits)
+        if (!it->num_int_fits)
             return map_fail(c, p, "integer out of range");
         h->v[i] = it->u.number.i;
     }
@@ -592,9 +592,9 @@ static int fill_method(etrecord *rec, etrecord_method *m, mlia_json *const found
             uint32_t idx = (uint32_t)strtoul(mem->key, NULL, 10);
             snprintf(path, sizeof path, "%.256s.%.256s", m->name, mem->key);
             const mlia_json *v = mem->value;
-            if (v->type != MLIA_JSON_NUMBER || !v->u.number.is_integer)
+            if (v->type != MLIA_JSON_NUMBER || !v->num_is_integer)
                 return map_fail(&c, path, "expected an integer");
-            if (!v->u.number.int_fits || v->u.number.i < 0)
+            if (!v->num_int_fits || v->u.number.i < 0)
                 return map_fail(&c, path, "integer out of range");
             m->num_outs[idx] = v->u.number.i;
         }
@@ -792,7 +792,7 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
         mlia_json_opts opts = {false, 4};
         if (mlia_json_parse((const char *)text, len, &opts, arena, &v, jfile, err) < 0)
             goto done;
-        if (v->type != MLIA_JSON_NUMBER || !v->u.number.int_fits) {
+        if (v->type != MLIA_JSON_NUMBER || !v->num_int_fits) {
             mlia_error_setf(err, file, "export_graph_id: expected an integer");
             goto done;
         }

@@ -167,9 +167,9 @@ static int get_string(ep_ctx *c, const mlia_json *obj, const char *key, bool req
 
 static int json_int(ep_ctx *c, const mlia_json *v, int64_t *out)
 {
-    if (!v || v->type != MLIA_JSON_NUMBER || !v->u.number.is_integer)
+    if (!v || v->type != MLIA_JSON_NUMBER || !v->num_is_integer)
         return failf(c, "expected an integer");
-    if (!v->u.number.int_fits)
+    if (!v->num_int_fits)
         return failf(c, "integer out of range");
     *out = v->u.number.i;
     return 0;
@@ -794,7 +794,7 @@ static int parse_tensor_meta(ep_ctx *c, const mlia_json *v, ep_tensor_meta *t)
         const char *type = mlia_json_get_str(dev, "type");
         t->device = type ? keep_str(c, mlia_json_get(dev, "type")) : NULL;
         const mlia_json *idx = mlia_json_get(dev, "index");
-        if (idx && idx->type == MLIA_JSON_NUMBER && idx->u.number.int_fits)
+        if (idx && idx->type == MLIA_JSON_NUMBER && idx->num_int_fits)
             t->device_index = idx->u.number.i;
     }
     t->layout = -1;

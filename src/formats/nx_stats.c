@@ -517,7 +517,7 @@ static bool has_type(const mlia_json *v, mlia_json_type t)
     if (!v || v->type != t)
         return false;
     if (t == MLIA_JSON_NUMBER)
-        return v->u.number.is_integer;
+        return v->num_is_integer;
     return true;
 }
 
@@ -550,7 +550,7 @@ static bool get_int(const mlia_json *obj, const char *key, int64_t *out, const c
     const mlia_json *v = mlia_json_get(obj, key);
     if (text)
         *text = json_text(v, a);
-    if (v && v->type == MLIA_JSON_NUMBER && v->u.number.is_integer && v->u.number.int_fits) {
+    if (v && v->type == MLIA_JSON_NUMBER && v->num_is_integer && v->num_int_fits) {
         *out = v->u.number.i;
         return true;
     }
@@ -639,7 +639,7 @@ static void fill_v2(wctx *c, const mlia_json *root, nx_wrapper *w)
     w->layout.schema_version_text = json_text(sv, a);
     if (sv && sv->type == MLIA_JSON_STRING) /* show strings quoted like Python repr would not; keep JSON */
         w->layout.schema_version_text = mlia_json_dump(sv, a, NULL);
-    w->layout.schema_version_is_one = sv && has_type(sv, MLIA_JSON_NUMBER) && sv->u.number.int_fits &&
+    w->layout.schema_version_is_one = sv && has_type(sv, MLIA_JSON_NUMBER) && sv->num_int_fits &&
                                       sv->u.number.i == 1;
     w->layout.endianness = get_str(l, "endianness", "");
     w->layout.word_type = get_str(l, "word_type", "");
@@ -648,7 +648,7 @@ static void fill_v2(wctx *c, const mlia_json *root, nx_wrapper *w)
     const mlia_json *lb = mlia_json_get(l, "leading_block_count");
     w->layout.leading_block_count_text = lb && lb->type == MLIA_JSON_STRING ? mlia_json_dump(lb, a, NULL)
                                                                             : json_text(lb, a);
-    w->layout.leading_block_count_ok = lb && has_type(lb, MLIA_JSON_NUMBER) && lb->u.number.int_fits &&
+    w->layout.leading_block_count_ok = lb && has_type(lb, MLIA_JSON_NUMBER) && lb->num_int_fits &&
                                        lb->u.number.i >= 0;
     w->layout.leading_block_count = w->layout.leading_block_count_ok ? lb->u.number.i : 0;
     w->layout.reason = get_str(l, "reason", "");
@@ -671,11 +671,11 @@ static int check_segment_types(wctx *c, const mlia_json *seg, uint32_t i)
         check_type(c, seg, prefix, "is_data_graph_pipeline", MLIA_JSON_BOOL))
         return -1;
     const mlia_json *id = mlia_json_get(seg, "segment_id");
-    if (id && (id->u.number.text[0] == '-' && !(id->u.number.int_fits && id->u.number.i == 0)))
+    if (id && (id->u.number.text[0] == '-' && !(id->num_int_fits && id->u.number.i == 0)))
         return mlia_error_setf(c->err, NULL,
                                "VGF neural statistics metadata field %ssegment_id must be a non-negative integer.",
                                prefix);
-    if (id && !id->u.number.int_fits)
+    if (id && !id->num_int_fits)
         return mlia_error_setf(c->err, NULL,
                                "VGF neural statistics metadata field %ssegment_id is too large.", prefix);
     for (int k = 0; k < 3; k++) {
@@ -776,7 +776,7 @@ int nx_wrapper_parse(const uint8_t *bytes, size_t len, bool scanner, mlia_arena 
         return mlia_error_setf(err, NULL, "Not VGF neural statistics metadata: %s", json_text(schema, arena));
     }
     const mlia_json *sv = mlia_json_get(root, "schema_version");
-    if (!sv || !has_type(sv, MLIA_JSON_NUMBER) || !sv->u.number.int_fits ||
+    if (!sv || !has_type(sv, MLIA_JSON_NUMBER) || !sv->num_int_fits ||
         (sv->u.number.i != 1 && sv->u.number.i != 2))
         return mlia_error_setf(err, NULL, "Unsupported VGF neural statistics metadata schema version: %s",
                                json_text(sv, arena));

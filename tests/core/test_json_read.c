@@ -61,7 +61,7 @@ TEST(rfc_example_object)
     CHECK_STR(img->u.object.members[0].key, "Width");
     CHECK_STR(img->u.object.members[5].key, "IDs");
     mlia_json *w = mlia_json_get(img, "Width");
-    CHECK(w->u.number.is_integer && w->u.number.int_fits);
+    CHECK(w->num_is_integer && w->num_int_fits);
     CHECK_INT(w->u.number.i, 800);
     CHECK_STR(w->u.number.text, "800");
     CHECK_STR(mlia_json_get_str(img, "Title"), "View from 15th Floor");
@@ -95,15 +95,15 @@ TEST(rfc_example_array_and_scalars)
     CHECK(v);
     CHECK_UINT(v->u.array.n, 7);
     mlia_json *lat = mlia_json_get(v->u.array.items[0], "Latitude");
-    CHECK(!lat->u.number.is_integer && !lat->u.number.int_fits);
+    CHECK(!lat->num_is_integer && !lat->num_int_fits);
     CHECK_DBL(lat->u.number.d, 37.7668);
     CHECK_DBL(mlia_json_get(v->u.array.items[0], "Longitude")->u.number.d, -122.3959);
     mlia_json *e = v->u.array.items[1];
-    CHECK(!e->u.number.is_integer);
+    CHECK(!e->num_is_integer);
     CHECK_DBL(e->u.number.d, 1000.0);
     CHECK_STR(e->u.number.text, "1e3");
     CHECK_UINT(e->offset, 84);
-    CHECK(v->u.array.items[2]->u.number.is_integer);
+    CHECK(v->u.array.items[2]->num_is_integer);
     CHECK_INT(v->u.array.items[2]->u.number.i, 0);
     CHECK_DBL(v->u.array.items[3]->u.number.d, 0.005);
     CHECK(v->u.array.items[4]->u.boolean);
@@ -132,7 +132,7 @@ TEST(nonfinite_tokens)
                               true, 0, &err);
     CHECK(v);
     mlia_json *mn = mlia_json_get(v, "min_val");
-    CHECK(mn->u.number.nonfinite && !mn->u.number.is_integer && !mn->u.number.int_fits);
+    CHECK(mn->num_nonfinite && !mn->num_is_integer && !mn->num_int_fits);
     CHECK(isinf(mn->u.number.d) && mn->u.number.d < 0);
     CHECK_STR(mn->u.number.text, "-Infinity");
     mlia_json *mx = mlia_json_get(v, "max_val");
@@ -167,18 +167,18 @@ TEST(big_integers)
                               false, 0, &err);
     CHECK(v);
     mlia_json **it = v->u.array.items;
-    CHECK(it[0]->u.number.int_fits);
+    CHECK(it[0]->num_int_fits);
     CHECK(it[0]->u.number.i == INT64_MAX);
-    CHECK(it[1]->u.number.int_fits);
+    CHECK(it[1]->num_int_fits);
     CHECK(it[1]->u.number.i == INT64_MIN);
-    CHECK(it[2]->u.number.is_integer && !it[2]->u.number.int_fits);
+    CHECK(it[2]->num_is_integer && !it[2]->num_int_fits);
     CHECK_DBL(it[2]->u.number.d, 9223372036854775808.0);
-    CHECK(it[3]->u.number.is_integer && !it[3]->u.number.int_fits);
-    CHECK(it[4]->u.number.is_integer && !it[4]->u.number.int_fits);
+    CHECK(it[3]->num_is_integer && !it[3]->num_int_fits);
+    CHECK(it[4]->num_is_integer && !it[4]->num_int_fits);
     CHECK_STR(it[4]->u.number.text, "123456789012345678901234567890");
     CHECK_DBL(it[4]->u.number.d, 1.2345678901234568e29);
-    CHECK(!it[5]->u.number.is_integer);
-    CHECK(!it[6]->u.number.is_integer);
+    CHECK(!it[5]->num_is_integer);
+    CHECK(!it[6]->num_is_integer);
     mlia_arena_free(&a);
 }
 
@@ -387,7 +387,7 @@ TEST(clone_outlives_its_tree)
     CHECK_INT(mlia_json_get(c, "s0")->u.number.i, 7); /* duplicates kept, last wins */
     const mlia_json *s0 = c->u.object.members[0].value;
     CHECK_STR(mlia_json_dump(s0, &dst, NULL), "{\"min\":2,\"max\":Infinity}");
-    CHECK(mlia_json_get(s0, "max")->u.number.nonfinite);
+    CHECK(mlia_json_get(s0, "max")->num_nonfinite);
     CHECK_UINT(c->u.object.members[1].key_len, 4);
     CHECK(memcmp(c->u.object.members[1].key, "k\0ey", 5) == 0);
     const mlia_json *arr = c->u.object.members[1].value;
@@ -399,6 +399,63 @@ TEST(clone_outlives_its_tree)
     CHECK_STR(arr->u.array.items[3]->u.number.text, "-1.5e3");
     CHECK(mlia_json_clone(NULL, &dst) == NULL);
     mlia_arena_free(&dst);
+}
+
+/* Repeated short keys share one copy per parse (json_read.c intern_key);
+ * long keys, escaped keys and keys beyond the full table are copied, and
+ * every key keeps its own bytes and length. */
+TEST(repeated_keys_are_interned)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    mlia_error err;
+    mlia_json *v = parse_opts(&a,
+                              "[{\"name\": 1, \"op\": 2}, {\"op\": 3, \"name\": 4, \"nam\\u0065\": 5},"
+                              " {\"a_key_that_is_longer_than_forty_eight_bytes_in_all\": 6},"
+                              " {\"a_key_that_is_longer_than_forty_eight_bytes_in_all\": 7}]",
+                              false, 0, &err);
+    CHECK(v);
+    const mlia_json_member *m0 = v->u.array.items[0]->u.object.members;
+    const mlia_json_member *m1 = v->u.array.items[1]->u.object.members;
+    CHECK(m0[0].key == m1[1].key); /* "name" */
+    CHECK(m0[1].key == m1[0].key); /* "op" */
+    CHECK(m1[2].key != m0[0].key); /* escaped: decoded into a copy of its own */
+    CHECK_STR(m1[2].key, "name");
+    CHECK_INT(mlia_json_get(v->u.array.items[1], "name")->u.number.i, 5);
+    const char *l0 = v->u.array.items[2]->u.object.members[0].key;
+    const char *l1 = v->u.array.items[3]->u.object.members[0].key;
+    CHECK(l0 != l1);
+    CHECK_STR(l0, l1);
+    mlia_arena_free(&a);
+
+    /* 1,000 distinct keys (beyond the 384 interned), then all again */
+    mlia_buf s;
+    mlia_buf_init(&s);
+    mlia_buf_putc(&s, '[');
+    for (int pass = 0; pass < 2; pass++) {
+        mlia_buf_puts(&s, pass ? ",{" : "{");
+        for (int i = 0; i < 1000; i++)
+            mlia_buf_printf(&s, "%s\"k%d\": %d", i ? "," : "", i, i + pass);
+        mlia_buf_putc(&s, '}');
+    }
+    mlia_buf_putc(&s, ']');
+    mlia_arena_init(&a);
+    v = parse_opts(&a, s.data, false, 0, &err);
+    CHECK(v);
+    for (int pass = 0; pass < 2; pass++) {
+        const mlia_json *o = v->u.array.items[pass];
+        CHECK_UINT(o->u.object.n, 1000);
+        for (int i = 0; i < 1000; i += 37) {
+            char k[16];
+            snprintf(k, sizeof k, "k%d", i);
+            CHECK_STR(o->u.object.members[i].key, k);
+            CHECK_UINT(o->u.object.members[i].key_len, strlen(k));
+            CHECK_INT(o->u.object.members[i].value->u.number.i, i + pass);
+        }
+    }
+    CHECK(v->u.array.items[0]->u.object.members[5].key == v->u.array.items[1]->u.object.members[5].key);
+    mlia_arena_free(&a);
+    mlia_buf_free(&s);
 }
 
 int main(void)
@@ -414,5 +471,6 @@ int main(void)
     RUN(depth_limit);
     RUN(large_document_is_fast);
     RUN(clone_outlives_its_tree);
+    RUN(repeated_keys_are_interned);
     return test_summary();
 }
