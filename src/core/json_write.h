@@ -48,9 +48,8 @@ void mlia_jw_obj_begin(mlia_jw *w);
 void mlia_jw_obj_end(mlia_jw *w);
 void mlia_jw_arr_begin(mlia_jw *w);
 void mlia_jw_arr_end(mlia_jw *w);
-void mlia_jw_key(mlia_jw *w, const char *key);
 void mlia_jw_keyn(mlia_jw *w, const char *key, size_t len);
-void mlia_jw_str(mlia_jw *w, const char *s);      /* NULL writes null */
+void mlia_jw_str(mlia_jw *w, const char *s); /* NULL writes null */
 void mlia_jw_strn(mlia_jw *w, const char *s, size_t len);
 void mlia_jw_int(mlia_jw *w, int64_t v);
 void mlia_jw_uint(mlia_jw *w, uint64_t v);
@@ -72,8 +71,15 @@ void mlia_format_double_printf(char *buf, double v);
 void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe);
 
 /* Convenience: key + value in one call. */
-void mlia_jw_kstr(mlia_jw *w, const char *key, const char *s);
 void mlia_jw_kstrn(mlia_jw *w, const char *key, const char *s, size_t len);
+/* Inline so that a literal key's length is known at compile time (no
+ * strlen per token on the writers' hot paths). */
+static inline void mlia_jw_key(mlia_jw *w, const char *key) { mlia_jw_keyn(w, key, strlen(key)); }
+static inline void mlia_jw_kstr(mlia_jw *w, const char *key, const char *s)
+{
+    mlia_jw_key(w, key);
+    mlia_jw_str(w, s);
+}
 void mlia_jw_kint(mlia_jw *w, const char *key, int64_t v);
 void mlia_jw_kuint(mlia_jw *w, const char *key, uint64_t v);
 void mlia_jw_kdouble(mlia_jw *w, const char *key, double v);

@@ -40,32 +40,37 @@ static size_t put(char *out, size_t cap, const char *s)
 static size_t put_digits(char *out, size_t cap, bool negative, uint64_t digits, int decimals,
                          bool strip_zeros)
 {
+    /* digits from the right, no printf (every quantity of every view comes
+     * through here): [decimals digits][.]<integer part with ','>[-] */
     char tmp[96];
+    char *e = tmp + sizeof tmp - 1, *p = e;
+    *p = 0;
     uint64_t scale = (uint64_t)POW10[decimals];
     uint64_t ip = digits / scale, fp = digits % scale;
-    char ibuf[32], grouped[48];
-    int il = snprintf(ibuf, sizeof ibuf, "%llu", (unsigned long long)ip);
-    size_t g = 0;
-    for (int i = 0; i < il; i++) {
-        if (i && (il - i) % 3 == 0)
-            grouped[g++] = ',';
-        grouped[g++] = ibuf[i];
-    }
-    grouped[g] = 0;
-    char fbuf[24] = "";
     if (decimals > 0) {
-        /* decimals indexes POW10 (at most 19 digits); the bound also tells
-         * the compiler fbuf is large enough (-Wformat-truncation at -O1) */
-        snprintf(fbuf, sizeof fbuf, "%0*llu", decimals > 19 ? 19 : decimals, (unsigned long long)fp);
-        if (strip_zeros) {
-            size_t fl = strlen(fbuf);
-            while (fl && fbuf[fl - 1] == '0')
-                fbuf[--fl] = 0;
+        int nd = decimals > 19 ? 19 : decimals;
+        bool keep = !strip_zeros;
+        for (int i = 0; i < nd; i++, fp /= 10) {
+            char d = (char)('0' + fp % 10);
+            if (keep || d != '0') {
+                *--p = d;
+                keep = true;
+            }
         }
+        if (p != e)
+            *--p = '.';
     }
-    snprintf(tmp, sizeof tmp, "%s%s%s%s", negative && digits ? "-" : "", grouped, fbuf[0] ? "." : "",
-             fbuf);
-    return put(out, cap, tmp);
+    int n = 0;
+    do {
+        if (n && n % 3 == 0)
+            *--p = ',';
+        *--p = (char)('0' + ip % 10);
+        ip /= 10;
+        n++;
+    } while (ip);
+    if (negative && digits)
+        *--p = '-';
+    return put(out, cap, p);
 }
 
 static bool finite_or_dash(char *out, size_t cap, double v, size_t *len)

@@ -753,6 +753,23 @@ static void write_overlay_meta(vw_ctx *c, const vw_view *v, const vw_overlay *ov
 /* "views": one entry per row of the table. The manifest names each
  * available view's model and node-data files; the page embeds the
  * collection and the overlay values instead. */
+/* The key "<graph id>/<node key>" of an overlay value: composed on the
+ * stack (one per value on the page, no arena copy), in the arena only when
+ * longer than the stack buffer. */
+static void write_value_key(vw_ctx *c, mlia_jw *w, const char *graph, const char *key)
+{
+    char buf[512];
+    size_t gl = strlen(graph), kl = strlen(key);
+    if (gl + 1 + kl > sizeof buf) {
+        mlia_jw_key(w, mlia_arena_printf(c->a, "%s/%s", graph, key));
+        return;
+    }
+    memcpy(buf, graph, gl);
+    buf[gl] = '/';
+    memcpy(buf + gl + 1, key, kl);
+    mlia_jw_keyn(w, buf, gl + 1 + kl);
+}
+
 static void write_views(vw_ctx *c, bool page, mlia_jw *w)
 {
     mlia_jw_karr_begin(w, "views");
@@ -780,7 +797,8 @@ static void write_views(vw_ctx *c, bool page, mlia_jw *w)
                 mlia_jw_kobj_begin(w, "values");
                 for (uint32_t q = 0; q < ov->n_values; q++) {
                     const vw_value *x = &ov->values[q];
-                    mlia_jw_kobj_begin(w, mlia_arena_printf(c->a, "%s/%s", v->graphs[x->graph].id, x->key));
+                    write_value_key(c, w, v->graphs[x->graph].id, x->key);
+                    mlia_jw_obj_begin(w);
                     mlia_jw_kdouble(w, "value", x->value);
                     mlia_jw_kstr(w, "color", x->color);
                     mlia_jw_kstr(w, "text", x->text);

@@ -318,7 +318,13 @@ void vw_colour(double t, char out[8], const char **text_color)
         double x = STOPS[lo][k] + (STOPS[lo + 1][k] - STOPS[lo][k]) * u;
         rgb[k] = (int)(x + 0.5);
     }
-    snprintf(out, 8, "#%02x%02x%02x", rgb[0] & 0xff, rgb[1] & 0xff, rgb[2] & 0xff);
+    static const char hex[] = "0123456789abcdef"; /* "#rrggbb" without printf */
+    out[0] = '#';
+    for (int k = 0; k < 3; k++) {
+        out[1 + 2 * k] = hex[(rgb[k] >> 4) & 0xf];
+        out[2 + 2 * k] = hex[rgb[k] & 0xf];
+    }
+    out[7] = 0;
     *text_color = t < 0.6 ? "#000000" : "#ffffff";
 }
 
