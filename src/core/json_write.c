@@ -251,7 +251,7 @@ static inline uint64_t word_special(uint64_t x, bool html_safe)
 /* Most strings (ids, names, keys) need no escape: the plain prefix is
  * scanned 8 bytes at a time, then quotes and bytes go in with one reserve
  * and one copy. */
-void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe)
+static size_t plain_prefix(const char *s, size_t len, bool html_safe)
 {
     const unsigned char *p = (const unsigned char *)s;
     const unsigned char bit = html_safe ? 2 : 1;
@@ -263,6 +263,12 @@ void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe)
     }
     while (i < len && (PLAIN_BYTES[p[i]] & bit))
         i++;
+    return i;
+}
+
+void mlia_json_escape(mlia_buf *b, const char *s, size_t len, bool html_safe)
+{
+    size_t i = plain_prefix(s, len, html_safe);
     escape_head(b, s, i);
     escape_tail(b, s, i, len, html_safe);
 }
@@ -283,6 +289,23 @@ static void write_string(mlia_jw *w, const char *s, size_t len)
 void mlia_jw_keyn(mlia_jw *w, const char *key, size_t len)
 {
     before_item(w);
+    if (w->buf && plain_prefix(key, len, w->html_safe) == len) {
+        /* the usual key: '"', the key, '"', ':' and the space in one go */
+        mlia_buf *b = w->buf;
+        mlia_buf_reserve(b, len + 5);
+        char *d = b->data + b->len;
+        d[0] = '"';
+        memcpy(d + 1, key, len);
+        d[len + 1] = '"';
+        d[len + 2] = ':';
+        d[len + 3] = ' ';
+        b->len += len + (w->pretty ? 4 : 3);
+        b->data[b->len] = 0;
+        if (w->fp && b->len >= MLIA_JW_STREAM_CHUNK)
+            mlia_jw_flush(w);
+        w->after_key = true;
+        return;
+    }
     write_string(w, key, len);
     out(w, w->pretty ? ": " : ":", w->pretty ? 2 : 1);
     w->after_key = true;

@@ -94,10 +94,20 @@ static size_t path_key(ep_ctx *c, const char *key)
 {
     size_t saved = c->plen;
     bool at_start = c->plen == 0 || c->path[c->plen - 1] == ' ';
-    int n = snprintf(c->path + c->plen, sizeof c->path - c->plen, "%s%s", at_start ? "" : ".",
-                     key);
-    if (n > 0)
-        c->plen += (size_t)n < sizeof c->path - c->plen ? (size_t)n : sizeof c->path - 1 - c->plen;
+    /* "[.]key", truncated to the buffer as snprintf would (once per member
+     * of every node: no printf) */
+    size_t room = sizeof c->path - 1 - c->plen;
+    char *d = c->path + c->plen;
+    if (!at_start && room) {
+        *d++ = '.';
+        room--;
+    }
+    size_t kl = strlen(key);
+    if (kl > room)
+        kl = room;
+    memcpy(d, key, kl);
+    d[kl] = 0;
+    c->plen = (size_t)(d + kl - c->path);
     return saved;
 }
 
