@@ -6,6 +6,7 @@
  * statistic/attribution, entity kinds, warnings in order.
  */
 #include "report/result/console.h"
+#include "report/result/headline.h"
 
 #include "test.h"
 
@@ -322,6 +323,37 @@ TEST(missing_model_metrics)
     mlia_arena_free(&arena);
 }
 
+/* Issue 29, 1: a CPU-only run (no delegate call, no statistics record) has
+ * no NX cycles by nature: "not applicable", and its no-statistics warning is
+ * not listed among the warnings; with a delegate call it stays a warning. */
+TEST(cpu_only_run_says_not_applicable)
+{
+    mlia_arena_init(&arena);
+    mlia_result r;
+    memset(&r, 0, sizeof r);
+    r.arena = &arena;
+    r.status = "ok";
+    add_model_metric(&r, metric_d("inference_time", "ms", 1.5, "sum", NULL, 1));
+    add_model_metric(&r, metric_na("total_cycles", "cycles", "No VGF neural statistics were found in the ETDump."));
+    add_warning(&r, "No VGF neural statistics were found in the ETDump.");
+    char *text = mlia_console_summary_result(&r, "forward", 1);
+    CHECK(strstr(text, "NX cycles:           not applicable: the model ran on the CPU only (no delegate call in "
+                       "the ETDump)\n") != NULL);
+    CHECK(strstr(text, "\nWarnings: none\n") != NULL);
+    mlia_headline h;
+    mlia_headline_compute(&r, &h);
+    CHECK(h.cpu_only);
+    CHECK(h.has_inference);
+    free(text);
+    /* the same with a delegate call: the statistics are missing, a warning */
+    add_entity(&r, "delegate_call/0", "delegate_call", "VgfBackend");
+    text = mlia_console_summary_result(&r, "forward", 1);
+    CHECK(strstr(text, "NX cycles:           unavailable: No VGF neural statistics") != NULL);
+    CHECK(strstr(text, "Warnings (1)\n  - No VGF neural statistics were found in the ETDump.\n") != NULL);
+    free(text);
+    mlia_arena_free(&arena);
+}
+
 TEST(single_execution_chain_and_long_word_wrap)
 {
     mlia_arena_init(&arena);
@@ -454,6 +486,7 @@ int main(void)
     RUN(session_wrapper_uses_method_and_executions);
     RUN(unavailable_nx_and_no_entities);
     RUN(missing_model_metrics);
+    RUN(cpu_only_run_says_not_applicable);
     RUN(single_execution_chain_and_long_word_wrap);
     RUN(shared_groups_rank_as_one_row);
     RUN(width_follows_and_names_never_cut);

@@ -22,6 +22,7 @@ import { Pane, VIEW_ORDER, viewLabel } from './pane.js';
 import { renderDetails } from './details.js';
 import { EntityTable } from './table.js';
 import { Search } from './search.js';
+import { buildHeadline } from './headline.js';
 import { Timeline } from './timeline.js';
 import { prepareCompare, addBaselinePane, startCompare } from './compare.js';
 
@@ -56,10 +57,13 @@ class App {
       el('div', { class: 'search-box' }, searchInput, searchResults),
       this.addPaneButton);
     this.banner = this.buildBanner();
+    this.headline = buildHeadline(this, this.doc);
     this.paneRow = el('div', { id: 'panes' });
     this.details = el('aside', { id: 'details', 'aria-live': 'polite' });
     this.tableBox = el('section', { id: 'entity-table' });
-    document.body.append(header, this.banner,
+    if (this.headline) document.body.append(header, this.headline);
+    else document.body.append(header);
+    document.body.append(this.banner,
       el('main', { id: 'workspace' }, this.paneRow, this.details), this.tableBox);
     this.buildTimeline(header);
     this.search = new Search(this, searchInput, searchResults);
@@ -106,6 +110,14 @@ class App {
     return found;
   }
 
+  // The banner (docs/page.md, "Banner"): one line, closed, under the
+  // headline. Its summary counts what it holds and quotes the first
+  // warning, so a warning is always in sight; opening it lists everything,
+  // kept apart: warnings (something went wrong or is incomplete),
+  // assumptions, notes (how to read the page), unavailable views (a view
+  // this capture should have but could not be built) and "not applicable
+  // to this capture" (what a CPU-only run or a run without companion PTE
+  // cannot have: not a failure, so not yellow).
   buildBanner() {
     const list = (cls, title, items) => {
       const texts = Array.isArray(items) ? items.filter((x) => x !== null && x !== undefined).map(String) : [];
@@ -114,23 +126,33 @@ class App {
         el('strong', { text: `${title} (${texts.length})` }),
         el('ul', null, texts.map((t) => el('li', { text: t }))));
     };
-    const unavailable = VIEW_ORDER.filter(([id]) => !this.data.isAvailable(id)).map(([id]) => {
+    const notApplicable = new Set(Array.isArray(this.doc.not_applicable) ? this.doc.not_applicable.map(String) : []);
+    const reasonOf = (id) => {
       const view = this.data.viewById.get(id);
       const reason = view && typeof view.reason === 'string' && view.reason ? view.reason : 'not present in the page data';
       return `${viewLabel(this.data, id)}: ${reason}`;
-    });
+    };
+    const missing = VIEW_ORDER.filter(([id]) => !this.data.isAvailable(id));
+    const unavailable = missing.filter(([id]) => !notApplicable.has(id)).map(([id]) => reasonOf(id));
+    const inapplicable = missing.filter(([id]) => notApplicable.has(id)).map(([id]) => reasonOf(id));
+    const pageWarning = this.doc.schema === SCHEMA ? []
+      : [`unexpected page schema ${JSON.stringify(this.doc.schema)}; expected ${SCHEMA}`];
+    const warnings = pageWarning.concat(Array.isArray(this.doc.warnings) ? this.doc.warnings.map(String) : []);
     const sections = [
-      this.doc.schema === SCHEMA ? null : list('warnings', 'Page', [`unexpected page schema ${JSON.stringify(this.doc.schema)}; expected ${SCHEMA}`]),
-      list('warnings', 'Warnings', this.doc.warnings),
+      list('warnings', 'Warnings', warnings),
       list('assumptions', 'Assumptions', this.doc.assumptions),
-      list('notes', 'Notes', this.doc.notes),
       list('unavailable-views', 'Unavailable views', unavailable),
+      list('notes', 'Notes', this.doc.notes),
+      list('not-applicable', 'Not applicable to this capture', inapplicable),
     ].filter((x) => x);
     if (!sections.length) sections.push(el('div', { class: 'banner-section none', text: 'No warnings or assumptions for this run.' }));
-    // collapsible: the summary line names what is inside; open at first
     const counts = sections.map((sct) => sct.querySelector('strong')).filter((x) => x).map((x) => x.textContent);
-    return el('details', { id: 'banner', role: 'status', open: '' },
-      el('summary', { class: 'banner-summary', text: counts.length ? counts.join(' \u00b7 ') : 'Notes' }),
+    const alarming = warnings.length > 0 || unavailable.length > 0;
+    const first = warnings.length ? warnings[0] : (unavailable.length ? unavailable[0] : null);
+    return el('details', { id: 'banner', role: 'status', class: alarming ? 'alarming' : 'calm' },
+      el('summary', { class: 'banner-summary' },
+        el('span', { class: 'banner-counts', text: counts.length ? counts.join(' \u00b7 ') : 'Notes' }),
+        first ? el('span', { class: 'banner-first', text: first, title: first }) : null),
       el('div', { class: 'banner-body' }, sections));
   }
 

@@ -294,6 +294,15 @@ export class PageData {
     return tell;
   }
 
+  // An entity's one display name: its name, with what tells it apart when
+  // others of its kind share it ("aten.convolution.default (conv2)").
+  displayName(id, entity) {
+    const e = entity || this.entity(id);
+    const name = e && e.name !== undefined ? String(e.name) : String(id);
+    const tell = e ? this.distinctOf(id) : null;
+    return tell ? `${name} (${tell})` : name;
+  }
+
   entity(id) {
     return Object.prototype.hasOwnProperty.call(this.entities, id) ? this.entities[id] : null;
   }

@@ -131,13 +131,18 @@ export class Pane {
       this.renderLegend();
     } });
     const button = (text, title, cls, fn) => el('button', { type: 'button', class: cls, title, 'aria-label': title, text, onclick: fn });
+    // the graph's top at a readable size: the Fit button says "Fit all"
+    // (issue 29, 1: a hint over the canvas hid graph content)
+    this.fitHint = el('span', { class: 'fit-hint', hidden: true, text: ' all' });
+    this.fitButton = el('button', { type: 'button', class: 'zoom-fit', title: 'Fit the whole graph in the pane', 'aria-label': 'Fit the whole graph in the pane',
+      onclick: () => this.fit(true) }, 'Fit', this.fitHint);
     this.closeButton = button('\u00d7', 'Close pane', 'close-pane', () => this.app.removePane(this));
     this.toolbar = el('div', { class: 'pane-toolbar' },
       this.viewSelect, this.graphSelect, this.overlaySelect,
       el('span', { class: 'spacer' }),
       button('\u2212', 'Zoom out', 'zoom-out', () => this.zoomBy(1 / 1.25)),
       button('+', 'Zoom in', 'zoom-in', () => this.zoomBy(1.25)),
-      button('Fit', 'Fit to pane', 'zoom-fit', () => this.fit()),
+      this.fitButton,
       this.closeButton);
     this.defs = svgEl('defs', null,
       svgEl('marker', { id: `arrow-${id}`, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' },
@@ -148,11 +153,10 @@ export class Pane {
     this.viewport = svgEl('g', { class: 'viewport' }, this.groupLayer, this.edgeLayer, this.nodeLayer);
     this.svg = svgEl('svg', { class: 'canvas', role: 'img', 'aria-label': 'Graph' }, this.defs, this.viewport);
     this.message = el('div', { class: 'pane-message', hidden: true });
-    this.fitHint = el('div', { class: 'fit-hint', hidden: true,
-      text: 'Readable size: drag or shift + wheel for the rest, \u2212 for all' });
     this.legend = el('div', { class: 'legend' });
     this.root = el('section', { class: 'pane', 'data-pane': String(id) },
-      this.toolbar, el('div', { class: 'canvas-wrap' }, this.svg, this.message, this.fitHint), this.legend);
+      this.toolbar, el('div', { class: 'canvas-wrap' }, this.svg, this.message),
+      this.legend);
     this.root.addEventListener('pointerdown', () => this.app.setActivePane(this), true);
     this.cachedSize = null;
     if (typeof ResizeObserver === 'function') {
@@ -178,7 +182,7 @@ export class Pane {
       if (!drag.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
       if (!drag.moved) {
         drag.moved = true;
-        this.fitHint.hidden = true;
+        this.fitHint.hidden = true; this.fitButton.classList.remove('more');
         this.svg.setPointerCapture(drag.id);
         this.svg.classList.add('panning');
       }
@@ -201,7 +205,7 @@ export class Pane {
     });
     this.svg.addEventListener('wheel', (ev) => {
       ev.preventDefault();
-      this.fitHint.hidden = true;
+      this.fitHint.hidden = true; this.fitButton.classList.remove('more');
       if (ev.shiftKey) {
         // scroll: vertical (Chromium may report a shifted wheel as deltaX)
         this.view.ty -= ev.deltaY || ev.deltaX;
@@ -260,7 +264,7 @@ export class Pane {
   }
 
   zoomBy(factor, cx, cy) {
-    this.fitHint.hidden = true;
+    this.fitHint.hidden = true; this.fitButton.classList.remove('more');
     const { w, h } = this.size();
     const px = cx === undefined ? w / 2 : cx;
     const py = cy === undefined ? h / 2 : cy;
@@ -272,24 +276,29 @@ export class Pane {
     this.applyTransform();
   }
 
-  // Fits the whole graph in the pane, unless that would make the node text
-  // unreadable: Fit never goes below FIT_MIN_ZOOM (the smallest node text
+  // Fits the graph in the pane. The first fit of a view (whole false) stops
+  // at a readable zoom: never below FIT_MIN_ZOOM (the smallest node text
   // rendered at FIT_MIN_TEXT_PX); the graph then shows its top, centred
-  // across (where a layered layout keeps its main path), and the rest is reached by
-  // dragging, shift + wheel, or zooming out. data-fit on the canvas says
-  // which ("whole" or "readable").
-  fit() {
+  // across (where a layered layout keeps its main path), the rest is
+  // reached by dragging or shift + wheel, and a hint under the canvas says
+  // so. The Fit button (whole true) fits the whole graph, however small
+  // (issue 29, 1: "Fit does not fit"). data-fit on the canvas says which
+  // ("whole" or "readable").
+  fit(whole) {
     if (!this.model) return;
     const layout = layoutGroup(this.model.root);
     const { w, h } = this.size();
-    const whole = Math.min((w - 2 * MARGIN) / Math.max(layout.width, 1), (h - 2 * MARGIN) / Math.max(layout.height, 1), 1.25);
-    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, FIT_MIN_ZOOM, whole));
+    const all = Math.min((w - 2 * MARGIN) / Math.max(layout.width, 1), (h - 2 * MARGIN) / Math.max(layout.height, 1), 1.25);
+    const k = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, whole ? all : Math.max(FIT_MIN_ZOOM, all)));
     this.view.k = k;
     this.view.tx = (w - layout.width * k) / 2;
     this.view.ty = Math.max(MARGIN, (h - layout.height * k) / 2);
-    const clamped = whole < FIT_MIN_ZOOM;
+    const clamped = !whole && all < FIT_MIN_ZOOM;
     this.svg.setAttribute('data-fit', clamped ? 'readable' : 'whole');
     this.fitHint.hidden = !clamped;
+    this.fitButton.classList.toggle('more', clamped);
+    this.fitButton.title = clamped ? 'The top of the graph is shown at a readable size (drag or shift + wheel for the rest): Fit all shows the whole graph'
+      : 'Fit the whole graph in the pane';
     this.applyTransform();
   }
 
@@ -297,7 +306,7 @@ export class Pane {
     const box = this.boxes.get(item.uid);
     if (!box) return;
     if (minZoom && this.view.k < minZoom) this.view.k = minZoom;
-    this.fitHint.hidden = true;
+    this.fitHint.hidden = true; this.fitButton.classList.remove('more');
     const { w, h } = this.size();
     this.view.tx = w / 2 - (box.x + box.w / 2) * this.view.k;
     this.view.ty = h / 2 - (box.y + box.h / 2) * this.view.k;

@@ -38,6 +38,7 @@
 #include "core/oom.h"
 #include "core/str.h"
 #include "report/format.h"
+#include "report/result/headline.h"
 
 #define VALUE_COL 21
 #define MEMBERS_LISTED 8
@@ -308,31 +309,15 @@ static const mlia_metric *coverage_of(const mlia_entity *e)
 }
 
 /* "partial" with what made it partial (docs/analysis.md: a breakdown with
- * coverage below 100 %, or compiler operations without association). */
+ * coverage below 100 %, or compiler operations without association);
+ * the text is the headline's (report/result/headline.h). */
 static void put_status(out *o, const mlia_result *r)
 {
     if (!r->status)
         return;
-    char line[512];
-    if (streq(r->status, "ok")) {
-        snprintf(line, sizeof line, "ok (every measurement covers every execution)");
-    } else if (streq(r->status, "partial")) {
-        bool low_coverage = false, unassociated = false;
-        for (uint32_t i = 0; i < r->n_entities && !low_coverage; i++) {
-            const mlia_metric *c = r->entities[i] ? coverage_of(r->entities[i]) : NULL;
-            low_coverage = c && value_of(c) < 100.0;
-        }
-        for (uint32_t i = 0; i < r->n_warnings; i++)
-            unassociated |= strncmp(r->warnings[i], "Associations are incomplete", 27) == 0;
-        snprintf(line, sizeof line, "partial (%s%s%s; see Warnings)",
-                 low_coverage ? "some items were measured in fewer than all executions" : "",
-                 low_coverage && unassociated ? ", and " : "",
-                 unassociated ? "some compiler operations have no source operator"
-                              : (low_coverage ? "" : "some results are incomplete"));
-    } else {
-        snprintf(line, sizeof line, "%s", r->status);
-    }
-    put_field(o, "Status:", line);
+    mlia_headline h;
+    mlia_headline_compute(r, &h);
+    put_field(o, "Status:", h.status_text);
 }
 
 static void put_inference(out *o, const mlia_result *r)
@@ -388,7 +373,13 @@ static void put_nx(out *o, const mlia_result *r)
     const mlia_metric *compute = model_metric(r, "compute_cycles");
     const mlia_metric *util = model_metric(r, "target_utilization");
     char line[256], v[MLIA_FMT_CAP], pct[MLIA_FMT_CAP];
-    if (!numeric(total)) {
+    mlia_headline h;
+    mlia_headline_compute(r, &h);
+    if (!numeric(total) && h.cpu_only) {
+        put_label(o->b, "NX cycles:");
+        put_wrapped(o, "not applicable: the model ran on the CPU only (no delegate call in the ETDump)",
+                    VALUE_COL, VALUE_COL);
+    } else if (!numeric(total)) {
         put_unavailable(o, "NX cycles:", total ? total->reason : "not analysed");
     } else {
         fmt_cycles(v, sizeof v, total);
@@ -944,15 +935,24 @@ static void put_accuracy(out *o, const mlia_result *r)
     free(list);
 }
 
+/* Warnings, without what does not apply to this capture (a CPU-only run has
+ * no NX statistics by nature: said on the NX cycles line instead). */
 static void put_warnings(out *o, const mlia_result *r)
 {
     mlia_buf *b = o->b;
-    if (r->n_warnings == 0) {
+    mlia_headline h;
+    mlia_headline_compute(r, &h);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->n_warnings; i++)
+        n += !mlia_headline_is_not_applicable(&h, r->warnings[i]);
+    if (n == 0) {
         mlia_buf_puts(b, "\nWarnings: none\n");
         return;
     }
-    mlia_buf_printf(b, "\nWarnings (%u)\n", r->n_warnings);
+    mlia_buf_printf(b, "\nWarnings (%u)\n", n);
     for (uint32_t i = 0; i < r->n_warnings; i++) {
+        if (mlia_headline_is_not_applicable(&h, r->warnings[i]))
+            continue;
         mlia_buf_puts(b, "  - ");
         /* warnings quote input text: keep terminal controls out */
         const char *w = r->warnings[i];

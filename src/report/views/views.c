@@ -41,6 +41,7 @@
 #include "report/views/page_asset.h"
 #include "report/trace/trace.h"
 #include "report/views/views.h"
+#include "report/result/headline.h"
 #include "report/result/result_json.h"
 #include "report/views/views_model.h"
 
@@ -112,8 +113,19 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
     v->id = d->id;
     v->label = d->label;
     v->reason = d->unavailable(c->s);
-    if (v->reason)
+    if (v->reason) {
+        /* docs/page.md, "Not applicable to this capture": a run whose
+         * ETDump has no delegate call ran on the CPU, so the NX views have
+         * nothing to show by nature; the PTE view needs --companion-model */
+        if (strcmp(d->id, "pte_vgf_backend_hierarchy") == 0) {
+            v->not_applicable = !c->s->has_companion;
+        } else if (strcmp(d->id, "source_model") != 0 && vw_cpu_only(c->s)) {
+            v->not_applicable = true;
+            v->reason = "The model ran on the CPU only (no delegate call in the ETDump), so there are no NX "
+                        "statistics to show.";
+        }
         return;
+    }
     v->available = true;
     for (uint32_t k = 0; d->columns && d->columns[k]; k++)
         vw_strs_add(&v->columns, c->a, d->columns[k]);
@@ -1042,6 +1054,51 @@ static void write_entities(vw_out *o, mlia_jw *w)
     mlia_jw_obj_end(w);
 }
 
+/* The page's headline strip (docs/page.md, "Headline"): the numbers the
+ * console prints first, from report/result/headline.h. */
+static void write_headline(vw_out *o, mlia_jw *w)
+{
+    const mlia_run_record *s = o->c->s;
+    mlia_headline h;
+    mlia_headline_compute(s->result, &h);
+    mlia_jw_kobj_begin(w, "headline");
+    mlia_jw_kstr(w, "status", h.status);
+    mlia_jw_kstr(w, "status_text", h.status_text[0] ? h.status_text : NULL);
+    mlia_jw_kuint(w, "executions", s->n_executions);
+    if (h.has_inference) {
+        mlia_jw_kobj_begin(w, "inference_time");
+        mlia_jw_kdouble(w, "p50", h.inference_p50);
+        mlia_jw_kdouble(w, "min", h.inference_min);
+        mlia_jw_kdouble(w, "max", h.inference_max);
+        mlia_jw_kuint(w, "samples", h.inference_samples);
+        mlia_jw_obj_end(w);
+    } else {
+        mlia_jw_knull(w, "inference_time");
+    }
+    mlia_jw_kstr(w, "inference_reason", h.has_inference ? NULL : h.inference_reason);
+    if (h.top) {
+        mlia_jw_kobj_begin(w, "top_operator");
+        mlia_jw_kstr(w, "id", h.top->id);
+        mlia_jw_kdouble(w, "p50", h.top_p50);
+        mlia_jw_kstr(w, "attribution", h.top_attribution);
+        mlia_jw_kuint(w, "members", h.top_members);
+        mlia_jw_kstr(w, "call", h.top_call ? (h.top_call->name ? h.top_call->name : h.top_call->id) : NULL);
+        mlia_jw_obj_end(w);
+    } else {
+        mlia_jw_knull(w, "top_operator");
+    }
+    if (h.has_nx) {
+        mlia_jw_kobj_begin(w, "nx_total_cycles");
+        mlia_jw_kuint(w, "p50", h.nx_total_cycles);
+        mlia_jw_kuint(w, "samples", h.nx_samples);
+        mlia_jw_obj_end(w);
+    } else {
+        mlia_jw_knull(w, "nx_total_cycles");
+    }
+    mlia_jw_kbool(w, "cpu_only", h.cpu_only);
+    mlia_jw_obj_end(w);
+}
+
 static void write_page_data(vw_out *o, mlia_jw *w)
 {
     vw_ctx *c = o->c;
@@ -1054,10 +1111,19 @@ static void write_page_data(vw_out *o, mlia_jw *w)
                                    s->etrecord_digest.name ? s->etrecord_digest.name : "ETRecord",
                                    s->method_name ? s->method_name : "?"));
     mlia_jw_kstr(w, "generated_by", "mlia " MLIA_VERSION);
+    write_headline(o, w);
+    mlia_headline h;
+    mlia_headline_compute(r, &h);
     mlia_jw_karr_begin(w, "warnings");
     for (uint32_t i = 0; i < r->n_warnings; i++)
-        if (!is_assumption(r->warnings[i]))
+        if (!is_assumption(r->warnings[i]) && !mlia_headline_is_not_applicable(&h, r->warnings[i]))
             mlia_jw_str(w, r->warnings[i]);
+    mlia_jw_arr_end(w);
+    /* docs/page.md: what this capture cannot have, apart from what went wrong */
+    mlia_jw_karr_begin(w, "not_applicable");
+    for (uint32_t i = 0; i < c->n_views; i++)
+        if (!c->views[i].available && c->views[i].not_applicable)
+            mlia_jw_str(w, c->views[i].id);
     mlia_jw_arr_end(w);
     mlia_jw_karr_begin(w, "assumptions");
     for (uint32_t i = 0; i < r->n_warnings; i++)

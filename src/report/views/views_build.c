@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/result/headline.h"
 #include "report/format.h"
 #include "report/views/views_model.h"
 
@@ -79,6 +80,13 @@ const char *vw_nx_reason(const nx_result *nx)
     if (!nx || !nx->any_record)
         return "No VGF neural statistics in the ETDump.";
     return "The VGF neural statistics in the ETDump hold no measured chain.";
+}
+
+bool vw_cpu_only(const mlia_run_record *s)
+{
+    mlia_headline h;
+    mlia_headline_compute(s->result, &h);
+    return h.cpu_only;
 }
 
 bool vw_segment_shown(const nx_segment *seg)

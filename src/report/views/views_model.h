@@ -132,6 +132,8 @@ typedef struct vw_view {
     const char *id, *label;
     bool available;
     const char *reason;        /* why unavailable, or NULL */
+    bool not_applicable;       /* unavailable by what the capture is or was given, not by a fault
+                                  (a CPU-only run's NX views, the PTE view without companion) */
     bool has_content;          /* mapping view: at least one chain -> source edge */
     uint32_t n_graphs, cap_graphs;
     vw_graph *graphs;
@@ -238,6 +240,9 @@ const char *vw_list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t c
 /* Some graph segment has a measured chain; else vw_nx_reason() says why not. */
 bool vw_nx_measured(const nx_result *nx);
 const char *vw_nx_reason(const nx_result *nx);
+/* The run had no delegate call in its ETDump and no NX measurement: it ran on
+ * the CPU only (docs/page.md, "Not applicable to this capture"). */
+bool vw_cpu_only(const mlia_run_record *s);
 /* A segment the NX views show: a graph segment that was analysed. */
 bool vw_segment_shown(const nx_segment *seg);
 /* total/op cycle attributes (p50, min, max), per-counter cycles, coverage. */
