@@ -112,7 +112,7 @@ class App {
 
   // The banner (docs/page.md, "Banner"): one line, closed, under the
   // headline. Its summary counts what it holds and quotes the first
-  // warning, so a warning is always in sight; opening it lists everything,
+  // warning (else the first note), so a warning is always in sight; opening it lists everything,
   // kept apart: warnings (something went wrong or is incomplete),
   // assumptions, notes (how to read the page), unavailable views (a view
   // this capture should have but could not be built) and "not applicable
@@ -148,7 +148,11 @@ class App {
     if (!sections.length) sections.push(el('div', { class: 'banner-section none', text: 'No warnings or assumptions for this run.' }));
     const counts = sections.map((sct) => sct.querySelector('strong')).filter((x) => x).map((x) => x.textContent);
     const alarming = warnings.length > 0 || unavailable.length > 0;
-    const first = warnings.length ? warnings[0] : (unavailable.length ? unavailable[0] : null);
+    // quoted in the closed summary: the first warning, else the first
+    // unavailable view, else the first note (the comparison page's note
+    // says what its two panes show)
+    const notes = Array.isArray(this.doc.notes) ? this.doc.notes.map(String) : [];
+    const first = warnings.length ? warnings[0] : (unavailable.length ? unavailable[0] : (notes.length ? notes[0] : null));
     return el('details', { id: 'banner', role: 'status', class: alarming ? 'alarming' : 'calm' },
       el('summary', { class: 'banner-summary' },
         el('span', { class: 'banner-counts', text: counts.length ? counts.join(' \u00b7 ') : 'Notes' }),
