@@ -153,7 +153,7 @@ coverage:
 	  if ($$2 + 0 < min) { print "coverage: " $$2 " % of the lines of src/, below " min " %"; exit 1 } } \
 	  END { if (!found) { print "coverage: no summary"; exit 1 } }' build-cov/coverage.txt
 
-$(BUILD)/oom_sweep: tests/oom/sweep.c tests/oom/hook.c tests/oom/hook.h $(BUILD)/libmlia.a
+$(BUILD)/oom_sweep: tests/oom/sweep.c tests/oom/hook.c tests/oom/hook.h tests/oom/tree_digest.h $(BUILD)/libmlia.a
 	$(CC) $(filter-out $(OOM_HOOK),$(CFLAGS)) -Itests/oom -DMLIA_SOURCE_DIR='"$(CURDIR)"' -o $@ \
 	  tests/oom/sweep.c tests/oom/hook.c $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
 

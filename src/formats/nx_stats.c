@@ -304,8 +304,8 @@ int nx_parse_statistics_info(const uint8_t *data, size_t len, bool is_text, mlia
         return mlia_error_setf(err, NULL, "Statistics info holds too many stripe IDs.");
     if (count > 1) {
         uint32_t *sorted = malloc(count * sizeof *sorted);
-        if (!sorted)
-            return mlia_error_setf(err, NULL, "out of memory");
+        if (!sorted) /* the one out-of-memory path: never a decode error of the blob */
+            mlia_oom(count * sizeof *sorted);
         memcpy(sorted, out, count * sizeof *sorted);
         qsort(sorted, count, sizeof *sorted, cmp_u32);
         bool dup = false;

@@ -8,7 +8,11 @@
  * point runs once unarmed to count its allocations, then again with the
  * failure at N = 1..60 and at geometric steps up to that count. Every call
  * must return 0 or 1 (2 only for usage errors), the error text must be one
- * line, and a failed check must leave no half-written mlia-output folder.
+ * line, and a failed check must leave no half-written mlia-output folder. A
+ * call that returns 0 although an allocation failed must have produced
+ * exactly what the run without failures produced: the returned text, or
+ * every file it wrote (tests/oom/tree_digest.h; SOURCE_DATE_EPOCH is set so
+ * that the runs are reproducible).
  *
  * Under AddressSanitizer the sanitizer owns malloc: the test is skipped there
  * (the CI's plain build runs it).
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #include "mlia/mlia.h"
+#include "oom/tree_digest.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define OOM_INTERPOSE 0
@@ -114,7 +119,7 @@ int posix_memalign(void **out, size_t align, size_t n)
 #endif
 
 static char tmp_root[] = "/tmp/mlia-entry-oom-XXXXXX";
-static char etrecord[512], etdump[512], out_a[512], out_b[512], cmp_dir[512];
+static char etrecord[512], etdump[512], out_a[512], out_b[512], cmp_dir[512], inspect_dir[512], inspect_file[600];
 
 static int run_cmd(const char *cmd)
 {
@@ -148,8 +153,32 @@ static int output_dir_consistent(const char *dir)
 
 typedef int (*entry_fn)(int armed_run, char **error);
 
+/* What the last call produced, compared between runs: the text it
+ * returned (kept by the call, freed here), or NULL when it writes files
+ * (then its output folder is compared). */
+static char *returned;
+static const char *written_dir;
+static int not_run; /* the armed failure hit the test's own fopen */
+
+/* The output of the last call, read while nothing is armed: malloc'd. */
+static char *last_output(void)
+{
+    if (written_dir)
+        return oom_tree_digest(written_dir);
+    return strdup(returned ? returned : "");
+}
+
+static void clear_dir(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    if (system(cmd) != 0)
+        printf("  could not clear %s\n", dir);
+}
+
 static int call_check(int armed, char **error)
 {
+    written_dir = cmp_dir;
     mlia_check_options o;
     memset(&o, 0, sizeof o);
     o.etrecord_path = etrecord;
@@ -170,16 +199,20 @@ static int call_check(int armed, char **error)
 static int call_inspect(int armed, char **error)
 {
     char *json = NULL;
+    written_dir = NULL;
     int rc = mlia_inspect(etdump, &json, error);
-    mlia_free(json);
+    returned = json; /* read (and freed) by last_output's caller */
     return rc;
 }
 
 static int call_inspect_to(int armed, char **error)
 {
-    FILE *f = fopen("/dev/null", "w");
-    if (!f)
-        return 0; /* the failure hit fopen, not the library */
+    written_dir = inspect_dir;
+    FILE *f = fopen(inspect_file, "w");
+    if (!f) {
+        not_run = 1; /* the failure hit fopen, not the library */
+        return 0;
+    }
     int rc = mlia_inspect_to(etrecord, f, error);
     fclose(f);
     return rc;
@@ -190,13 +223,15 @@ static int call_advisor(int armed, char **error)
     char req[2048];
     snprintf(req, sizeof req, "{\"model\": \"%s\", \"profiling_data\": [\"%s\"]}", etrecord, etdump);
     char *result = NULL;
+    written_dir = NULL;
     int rc = mlia_run_advisor_json(req, &result, error);
-    mlia_free(result);
+    returned = result;
     return rc;
 }
 
 static int call_compare(int armed, char **error)
 {
+    written_dir = cmp_dir;
     mlia_compare_options o = {.baseline = out_a, .new_run = out_b, .output_dir = cmp_dir, .threshold = -1};
     mlia_compare_output out;
     int rc = mlia_compare(&o, &out, error);
@@ -210,34 +245,66 @@ static int call_compare_json(int armed, char **error)
     char req[2048];
     snprintf(req, sizeof req, "{\"baseline\": \"%s\", \"new\": \"%s\"}", out_a, out_b);
     char *result = NULL;
+    written_dir = NULL;
     int rc = mlia_compare_json(req, &result, error);
-    mlia_free(result);
+    returned = result;
     return rc;
+}
+
+/* The output of the call just made (see last_output), its returned text
+ * freed; NULL when it cannot be read. */
+static char *take_output(void)
+{
+    char *out = last_output();
+    mlia_free(returned);
+    returned = NULL;
+    return out;
 }
 
 /* Runs `fn` unarmed (must succeed), then with each planned failure. */
 static void sweep(const char *name, entry_fn fn)
 {
     char *error = NULL;
+    returned = NULL;
+    written_dir = NULL;
+    clear_dir(cmp_dir);
+    clear_dir(inspect_dir);
     atomic_store(&fail_at, 0);
     atomic_store(&alloc_count, 0);
     int rc = fn(0, &error);
     long total = atomic_load(&alloc_count);
+    char *want = take_output();
     if (rc) {
         printf("  %s failed unarmed: %s\n", name, error ? error : "(no message)");
         CHECK_INT(rc, 0);
     }
     mlia_free(error);
     CHECK(total > 0);
-    long runs = 0, errors = 0, oom_messages = 0;
+    CHECK(want && *want);
+    long runs = 0, errors = 0, oom_messages = 0, absorbed = 0;
     for (long n = 1; n <= total; n = n < 60 ? n + 1 : n + n / 8) {
         error = NULL;
+        clear_dir(cmp_dir);
+        clear_dir(inspect_dir);
+        not_run = 0;
         atomic_store(&failed_once, 0);
         atomic_store(&alloc_count, 0);
         atomic_store(&fail_at, n);
         rc = fn(1, &error);
         atomic_store(&fail_at, 0);
+        char *got = take_output();
         runs++;
+        if (rc == 0 && atomic_load(&failed_once) && !not_run) {
+            /* the failure was absorbed: the same output as without it */
+            absorbed++;
+            if (!want || !got || strcmp(want, got) != 0) {
+                char why[400];
+                printf("  %s: rc 0 after failing allocation %ld, but the output differs from the unarmed run: %s\n",
+                       name, n, want && got ? oom_digest_difference(want, got, why, sizeof why) : "(unreadable)");
+                CHECK(want && got && strcmp(want, got) == 0);
+            }
+        }
+        free(got);
         if (rc != 0 && rc != 1) {
             printf("  %s: failing allocation %ld gave %d (%s)\n", name, n, rc, error ? error : "(no message)");
             CHECK(rc == 0 || rc == 1);
@@ -253,8 +320,9 @@ static void sweep(const char *name, entry_fn fn)
         }
         mlia_free(error);
     }
-    printf("  %s: %ld allocations, %ld armed runs, %ld errors (%ld say out of memory)\n", name, total, runs, errors,
-           oom_messages);
+    printf("  %s: %ld allocations, %ld armed runs, %ld errors (%ld say out of memory), %ld absorbed (same output)\n",
+           name, total, runs, errors, oom_messages, absorbed);
+    free(want);
     /* the library's own allocations fail early: at least one run must have
      * been turned into an out-of-memory error rather than a crash or exit */
     CHECK(oom_messages > 0);
@@ -281,6 +349,9 @@ int main(void)
     snprintf(out_a, sizeof out_a, "%s/a", tmp_root);
     snprintf(out_b, sizeof out_b, "%s/b", tmp_root);
     snprintf(cmp_dir, sizeof cmp_dir, "%s/c", tmp_root);
+    snprintf(inspect_dir, sizeof inspect_dir, "%s/i", tmp_root);
+    snprintf(inspect_file, sizeof inspect_file, "%s/inspect.json", inspect_dir);
+    setenv("SOURCE_DATE_EPOCH", "1767225600", 1); /* reproducible run_id and timestamp */
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "cd '%s' && python3 tools/mkfixture.py samples/demo.json '%s' >/dev/null && mkdir -p '%s' '%s' '%s'",

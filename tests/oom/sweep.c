@@ -16,7 +16,9 @@
  * strdup, realpath, fopen and fdopendir of src/ is counted; threads are run
  * inline so the count is deterministic). Then, for N = 1..A, a child
  * process fails allocation N and runs mlia_check again; the child must
- * return 0 (the failure was absorbed) or 1 with a one-line error, leave no
+ * return 0 (the failure was absorbed: then every file it wrote must equal
+ * the run without failures, tree_digest.h; SOURCE_DATE_EPOCH is set so
+ * that runs are reproducible) or 1 with a one-line error, leave no
  * temporary output folder and no half-written mlia-output, and exit without
  * a leak (LeakSanitizer at the child's exit: the sweep is built with
  * ASan+UBSan); a crash, a sanitizer report, an exit() or a hang (60 s) is a
@@ -40,6 +42,7 @@
 #include <unistd.h>
 
 #include "mlia/mlia.h"
+#include "tree_digest.h"
 
 #ifndef MLIA_SOURCE_DIR
 #define MLIA_SOURCE_DIR "."
@@ -50,6 +53,7 @@ typedef struct sweep_run {
     char etrecord[1024], etdump[1024], companion[1024], out[1024];
     bool views;
     long allocations;
+    char *digest; /* the output of the run without failures (tree_digest.h) */
 } sweep_run;
 
 static char root[] = "/tmp/mlia-oom-sweep-XXXXXX";
@@ -110,6 +114,10 @@ static const char *output_problem(const char *dir)
 static void child(const sweep_run *r, long n, int fd)
 {
     char *error = NULL;
+    char clear[1200];
+    snprintf(clear, sizeof clear, "rm -rf '%s/mlia-output'", r->out);
+    if (sh(clear) != 0)
+        exit(14);
     mlia_hook_arm(n);
     int rc = check_once(r, &error);
     int fired = mlia_hook_fired();
@@ -117,6 +125,7 @@ static void child(const sweep_run *r, long n, int fd)
     char line[2600];
     int code = 0;
     const char *problem = output_problem(r->out);
+    char *got = rc == 0 && fired ? oom_tree_digest(r->out) : NULL;
     if (rc != 0 && rc != 1) {
         snprintf(line, sizeof line, "returned %d", rc);
         code = 11;
@@ -127,11 +136,17 @@ static void child(const sweep_run *r, long n, int fd)
         snprintf(line, sizeof line, "output folder: %s (after %s%.1000s)", problem, rc ? "error: " : "ok",
                  rc && error ? error : "");
         code = 13;
+    } else if (rc == 0 && fired && (!got || !r->digest || strcmp(got, r->digest) != 0)) {
+        char why[400];
+        snprintf(line, sizeof line, "ok, but the output differs from the run without failures: %s",
+                 got && r->digest ? oom_digest_difference(r->digest, got, why, sizeof why) : "(unreadable)");
+        code = 15;
     } else {
         snprintf(line, sizeof line, "%s%s%.2000s", rc ? "error: " : "ok", fired ? "" : " (not reached)",
                  rc ? error : "");
     }
     free(error);
+    free(got);
     ssize_t w = write(fd, line, strlen(line));
     (void)w;
     close(fd);
@@ -243,6 +258,7 @@ int main(int argc, char **argv)
     }
     if (setup(fixtures) != 0)
         return 1;
+    setenv("SOURCE_DATE_EPOCH", "1767225600", 1); /* reproducible run_id and timestamp */
     long stride = env_long("OOM_SWEEP_STRIDE", 1), above = env_long("OOM_SWEEP_STRIDE_ABOVE", 0);
     if (stride < 1)
         stride = 1;
@@ -269,6 +285,12 @@ int main(int argc, char **argv)
         mlia_hook_arm(0);
         int rc = check_once(r, &error);
         r->allocations = mlia_hook_count();
+        r->digest = oom_tree_digest(r->out);
+        if (rc == 0 && (!r->digest || !*r->digest)) {
+            printf("FAIL %s: the output of the run without failures cannot be read\n", r->name);
+            total_failed++;
+            continue;
+        }
         if (rc != 0) {
             printf("FAIL %s: the run fails without injected failures: %s\n", r->name, error ? error : "?");
             free(error);

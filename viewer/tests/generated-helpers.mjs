@@ -1,5 +1,6 @@
 // Helpers of generated.test.mjs: produce real pages with the C tool
-// (`../build/mlia check ... --model-explorer files`) from the sample
+// (`$BUILD/mlia check ... --model-explorer files`: $MLIA_BIN, else the
+// BUILD folder the suite was given, else build/) from the sample
 // fixtures made by tools/mkfixture.py, open such a page from a fresh
 // folder over file:// (network off, see helpers.mjs), and read the data
 // embedded in the page so that tests can derive what the page must show
@@ -13,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { VIEWER, bringIntoView } from './helpers.mjs';
 
 export const REPO = join(VIEWER, '..');
-export const MLIA = join(REPO, 'build', 'mlia');
+export const MLIA = process.env.MLIA_BIN || join(REPO, process.env.BUILD || 'build', 'mlia');
 export const MKFIXTURE = join(REPO, 'tools', 'mkfixture.py');
 export const SAMPLES = join(REPO, 'samples');
 

@@ -1,5 +1,5 @@
 // The standalone page as the C tool really writes it: builds the demo and
-// vww4 sample fixtures (tools/mkfixture.py), runs `../build/mlia check
+// vww4 sample fixtures (tools/mkfixture.py), runs `$BUILD/mlia check
 // ... --model-explorer files` on them (vww4 with its companion PTE), copies
 // each bundle/index.html alone into a fresh folder and opens it from
 // file:// in headless Chromium with the network off. Checks: no console
@@ -12,7 +12,7 @@
 // against known fixture facts (chain 30 serves aten_convolution_default,
 // lowered to SPIR-V operation 47 of the generated VGF). Nodes are clicked with the real
 // mouse at a point where the node is the topmost element (clickNode).
-// The whole suite is skipped with a reason when ../build/mlia,
+// The whole suite is skipped with a reason when $BUILD/mlia (generated-helpers.mjs),
 // tools/mkfixture.py or python3 is missing.
 import { describe, test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';

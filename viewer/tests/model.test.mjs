@@ -66,16 +66,15 @@ function chainGroup(n) {
   return new GraphModel({ id: 'v' }, { id: 'g', nodes });
 }
 
-test('large levels use the linear layered layout: fast, ranked, no overlap', () => {
+// Its speed is measured by the benchmark (viewer/bench/bench.mjs, layout1000),
+// never asserted here.
+test('large levels use the linear layered layout: ranked, no overlap', () => {
   const m = chainGroup(1000);
   const big = m.groups.get('big');
   assert.equal(big.expanded, false);
   m.setExpanded(big, true);
-  const start = performance.now();
   const layout = layoutGroup(big);
-  const ms = performance.now() - start;
   assert.ok(1000 > DAGRE_MAX_ITEMS);
-  assert.ok(ms < 150, `layout took ${ms} ms`);
   for (const [a, b] of big.levelEdges) assert.ok(layout.pos.get(a.uid).y < layout.pos.get(b.uid).y, 'edges point down');
   const boxes = [...layout.pos.values()].sort((p, q) => p.y - q.y || p.x - q.x);
   for (let i = 1; i < boxes.length; i++) {

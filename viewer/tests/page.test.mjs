@@ -109,8 +109,8 @@ test('selection in one pane reveals and highlights related nodes in the other', 
   assert.equal(await page.locator(`${groupSel(0, 'source_operators')}.expanded`).count(), 1);
   const related = await page.locator(`${pane(0)} g.related`).evaluateAll((els) => els.map((e) => e.getAttribute('data-node')).sort());
   assert.deepEqual(related, ['chain:1/0/0', 'src:fc1']);
+  // how long the sync took is the benchmark's (viewer/bench/bench.mjs, lastSync)
   const timings = await page.evaluate(() => window.mliaPage.timings);
-  assert.ok(timings.lastSync < 100, `sync took ${timings.lastSync} ms`);
   assert.equal(timings.lastSyncHighlighted, 2);
   // The highlighted node is centred in the pane.
   const paneBox = await page.locator(`${pane(0)} svg.canvas`).boundingBox();
@@ -143,7 +143,7 @@ test('collapse and expand namespaces with lifted edges', async () => {
   assert.ok(list.includes('g:features>n:src:flatten lifted'));
   await clickInPane(page, `${groupSel(1, 'features')} .toggle`);
   assert.equal(await page.locator(`${groupSel(1, 'features')}.expanded`).count(), 1);
-  assert.equal(await page.locator(`${groupSel(1, 'features')} ~ g`).count() >= 0, true);
+  assert.equal(await page.locator(`${groupSel(1, 'features')} > rect.frame`).count(), 1);
   assert.equal(await page.locator(`${pane(1)} g.node[data-node^="src:"]`).count(), 23);
   list = await edges();
   assert.ok(list.includes('n:src:x>n:src:conv1'));
