@@ -26,6 +26,7 @@ struct vgf_file;
 struct nx_result;
 struct runtime_analysis;
 struct accuracy_analysis;
+struct memory_analysis;
 
 /* Identity of one input file (result context and log). */
 typedef struct mlia_input_digest {
@@ -82,6 +83,7 @@ typedef struct mlia_run_record {
 
     const struct runtime_analysis *runtime;  /* may be NULL */
     const struct nx_result *nx;              /* may be NULL */
+    const struct memory_analysis *memory;    /* memory view (analysis/memory.h), NULL without a PTE plan */
     const mlia_result *result;
     const struct trace_source *trace;        /* timeline input (trace.json, page), may be NULL */
 } mlia_run_record;

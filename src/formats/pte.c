@@ -339,6 +339,7 @@ static int read_tensor(pte_ctx *c, const pte_plan *plan, const fb_table *t, pte_
     if (r > 0) {
         uint32_t lo, hi;
         x->has_allocation = true;
+        x->allocation_offset = c->file_offset + a.pos;
         if (fb_get_u32(&a, PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_ID, "memory_id", 0, &x->memory_id, c->err) < 0 ||
             fb_get_u32(&a, PROGRAM_SLOT_ALLOCATION_DETAILS_MEMORY_OFFSET_LOW, "memory_offset_low", 0, &lo,
                        c->err) < 0 ||
@@ -696,6 +697,7 @@ static int read_plan(void *ctx, const fb_table *t, uint32_t i, void *item, mlia_
                       c->err) < 0)
         return -1;
     plan->n_non_const_buffer_sizes = v.n;
+    plan->non_const_buffer_sizes_offset = c->file_offset + v.pos;
     plan->non_const_buffer_sizes = mlia_arena_array(c->arena, v.n ? v.n : 1, sizeof(int64_t));
     for (uint32_t k = 0; k < v.n; k++)
         plan->non_const_buffer_sizes[k] = fb_vec_i64(&v, k);

@@ -92,6 +92,7 @@ typedef struct pte_tensor {
     bool has_allocation;           /* allocation_info present (memory planned) */
     uint32_t memory_id;            /* 1-based arena index into non_const_buffer_sizes */
     uint64_t memory_offset;        /* high << 32 | low */
+    uint64_t allocation_offset;    /* file offset of the allocation_info table (diagnostics), 0 when absent */
     bool has_extra;                /* extra_tensor_info present */
     uint64_t mutable_data_segments_idx;
     mlia_str fully_qualified_name;
@@ -194,6 +195,7 @@ typedef struct pte_plan {
     pte_delegate *delegates;
     uint32_t n_non_const_buffer_sizes;
     int64_t *non_const_buffer_sizes;
+    uint64_t non_const_buffer_sizes_offset; /* file offset of the vector's first entry (diagnostics) */
     uint32_t n_non_const_buffer_device;
     pte_buffer_device *non_const_buffer_device;
 } pte_plan;

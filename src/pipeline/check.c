@@ -31,6 +31,7 @@
 #include "analysis/nx_entities.h"
 #include "analysis/runtime.h"
 #include "pipeline/check.h"
+#include "analysis/memory.h"
 #include "pipeline/stages.h"
 #include "pipeline/session.h"
 #include "pipeline/trace_source.h"
@@ -288,6 +289,9 @@ static void model_metrics(mlia_session *s)
                                                           "Backend output did not provide a numeric value for "
                                                           "this metric."));
     }
+    /* the memory plan's figures (docs/memory.md): peak_activation_memory
+     * and model_weight_memory in place, the others after */
+    memory_add_metrics(s->memory, r);
 }
 
 static void declare_kinds(mlia_result *r)
@@ -666,6 +670,8 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     if (s->accuracy)
         mlia_log_add(s, "stage intermediate outputs: %.3f ms", s->stage_ms[6]);
 
+    if (memory_stage(s, err))
+        return -1;
     model_metrics(s);
     compute_status(s);
     trace_source *ts = mlia_arena_alloc(&s->arena, sizeof *ts);

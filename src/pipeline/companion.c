@@ -1,8 +1,10 @@
 /*
  * companion.c - the companion PTE (docs/analysis.md, "Companion PTE").
  *
- * A companion is accepted only as a PTE whose selected method calls a
- * `VgfBackend` delegate whose blob is a VGF file. Its checks show structural
+ * A companion is any PTE of the program (docs/memory.md): its selected
+ * method's memory plan gives the memory view (memory_stage.c); when the
+ * method calls a `VgfBackend` delegate, that blob must be a VGF file and
+ * gives the VGF views. Its checks show structural
  * compatibility with the capture only (segments, SPIR-V ids named by debug
  * labels, instruction ids); they cannot prove that this PTE produced the
  * capture, and the docs and page say so. The file's SHA-256 is recorded and
@@ -34,6 +36,8 @@ static int companion_error(mlia_error *err, const char *path, const char *lead, 
 
 /* the companion is not a PTE with a VGF delegate */
 #define FOUND(...) companion_error(err, path, "must be a .pte with a VGF delegate; found", __VA_ARGS__)
+/* the companion is not an ExecuTorch program of this method */
+#define NOT_PTE(...) companion_error(err, path, "must be an ExecuTorch program (.pte); found", __VA_ARGS__)
 /* the companion does not describe the captured run */
 #define MISMATCH(...) companion_error(err, path, "does not match the capture:", __VA_ARGS__)
 
@@ -51,14 +55,14 @@ int companion_read(mlia_session *s, mlia_error *err)
     size_t n = s->companion_file.size;
     const char *kind = pte_file_kind(d, n);
     if (!kind)
-        return FOUND("a file that is not an ExecuTorch program");
+        return NOT_PTE("a file that is not an ExecuTorch program");
     if (strcmp(kind, "pte") != 0) {
         const char *what = strcmp(kind, "bundled_program") == 0 ? "a BundledProgram"
                            : strcmp(kind, "etdump") == 0        ? "an ETDump"
                            : strcmp(kind, "etrecord") == 0      ? "an ETRecord"
                            : strcmp(kind, "vgf") == 0           ? "a bare VGF file"
                                                                 : kind;
-        return FOUND("%s", what);
+        return NOT_PTE("%s", what);
     }
     mlia_error perr;
     mlia_error_clear(&perr);
@@ -71,25 +75,33 @@ int companion_read(mlia_session *s, mlia_error *err)
     return 0;
 }
 
-static const pte_plan *selected_plan(const mlia_session *s)
+const pte_plan *companion_plan(const mlia_session *s, uint32_t *index)
 {
     const pte_program *p = s->companion;
+    if (!p)
+        return NULL;
     for (uint32_t i = 0; i < p->n_plans; i++)
-        if (mlia_str_eq(p->plans[i].name, s->method_name))
+        if (mlia_str_eq(p->plans[i].name, s->method_name)) {
+            if (index)
+                *index = i;
             return &p->plans[i];
+        }
     /* single-method ETRecords store the edge program under "forward"; a
      * one-plan PTE is the method whatever the map calls it */
-    if (p->n_plans == 1)
+    if (p->n_plans == 1) {
+        if (index)
+            *index = 0;
         return &p->plans[0];
+    }
     return NULL;
 }
 
 int companion_locate(mlia_session *s, mlia_error *err)
 {
     const char *path = s->opts->companion_path;
-    const pte_plan *plan = selected_plan(s);
+    const pte_plan *plan = companion_plan(s, NULL);
     if (!plan)
-        return FOUND("a PTE without method '%s'", s->method_name);
+        return NOT_PTE("a PTE without method '%s'", s->method_name);
     int32_t vgf_delegate = -1;
     bool other_backend = false;
     for (uint32_t c = 0; c < plan->n_chains && vgf_delegate < 0; c++)
@@ -105,9 +117,12 @@ int companion_locate(mlia_session *s, mlia_error *err)
             }
             other_backend = true;
         }
-    if (vgf_delegate < 0)
-        return other_backend ? FOUND("a PTE whose method '%s' calls no VgfBackend delegate", s->method_name)
-                             : FOUND("a PTE without delegate calls in method '%s'", s->method_name);
+    if (vgf_delegate < 0) {
+        /* any PTE is a companion (its memory plan); no VGF views */
+        mlia_log_add(s, "companion: method '%s' calls %s; no VGF views", s->method_name,
+                     other_backend ? "no VgfBackend delegate" : "no delegate");
+        return 0;
+    }
     const pte_delegate *dg = &plan->delegates[vgf_delegate];
     if (!dg->blob || !is_vgf_magic(dg->blob, dg->size))
         return FOUND("a VgfBackend delegate whose blob is not a VGF file");
@@ -127,7 +142,7 @@ int companion_check(mlia_session *s, mlia_error *err)
 {
     const char *path = s->opts->companion_path;
     const nx_result *nx = s->nx;
-    const pte_plan *plan = selected_plan(s);
+    const pte_plan *plan = companion_plan(s, NULL);
     const vgf_file *vgf = s->vgf;
 
     /* instruction ids of the executions must exist in the plan, with matching kinds */
@@ -172,6 +187,11 @@ int companion_check(mlia_session *s, mlia_error *err)
         }
     }
 
+    if (!vgf) {
+        mlia_log_add(s, "companion: instruction ids and kinds match the capture; this shows structural "
+                        "compatibility only, not that this PTE produced the capture");
+        return 0;
+    }
     /* Only now the statistics requirement: a companion of another program is
      * reported as a mismatch above (naming the companion), not as missing
      * statistics in the ETDump. */

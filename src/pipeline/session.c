@@ -53,6 +53,7 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->fingerprint = &s->fingerprint;
     rec->companion = s->companion;
     rec->vgf = s->vgf;
+    rec->memory = s->memory;
     rec->vgf_delegate_index = s->vgf_delegate_index;
     rec->n_executions = s->n_executions;
     rec->execution_runs = s->execution_runs;

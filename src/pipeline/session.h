@@ -31,6 +31,7 @@ struct nx_result;
 struct runtime_analysis;
 struct trace_source;
 struct accuracy_analysis;
+struct memory_analysis;
 
 /* Log of decisions, written to logs/mlia.log. Lines are arena strings. */
 typedef struct mlia_log {
@@ -90,6 +91,7 @@ typedef struct mlia_session {
 
     struct runtime_analysis *runtime;
     struct nx_result *nx;
+    struct memory_analysis *memory;         /* memory view (memory_stage.c), NULL without a plan */
     mlia_result result;
     mlia_log log;
 

@@ -21,11 +21,19 @@ void captures_free(mlia_session *s);
  * add the hierarchy to the result (analysis/nx_entities.h). */
 int nx_run(mlia_session *s, mlia_error *err);
 
-/* Companion PTE (companion.c). */
+/* Companion PTE (companion.c). companion_plan: the selected method's plan
+ * in it (its position in *index when index is not NULL), NULL when none. */
+struct pte_plan;
+const struct pte_plan *companion_plan(const mlia_session *s, uint32_t *index);
 int companion_read(mlia_session *s, mlia_error *err);
 int companion_locate(mlia_session *s, mlia_error *err);
 int companion_check(mlia_session *s, mlia_error *err);
 int companion_recheck_digest(const mlia_session *s, mlia_error *err);
+
+/* Memory view (memory_stage.c): with a companion PTE whose selected method
+ * has a plan, runs memory_analyse (analysis/memory.h) into s->memory and
+ * warns when the plan cannot be used. Does nothing without a companion. */
+int memory_stage(mlia_session *s, mlia_error *err);
 
 /* Intermediate outputs (accuracy_stage.c). accuracy_open opens the debug
  * buffers and the reference ETDump named by the options (before any work, so

@@ -79,15 +79,19 @@ class CompanionTests(unittest.TestCase):
             self.assertIn("structural compatibility only", f.read())
 
     def test_pte_without_vgf_delegate(self):
+        # any PTE of the program is a companion (issue 32): no VGF views, a
+        # memory view from its plan
         import mkfixture
-        lenet_pte = mkfixture.build(os.path.join(ROOT, "samples", "lenet.json"),
-                                    os.path.join(self.tmp, "lenet-pte"))["pte"]
-        p, out = self.run_check(lenet_pte)
-        self.assertEqual(p.returncode, 1)
-        self.assertEqual(p.stderr.strip(),
-                         f"mlia: error: {lenet_pte}: Companion model must be a .pte "
-                         "with a VGF delegate; found a PTE without delegate calls in method 'forward'.")
-        self.assertFalse(os.path.exists(os.path.join(out, "mlia-output")))
+        lenet = mkfixture.build(os.path.join(ROOT, "samples", "lenet.json"), os.path.join(self.tmp, "lenet-pte"))
+        out = tempfile.mkdtemp(prefix="mlia-out-", dir=self.tmp)
+        p = run_mlia(*check_args(lenet["etrecord"], lenet["etdump"], "--companion-model", lenet["pte"],
+                                 "--output-dir", out, "--json"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        res = Result(json.loads(p.stdout))
+        self.assertGreater(res.model_metric("planned_memory")["value"], 0)
+        self.assertNotIn("compiler_operation", {e["kind"] for e in res.entities.values()})
+        with open(os.path.join(out, "mlia-output", "logs", "mlia.log")) as f:
+            self.assertIn("companion: method 'forward' calls no delegate; no VGF views", f.read())
 
     def test_bundled_program_rejected(self):
         path = os.path.join(self.tmp, "bundled.pte")
@@ -142,7 +146,9 @@ class CompanionTests(unittest.TestCase):
         p = run_mlia(*check_args(self.paths["etrecord"], self.paths["etdump"], "--companion-model",
                                  paths["pte"], "--output-dir", tempfile.mkdtemp(dir=self.tmp)))
         self.assertEqual(p.returncode, 1)
-        self.assertIn("Companion model must be a .pte with a VGF delegate", p.stderr)
+        self.assertEqual(p.stderr.strip(),
+                         f"mlia: error: {paths['pte']}: Companion model does not match the capture: instruction 0 "
+                         "of chain 0 is a kernel in the PTE but the ETDump records a DELEGATE_CALL.")
 
 
 if __name__ == "__main__":

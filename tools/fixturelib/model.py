@@ -635,7 +635,11 @@ class Fixture:
         constants = []
         mem = [0]
 
+        plan_memory = pte.get("memory_plan", True)
+
         def planned(shape, dtype):
+            if not plan_memory:     # memory supplied at run time: no pool
+                return None
             off = mem[0]
             mem[0] += (numel(shape) * ep_mod.DTYPE_BYTES[dtype] + 15) // 16 * 16
             return (1, off)
@@ -737,7 +741,7 @@ class Fixture:
                 "chains": [{"inputs": user_inputs, "outputs": outputs,
                             "instructions": instructions}],
                 "operators": operators, "delegates": delegates,
-                "non_const_buffer_sizes": [0, mem[0]]}
+                "non_const_buffer_sizes": [0, mem[0]] if plan_memory else [0]}
         return {"plans": [plan],
                 "constants": constants,
                 "inline_blobs": inline_blobs, "segment_blobs": segment_blobs,
