@@ -15,7 +15,8 @@ import mlia  # noqa: E402
 def main(etrecord, etdump, pte=None):
     result = mlia.run_advisor(model=etrecord, profiling_data=[etdump], companion_model=pte)
     perf = result["results"][0]
-    metrics = {m["name"]: m for m in perf["metrics"]}
+    # model metrics come as p50/min/max triples: key them by name and statistic
+    metrics = {m["name"]: m for m in perf["metrics"] if m.get("qualifiers", {}).get("statistic", "p50") == "p50"}
     print(f"status {perf['status']}, inference {metrics['inference_time']['value']:.4g} ms")
     names = {e["id"]: e["name"] for e in perf["entities"]}
     rows = []

@@ -130,6 +130,9 @@ typedef struct mlia_check_output {
                                      or NULL */
     char *model_explorer_hint;    /* one line: the node-data overlay to pick first in Model Explorer
                                      (it colours nodes only once one is picked), or NULL */
+    char *status_error;  /* the run's status is "incompatible" (the outputs were written): why, one
+                            line, e.g. no measurement could be attributed to the program; the CLI
+                            prints it as an error and exits 1. NULL otherwise */
 } mlia_check_output;
 
 /* Run the job. Returns 0 on success; on failure returns 1 and sets *error to
@@ -171,7 +174,11 @@ typedef struct mlia_compare_options {
     int n_baselines;
     int allow_different_programs; /* compare different programs by entity id instead of failing */
     int output_beside_new;       /* with output_dir NULL: write into the new run's mlia-output folder */
-    unsigned console_width;      /* columns of the console tables: 0 = 100, else clamped to 80..400 */
+    unsigned console_width;      /* columns of the console tables: 0 = not a terminal (nothing wraps),
+                                    else clamped to 80..400 */
+    int tested_only;             /* the gate (regressions) counts tested regressions only, not likely ones */
+    int allow_different_settings; /* compare runs analysed with a different clock or statistics mode
+                                     (a warning) instead of failing */
 } mlia_compare_options;
 
 typedef struct mlia_compare_output {
@@ -179,7 +186,9 @@ typedef struct mlia_compare_output {
     char *console;               /* the console tables */
     char *json_path;             /* .../compare/compare.json or NULL */
     char *page_path;             /* .../compare/compare.html or NULL (written when both runs have views) */
-    unsigned regressions, improvements;
+    unsigned regressions;        /* what --fail-on-regression counts: entities (the model included) with a
+                                    regression, or a likely one unless tested_only */
+    unsigned improvements;       /* entities with an improvement (tested or likely) */
     char *warnings;              /* one line per warning (escaped, '\n'-terminated), or NULL */
 } mlia_compare_output;
 
@@ -189,7 +198,8 @@ MLIA_API int mlia_compare(const mlia_compare_options *opts, mlia_compare_output 
 MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 
 /* Python binding entry point: request {"baseline", "new", "threshold",
- * "output_dir"}; *result = compare.json text. Returns 0, 1 or 2 (usage). */
+ * "output_dir", "allow_different_programs", "allow_different_settings",
+ * "tested_only"}; *result = compare.json text. Returns 0, 1 or 2 (usage). */
 MLIA_API int mlia_compare_json(const char *request_json, char **result, char **error);
 
 MLIA_API void mlia_free(void *p);

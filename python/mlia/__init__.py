@@ -209,7 +209,9 @@ def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
             threshold: float = 5.0,
             output_dir: Optional[Union[str, os.PathLike]] = None,
             allow_different_programs: bool = False,
-            fail_on_regression: bool = False) -> Dict[str, Any]:
+            fail_on_regression: bool = False,
+            tested_only: bool = False,
+            allow_different_settings: bool = False) -> Dict[str, Any]:
     """Compare `mlia check` outputs (`mlia compare`) and return compare.json as a dict.
 
     The options are those of the command (docs/compare.md):
@@ -224,7 +226,12 @@ def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     allow_different_programs: --allow-different-programs: compare runs of
       different programs by entity id instead of raising.
     fail_on_regression: --fail-on-regression: raise MliaRegressionError (its
-      `report` is the dict) when there is a regression.
+      `report` is the dict) when there is a regression, tested or likely
+      (fewer than 3 samples on a side; report["gate"]).
+    tested_only: --tested-only: the gate counts tested regressions only.
+    allow_different_settings: --allow-different-settings: compare runs analysed
+      with a different clock or NX statistics mode/device (a warning) instead
+      of raising.
     Errors raise MliaError (or MliaUsageError) carrying the CLI's message.
     """
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0 \
@@ -241,6 +248,10 @@ def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
         request["output_dir"] = _text("output_dir", output_dir)
     if allow_different_programs:
         request["allow_different_programs"] = True
+    if allow_different_settings:
+        request["allow_different_settings"] = True
+    if tested_only:
+        request["tested_only"] = True
     lib = _load()
     result = ctypes.c_void_p()
     error = ctypes.c_void_p()
@@ -252,8 +263,11 @@ def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     if rc != 0:
         raise MliaError(message or "comparison failed")
     report = json.loads(text)
-    regressions = report["summary"]["regressions"]
-    if fail_on_regression and regressions:
-        raise MliaRegressionError(f"{regressions} regression{'s' if regressions != 1 else ''} "
-                                  f"(threshold {threshold:g} %)", report)
+    failing = report["gate"]["failing"]
+    if fail_on_regression and failing:
+        likely = 0 if tested_only else report["summary"]["likely_regressions"] + \
+            (1 if report["summary"]["model"] == "likely_regression" else 0)
+        detail = f"{likely} likely; " if likely else ""
+        raise MliaRegressionError(f"{failing} regression{'s' if failing != 1 else ''} "
+                                  f"({detail}threshold {threshold:g} %)", report)
     return report

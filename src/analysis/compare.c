@@ -20,8 +20,33 @@ const char *compare_verdict_name(compare_verdict v)
         [COMPARE_REGRESSION] = "regression",
         [COMPARE_IMPROVEMENT] = "improvement",
         [COMPARE_INCONCLUSIVE] = "inconclusive",
+        [COMPARE_LIKELY_REGRESSION] = "likely_regression",
+        [COMPARE_LIKELY_IMPROVEMENT] = "likely_improvement",
     };
     return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : "unchanged";
+}
+
+const char *compare_verdict_words(compare_verdict v)
+{
+    static const char *const words[] = {
+        [COMPARE_UNCHANGED] = "unchanged",
+        [COMPARE_REGRESSION] = "regression",
+        [COMPARE_IMPROVEMENT] = "improvement",
+        [COMPARE_INCONCLUSIVE] = "inconclusive",
+        [COMPARE_LIKELY_REGRESSION] = "likely regression",
+        [COMPARE_LIKELY_IMPROVEMENT] = "likely improvement",
+    };
+    return (unsigned)v < sizeof words / sizeof words[0] ? words[v] : "unchanged";
+}
+
+bool compare_is_regression(compare_verdict v)
+{
+    return v == COMPARE_REGRESSION || v == COMPARE_LIKELY_REGRESSION;
+}
+
+bool compare_is_improvement(compare_verdict v)
+{
+    return v == COMPARE_IMPROVEMENT || v == COMPARE_LIKELY_IMPROVEMENT;
 }
 
 static bool same_str(const char *a, const char *b)
@@ -224,17 +249,17 @@ static void judge(compare_row *r, double threshold)
         r->has_percent = true;
         r->percent = 100.0 * r->delta / fabs(r->base.p50);
     }
-    if (r->base.samples < COMPARE_MIN_SAMPLES || r->new_.samples < COMPARE_MIN_SAMPLES) {
-        r->verdict = COMPARE_INCONCLUSIVE;
-        r->reason = "too few samples (fewer than 3 executions on a side)";
-        return;
-    }
+    /* fewer than 3 samples on a side: the same rule, but a change it finds
+     * is only likely (the baseline's range of 1 or 2 executions says little
+     * about noise) */
+    bool few = r->base.samples < COMPARE_MIN_SAMPLES || r->new_.samples < COMPARE_MIN_SAMPLES;
     if (!r->has_percent) {
         /* an exact output (zero error, no NaN) that no longer is: a
          * regression without a percentage */
         if (strncmp(r->metric, "output_", 7) == 0 && !r->higher_is_better && r->delta > 0 &&
             r->new_.p50 > r->base.max) {
-            r->verdict = COMPARE_REGRESSION;
+            r->verdict = few ? COMPARE_LIKELY_REGRESSION : COMPARE_REGRESSION;
+            r->reason = few ? "fewer than 3 samples on a side: not tested for noise" : NULL;
             return;
         }
         r->verdict = r->delta == 0 ? COMPARE_UNCHANGED : COMPARE_INCONCLUSIVE;
@@ -247,7 +272,141 @@ static void judge(compare_row *r, double threshold)
         return;
     }
     bool worse = r->higher_is_better ? r->delta < 0 : r->delta > 0;
+    if (few) {
+        r->verdict = worse ? COMPARE_LIKELY_REGRESSION : COMPARE_LIKELY_IMPROVEMENT;
+        r->reason = "fewer than 3 samples on a side: not tested for noise";
+        return;
+    }
     r->verdict = worse ? COMPARE_REGRESSION : COMPARE_IMPROVEMENT;
+}
+
+/* How a row's change ranks (compare.h): time by |delta| in ms, then cycles
+ * by |delta| in cycles, then the rest by |percent|. */
+static void size_of(compare_row *r)
+{
+    const char *u = r->unit ? r->unit : "";
+    r->family = strcmp(u, "ms") == 0 ? COMPARE_FAMILY_TIME
+                : strcmp(u, "cycles") == 0 ? COMPARE_FAMILY_CYCLES
+                                           : COMPARE_FAMILY_OTHER;
+    if (r->family != COMPARE_FAMILY_OTHER)
+        r->size = r->has_delta ? fabs(r->delta) : 0.0;
+    else
+        r->size = r->has_percent ? fabs(r->percent) : 0.0;
+}
+
+/* The metrics an entity is known by, preferred on a tie. */
+static bool headline_metric(const char *metric)
+{
+    return strcmp(metric, "total_cycles") == 0 || strcmp(metric, "execution_time") == 0 ||
+           strcmp(metric, "inference_time") == 0;
+}
+
+int compare_rank_rows(const void *a, const void *b)
+{
+    const compare_row *x = *(const compare_row *const *)a, *y = *(const compare_row *const *)b;
+    if (x->family != y->family)
+        return x->family < y->family ? -1 : 1;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    bool hx = headline_metric(x->metric), hy = headline_metric(y->metric);
+    if (hx != hy)
+        return hx ? -1 : 1;
+    int c = strcmp(x->entity_id, y->entity_id);
+    return c ? c : strcmp(x->series, y->series);
+}
+
+/* How bad a verdict is, for an entity's worst metric (lower is worse). */
+static int severity(compare_verdict v)
+{
+    switch (v) {
+    case COMPARE_REGRESSION: return 0;
+    case COMPARE_LIKELY_REGRESSION: return 1;
+    case COMPARE_IMPROVEMENT: return 2;
+    case COMPARE_LIKELY_IMPROVEMENT: return 3;
+    case COMPARE_UNCHANGED: return 4;
+    default: return 5;
+    }
+}
+
+/* Entity verdicts, the headline and the samples behind the verdicts, from
+ * the rows (sorted by entity id). */
+static void summarise_entities(compare_result *out, const rr_entity **be, uint32_t nbe, const rr_entity **ne,
+                               uint32_t nne, mlia_arena *arena)
+{
+    out->ents = mlia_arena_array(arena, out->n_rows ? out->n_rows : 1, sizeof *out->ents);
+    static const char *const heads[3] = {"inference_time", "inferences_per_second", "total_cycles"};
+    uint32_t min_b = UINT32_MAX, min_n = UINT32_MAX;
+    const compare_row *inference = NULL;
+    for (uint32_t i = 0; i < out->n_rows;) {
+        uint32_t j = i;
+        const compare_row *worst = NULL;
+        for (; j < out->n_rows && strcmp(out->rows[j].entity_id, out->rows[i].entity_id) == 0; j++) {
+            const compare_row *x = &out->rows[j];
+            if (x->base.present && x->base.samples < min_b)
+                min_b = x->base.samples;
+            if (x->new_.present && x->new_.samples < min_n)
+                min_n = x->new_.samples;
+            if (!worst || severity(x->verdict) < severity(worst->verdict) ||
+                (severity(x->verdict) == severity(worst->verdict) && compare_rank_rows(&x, &worst) < 0))
+                worst = x;
+        }
+        const compare_row *first = &out->rows[i];
+        if (strcmp(first->entity_id, RESULT_MODEL_ENTITY) == 0) {
+            out->model_verdict = worst->verdict;
+            for (uint32_t k = i; k < j; k++)
+                for (int h = 0; h < 3; h++)
+                    if (strcmp(out->rows[k].series, heads[h]) == 0)
+                        out->headline[h] = &out->rows[k];
+            inference = out->headline[0];
+        } else {
+            compare_entity *e = &out->ents[out->n_ents++];
+            memset(e, 0, sizeof *e);
+            e->id = first->entity_id;
+            e->kind = first->entity_kind;
+            e->name = first->entity_name;
+            e->verdict = worst->verdict;
+            e->row = worst;
+            e->n_rows = j - i;
+            const rr_entity *src = find_entity(ne, nne, e->id);
+            if (!src)
+                src = find_entity(be, nbe, e->id);
+            if (src && src->code_stack) {
+                const rr_entity *cs = find_entity(ne, nne, src->code_stack);
+                if (!cs)
+                    cs = find_entity(be, nbe, src->code_stack);
+                e->location = cs && cs->name ? cs->name : NULL;
+            }
+            out->ent_counts[e->verdict]++;
+        }
+        i = j;
+    }
+    if (inference && inference->base.present && inference->new_.present) {
+        out->base_samples = inference->base.samples;
+        out->new_samples = inference->new_.samples;
+    } else {
+        out->base_samples = min_b == UINT32_MAX ? 0 : min_b;
+        out->new_samples = min_n == UINT32_MAX ? 0 : min_n;
+    }
+    out->tested = out->base_samples >= COMPARE_MIN_SAMPLES && out->new_samples >= COMPARE_MIN_SAMPLES;
+}
+
+uint32_t compare_entities_of(const compare_result *r, bool regressions, const compare_entity **out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->n_ents; i++)
+        if (regressions ? compare_is_regression(r->ents[i].verdict) : compare_is_improvement(r->ents[i].verdict))
+            out[n++] = &r->ents[i];
+    /* ranked by their rows (compare_rank_rows) */
+    for (uint32_t i = 1; i < n; i++) {
+        const compare_entity *e = out[i];
+        uint32_t k = i;
+        while (k > 0 && compare_rank_rows(&e->row, &out[k - 1]->row) < 0) {
+            out[k] = out[k - 1];
+            k--;
+        }
+        out[k] = e;
+    }
+    return n;
 }
 
 void compare_run(const result_doc *base, const result_doc *new_, double threshold, mlia_arena *arena,
@@ -314,8 +473,57 @@ void compare_run(const result_doc *base, const result_doc *new_, double threshol
         if (n)
             r->new_ = n->side;
         judge(r, threshold);
+        size_of(r);
         out->counts[r->verdict]++;
     }
+    summarise_entities(out, be, base->n_entities, ne, new_->n_entities, arena);
+}
+
+/* ---- settings ----------------------------------------------------------- */
+
+static const char *const SETTING_NAMES[COMPARE_N_SETTINGS] = {"clock", "warm-up", "statistics mode",
+                                                               "statistics device", "mlia version"};
+
+void compare_settings_text(const result_doc *d, const char *text[COMPARE_N_SETTINGS], mlia_arena *a)
+{
+    const rr_settings *s = &d->settings;
+    if (s->ticks_per_second > 0)
+        text[0] = mlia_arena_printf(a, "%.17g ticks/s", s->ticks_per_second);
+    else
+        text[0] = "nanoseconds (the default)";
+    text[1] = s->warmup_executions > 0
+                  ? mlia_arena_printf(a, "%lld execution%s", (long long)s->warmup_executions,
+                                      s->warmup_executions == 1 ? "" : "s")
+                  : "none";
+    text[2] = s->statistics_mode ? mlia_arena_printf(a, "%s%s", s->statistics_mode, s->mode_assumed ? " (assumed)" : "")
+                                 : "none";
+    text[3] = s->statistics_device
+                  ? mlia_arena_printf(a, "%s%s", s->statistics_device, s->device_assumed ? " (assumed)" : "")
+                  : "none";
+    text[4] = s->tool_version ? s->tool_version : "unknown";
+}
+
+uint32_t compare_settings(const result_doc *base, const result_doc *new_, compare_setting *out, mlia_arena *a)
+{
+    const char *bt[COMPARE_N_SETTINGS], *nt[COMPARE_N_SETTINGS];
+    compare_settings_text(base, bt, a);
+    compare_settings_text(new_, nt, a);
+    const rr_settings *bs = &base->settings, *ns = &new_->settings;
+    uint32_t n = 0;
+    for (int i = 0; i < COMPARE_N_SETTINGS; i++) {
+        if (strcmp(bt[i], nt[i]) == 0)
+            continue;
+        bool blocking = false;
+        if (i == 0) /* times converted with different clocks: one of them is wrong */
+            blocking = true;
+        else if (i == 2) /* counters mean other things in another mode */
+            blocking = bs->statistics_mode && ns->statistics_mode && strcmp(bs->statistics_mode, ns->statistics_mode);
+        else if (i == 3)
+            blocking = bs->statistics_device && ns->statistics_device &&
+                       strcmp(bs->statistics_device, ns->statistics_device);
+        out[n++] = (compare_setting){SETTING_NAMES[i], bt[i], nt[i], blocking, NULL};
+    }
+    return n;
 }
 
 /* ---- pooled baselines ------------------------------------------------- */

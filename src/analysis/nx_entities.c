@@ -176,18 +176,30 @@ void nx_model_metrics(const nx_result *nx, mlia_result *r)
     }
     const nx_model *m = &nx->model;
     bool multi = m->n_exec > 1;
-    mlia_metric t = mlia_metric_uint("total_cycles", "cycles", m->total.p50, multi ? "p50" : "sum", m->n_exec);
-    mlia_metric c = mlia_metric_uint("compute_cycles", "cycles", m->compute.p50, multi ? "p50" : "sum", m->n_exec);
-    mlia_metric u = mlia_metric_double("target_utilization", "%", m->utilization_stat.p50, multi ? "p50" : NULL,
-                                       m->n_exec);
-    if (multi) {
-        mlia_metric_qualify(&t, "statistic", "p50");
-        mlia_metric_qualify(&c, "statistic", "p50");
-        mlia_metric_qualify(&u, "statistic", "p50");
+    if (!multi) { /* one execution: its value, as every NX metric (docs/result-format.md) */
+        mlia_result_add_metric(r, mlia_metric_uint("total_cycles", "cycles", m->total.p50, "sum", m->n_exec));
+        mlia_result_add_metric(r, mlia_metric_uint("compute_cycles", "cycles", m->compute.p50, "sum", m->n_exec));
+        mlia_result_add_metric(r, mlia_metric_double("target_utilization", "%", m->utilization_stat.p50, NULL,
+                                                     m->n_exec));
+        return;
     }
-    mlia_result_add_metric(r, t);
-    mlia_result_add_metric(r, c);
-    mlia_result_add_metric(r, u);
+    /* several: p50, min and max triples, so mlia compare has their spread */
+    static const char *const stats[3] = {"p50", "min", "max"};
+    const nx_stat *st[2] = {&m->total, &m->compute};
+    for (int k = 0; k < 2; k++) {
+        uint64_t v[3] = {st[k]->p50, st[k]->min, st[k]->max};
+        for (int i = 0; i < 3; i++) {
+            mlia_metric t = mlia_metric_uint(names[k], "cycles", v[i], stats[i], m->n_exec);
+            mlia_metric_qualify(&t, "statistic", stats[i]);
+            mlia_result_add_metric(r, t);
+        }
+    }
+    double u[3] = {m->utilization_stat.p50, m->utilization_stat.min, m->utilization_stat.max};
+    for (int i = 0; i < 3; i++) {
+        mlia_metric t = mlia_metric_double("target_utilization", "%", u[i], stats[i], m->n_exec);
+        mlia_metric_qualify(&t, "statistic", stats[i]);
+        mlia_result_add_metric(r, t);
+    }
 }
 
 bool nx_associations_incomplete(const nx_result *nx)

@@ -1667,6 +1667,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
                         st.n_call_events, in->method ? in->method : "",
                         no_maps ? " (the ETRecord has no debug maps for it)" : "");
         mlia_result_warn(result, b.data);
+        ra->nothing_attributed = mlia_arena_strndup(arena, b.data, b.len);
         mlia_buf_free(&b);
     }
 

@@ -129,6 +129,8 @@ typedef struct runtime_analysis {
     uint64_t dropped_events;                 /* end < start */
     uint64_t duration_only_events;           /* backend events laid out as durations */
     uint32_t n_timed_nodes;                  /* nodes with execution_time */
+    const char *nothing_attributed;          /* calls were measured but none could be attributed to the
+                                                program: the explanation (a warning of the result), else NULL */
     /* inference time summary (ms) */
     bool has_inference;
     double inference_p50, inference_min, inference_max;

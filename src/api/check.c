@@ -75,5 +75,6 @@ void mlia_check_output_free(mlia_check_output *out)
     free(out->page_path);
     free(out->model_explorer_command);
     free(out->model_explorer_hint);
+    free(out->status_error);
     memset(out, 0, sizeof *out);
 }

@@ -10,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/arena.h"
 #include "core/json_read.h"
+#include "core/oom.h"
 #include "mlia/mlia.h"
 #include "pipeline/compare.h"
 
@@ -22,6 +23,10 @@ typedef struct compare_call {
 static int compare_body(void *ctx, mlia_error *err, char **message)
 {
     compare_call *c = ctx;
+    /* every run's result and page, pooled baselines included, sizes the
+     * memory cap; counted here, inside the recovery point */
+    size_t cap = mlia_memory_limit(compare_input_bytes(c->opts, &c->cs.arena));
+    c->cs.arena.limit = cap > c->cs.arena.total ? cap : c->cs.arena.total + 1;
     int rc = compare_session_run(&c->cs, c->opts, c->out, err);
     if (rc && !err->set)
         mlia_error_setf(err, NULL, "comparison failed");
@@ -39,9 +44,8 @@ int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, cha
     memset(out, 0, sizeof *out);
     mlia_ledger led; /* core/alloc.h */
     mlia_ledger_open(&led);
-    const char *inputs[2] = {opts->baseline, opts->new_run};
     compare_call c = {.opts = opts, .out = out};
-    compare_session_init(&c.cs, mlia_guard_cap(inputs, 2));
+    compare_session_init(&c.cs, 0); /* the cap is set in compare_body */
     mlia_guard g = {opts->new_run, &MLIA_OOM_COMPARISON, NULL, compare_on_oom};
     int rc = mlia_guard_run(&g, compare_body, &c, error);
     compare_session_free(&c.cs);
@@ -110,6 +114,16 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
         if (allow->type != MLIA_JSON_BOOL)
             return (*message = strdup("allow_different_programs must be true or false")), 2;
         o.allow_different_programs = allow->u.boolean;
+    }
+    static const char *const flags[] = {"allow_different_settings", "tested_only"};
+    for (int k = 0; k < 2; k++) {
+        const mlia_json *f = mlia_json_get(req, flags[k]);
+        if (f && f->type != MLIA_JSON_NULL) {
+            if (f->type != MLIA_JSON_BOOL)
+                return (*message = strdup(k == 0 ? "allow_different_settings must be true or false"
+                                                 : "tested_only must be true or false")), 2;
+            *(k == 0 ? &o.allow_different_settings : &o.tested_only) = f->u.boolean;
+        }
     }
     mlia_compare_output co;
     char *msg = NULL;

@@ -23,7 +23,7 @@
 
 #define COMPARE_USAGE                                                                                              \
     "usage: mlia compare BASELINE NEW [--baseline RUN]... [--output-dir DIR] [--threshold PCT] "                     \
-    "[--allow-different-programs] [--json] [--fail-on-regression]"
+    "[--allow-different-programs] [--allow-different-settings] [--json] [--fail-on-regression] [--tested-only]"
 
 const char *mlia_cli_compare_help(void)
 {
@@ -50,14 +50,21 @@ const char *mlia_cli_compare_help(void)
            "  --allow-different-programs\n"
            "                         compare runs of different programs by entity id\n"
            "                         (default: an error, see docs/compare.md \"Identity\")\n"
+           "  --allow-different-settings\n"
+           "                         compare runs analysed with a different clock or NX\n"
+           "                         statistics mode/device (a warning; default: an error)\n"
            "  --json                 print compare.json on standard output instead of tables\n"
-           "  --fail-on-regression   exit with status 3 when there is a regression\n"
+           "  --fail-on-regression   exit with status 3 when there is a regression, tested or\n"
+           "                         likely (fewer than 3 samples on a side)\n"
+           "  --tested-only          --fail-on-regression counts tested regressions only\n"
+           "                         (at least 3 samples on each side); likely ones are listed\n"
            "  -q, --quiet            print nothing on success\n"
            "  -h, --help             show this help and exit\n"
            "\n"
-           "A change is a regression or an improvement only when the new P50 lies outside\n"
-           "the baseline's [min, max] and differs by more than the threshold; with fewer\n"
-           "than 3 samples on a side it is inconclusive (docs/compare.md).\n"
+           "A change is a regression or an improvement when the new P50 lies outside the\n"
+           "baseline's [min, max] and differs by more than the threshold; with fewer than 3\n"
+           "samples on a side it is a likely regression or improvement, not tested for\n"
+           "noise (docs/compare.md).\n"
            "\n"
            "Exit status: 0 success, 1 input error, 2 usage error,\n"
            "3 regression found with --fail-on-regression\n";
@@ -78,7 +85,7 @@ typedef struct compare_args {
     const char **baselines;     /* --baseline values in order (malloc'd, argc entries) */
     int n_baselines;
     const char *output_dir, *threshold_text;
-    bool json, fail, quiet, help, allow;
+    bool json, fail, quiet, help, allow, allow_settings, tested_only;
     char extra[1024];           /* unrecognized arguments */
 } compare_args;
 
@@ -116,6 +123,7 @@ static int run(const compare_args *a)
     }
     mlia_compare_options o = {.baseline = baseline, .new_run = new_run, .output_dir = a->output_dir,
                               .threshold = threshold, .allow_different_programs = a->allow,
+                              .allow_different_settings = a->allow_settings, .tested_only = a->tested_only,
                               .baselines = a->baselines, .n_baselines = a->n_baselines,
                               .output_beside_new = 1, .console_width = mlia_cli_console_width()};
     mlia_compare_output out;
@@ -174,8 +182,9 @@ static int parse(int argc, char **argv, compare_args *a)
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         const char *flags[] = {"--json", "--fail-on-regression", "-q", "--quiet", "-h", "--help",
-                               "--allow-different-programs"};
-        bool *flag_vars[] = {&a->json, &a->fail, &a->quiet, &a->quiet, &a->help, &a->help, &a->allow};
+                               "--allow-different-programs", "--allow-different-settings", "--tested-only"};
+        bool *flag_vars[] = {&a->json, &a->fail, &a->quiet, &a->quiet, &a->help, &a->help, &a->allow,
+                             &a->allow_settings, &a->tested_only};
         bool matched = false;
         for (size_t k = 0; k < sizeof flags / sizeof *flags; k++)
             if (strlen(flags[k]) == name_len && strncmp(arg, flags[k], name_len) == 0) {

@@ -317,8 +317,15 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
         /* Keep stdout pure JSON with --json, and silent with --quiet. */
         mlia_browser_open(out.page_path, a->json || a->quiet ? stderr : stdout);
     }
+    /* status incompatible: the outputs are written, the run is not ok */
+    int status = 0;
+    if (out.status_error) {
+        fflush(stdout);
+        input_fail(out.status_error);
+        status = 1;
+    }
     mlia_check_output_free(&out);
-    return finish_stdout(0);
+    return finish_stdout(status);
 }
 
 static int run_main(int argc, char **argv)

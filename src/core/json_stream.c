@@ -18,6 +18,7 @@
 #include "json_stream.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,6 +365,12 @@ static int read_number(mlia_jstream *js)
     } else {
         js->number = mlia_strtod(js->text, NULL);
     }
+    /* a literal beyond a double's range (1e400) would be read as infinity:
+     * refused like the Infinity literal, so no reader sees a non-finite value */
+    if (!isfinite(js->number))
+        return mlia_error_setf(js->err, js->file,
+                               "invalid JSON at byte %llu: number out of range (%.40s is not a finite double)",
+                               (unsigned long long)js->offset, js->text);
     return 0;
 }
 

@@ -39,6 +39,9 @@ typedef struct rr_reader {
     uint32_t n_entities, cap_entities;
     rr_entity *entities;
     bool has_results0;
+    const char *bad;      /* a malformed member the comparison relies on: what is wrong, or NULL */
+    uint32_t n_captures, cap_captures;
+    const char **captures;
 } rr_reader;
 
 static char *keep_text(rr_reader *r)
@@ -321,11 +324,19 @@ static int metrics(rr_reader *r, rr_list *l, uint32_t from)
 /* ---- entities and breakdowns ---------------------------------------- */
 
 typedef struct owner_ctx {
-    const char *id, *kind, *name;
+    const char *id, *kind, *name, *code_stack;
     uint32_t from;   /* first metric of this owner in its list */
     rr_list *list;
     bool breakdown;
 } owner_ctx;
+
+static int attribute_member(rr_reader *r, const char *key, void *vctx)
+{
+    owner_ctx *o = vctx;
+    if (strcmp(key, "code_stack") == 0)
+        return str_value(r, &o->code_stack);
+    return skip_next(r);
+}
 
 static int owner_member(rr_reader *r, const char *key, void *vctx)
 {
@@ -338,6 +349,10 @@ static int owner_member(rr_reader *r, const char *key, void *vctx)
         return str_value(r, &o->name);
     if (strcmp(key, "metrics") == 0)
         return metrics(r, o->list, o->from);
+    if (!o->breakdown && strcmp(key, "attributes") == 0) {
+        o->code_stack = NULL;
+        return object(r, attribute_member, o, NULL);
+    }
     return skip_next(r);
 }
 
@@ -367,6 +382,7 @@ static int owner_item(rr_reader *r, uint32_t index, mlia_jtok first, void *vctx)
     e->id = o.id;
     e->kind = o.kind;
     e->name = o.name;
+    e->code_stack = o.code_stack;
     return 0;
 }
 
@@ -399,13 +415,48 @@ static int results_item(rr_reader *r, uint32_t index, mlia_jtok first, void *ctx
 
 /* ---- the document ------------------------------------------------------ */
 
+static bool is_digest(const char *s);
+
+static void capture_add(rr_reader *r, const char *digest)
+{
+    if (r->n_captures == r->cap_captures) {
+        uint32_t nc = r->cap_captures ? r->cap_captures * 2 : 8;
+        r->captures = mlia_arena_grow(r->a, r->captures, r->n_captures, nc, sizeof *r->captures);
+        r->cap_captures = nc;
+    }
+    r->captures[r->n_captures++] = digest;
+}
+
 static int fingerprint_inputs_member(rr_reader *r, const char *key, void *ctx)
 {
     rr_fingerprint *f = &r->out->fingerprint;
     if (strcmp(key, "etrecord") == 0)
         return str_value(r, &f->etrecord);
-    if (strcmp(key, "profiling_data") == 0)
-        return str_value(r, &f->profiling_data);
+    if (strcmp(key, "profiling_data") == 0) {
+        /* one capture: its digest; several (docs/captures.md): a list */
+        r->n_captures = 0;
+        mlia_jtok t = mlia_jstream_next(r->js);
+        if (t == MLIA_JTOK_ARR_BEGIN) {
+            f->profiling_data = NULL;
+            for (;;) {
+                t = mlia_jstream_next(r->js);
+                if (t == MLIA_JTOK_ARR_END)
+                    return 0;
+                if (t == MLIA_JTOK_ERROR || t == MLIA_JTOK_EOF)
+                    return -1;
+                const char *d = NULL;
+                if (str_from(r, t, &d))
+                    return -1;
+                if (d)
+                    capture_add(r, d);
+            }
+        }
+        if (str_from(r, t, &f->profiling_data))
+            return -1;
+        if (f->profiling_data)
+            capture_add(r, f->profiling_data);
+        return 0;
+    }
     if (strcmp(key, "companion_model") == 0)
         return str_value(r, &f->companion_model);
     return skip_next(r);
@@ -421,8 +472,14 @@ static int count_value(rr_reader *r, int64_t *dst)
 static int fingerprint_member(rr_reader *r, const char *key, void *ctx)
 {
     rr_fingerprint *f = &r->out->fingerprint;
-    if (strcmp(key, "program") == 0)
-        return str_value(r, &f->program);
+    if (strcmp(key, "program") == 0) {
+        mlia_jtok t = mlia_jstream_next(r->js);
+        if (str_from(r, t, &f->program))
+            return -1;
+        if (!is_digest(f->program))
+            r->bad = "context.runtime_configuration.fingerprint.program is not a SHA-256 digest";
+        return 0;
+    }
     if (strcmp(key, "method") == 0)
         return str_value(r, &f->method);
     if (strcmp(key, "operators") == 0)
@@ -438,22 +495,86 @@ static int fingerprint_member(rr_reader *r, const char *key, void *ctx)
     return skip_next(r);
 }
 
+/* 64 lowercase hex digits, as analysis/fingerprint.c writes them. */
+static bool is_digest(const char *s)
+{
+    if (!s || strlen(s) != 64)
+        return false;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    return true;
+}
+
+static const char *token_kind(mlia_jtok t)
+{
+    switch (t) {
+    case MLIA_JTOK_STRING: return "a string";
+    case MLIA_JTOK_NUMBER: return "a number";
+    case MLIA_JTOK_NULL: return "null";
+    case MLIA_JTOK_TRUE:
+    case MLIA_JTOK_FALSE: return "a boolean";
+    case MLIA_JTOK_ARR_BEGIN: return "an array";
+    default: return "not a value";
+    }
+}
+
 static void fingerprint_reset(rr_fingerprint *f)
 {
     memset(f, 0, sizeof *f);
     f->operators = f->debug_handles = f->delegate_segments = -1;
 }
 
+static int statistics_member(rr_reader *r, const char *key, void *ctx)
+{
+    rr_settings *st = &r->out->settings;
+    if (strcmp(key, "mode") == 0) {
+        mlia_jtok t = mlia_jstream_next(r->js);
+        return value_text(r, t, &st->statistics_mode);
+    }
+    if (strcmp(key, "device") == 0)
+        return str_value(r, &st->statistics_device);
+    if (strcmp(key, "mode_assumed") == 0 || strcmp(key, "device_assumed") == 0) {
+        mlia_jtok t = mlia_jstream_next(r->js);
+        *(key[0] == 'm' ? &st->mode_assumed : &st->device_assumed) = t == MLIA_JTOK_TRUE;
+        return mlia_jstream_skip(r->js, t);
+    }
+    return skip_next(r);
+}
+
 static int runtime_member(rr_reader *r, const char *key, void *ctx)
 {
     const char **method = ctx;
+    rr_settings *st = &r->out->settings;
     if (strcmp(key, "etrecord_method") == 0)
         return str_value(r, &method[0]);
     if (strcmp(key, "method") == 0)
         return str_value(r, &method[1]);
     if (strcmp(key, "fingerprint") == 0) {
         fingerprint_reset(&r->out->fingerprint);
-        return object(r, fingerprint_member, NULL, NULL);
+        r->n_captures = 0;
+        bool is_object;
+        mlia_jtok t = mlia_jstream_next(r->js);
+        if (t != MLIA_JTOK_OBJ_BEGIN && t != MLIA_JTOK_ERROR && t != MLIA_JTOK_EOF)
+            r->bad = mlia_arena_printf(r->a, "context.runtime_configuration.fingerprint is %s, not an object",
+                                       token_kind(t));
+        return object_from(r, t, fingerprint_member, NULL, &is_object);
+    }
+    if (strcmp(key, "time_unit") == 0)
+        return str_value(r, &st->time_unit);
+    if (strcmp(key, "ticks_per_second") == 0 || strcmp(key, "warmup_executions") == 0) {
+        mlia_jtok t = mlia_jstream_next(r->js);
+        double v = t == MLIA_JTOK_NUMBER && r->js->number > 0 ? r->js->number : 0;
+        if (key[0] == 't')
+            st->ticks_per_second = v;
+        else
+            st->warmup_executions = t == MLIA_JTOK_NUMBER && r->js->int_fits && r->js->i > 0 ? r->js->i : 0;
+        return mlia_jstream_skip(r->js, t);
+    }
+    if (strcmp(key, "statistics") == 0) {
+        st->statistics_mode = st->statistics_device = NULL;
+        st->mode_assumed = st->device_assumed = false;
+        return object(r, statistics_member, NULL, NULL);
     }
     return skip_next(r);
 }
@@ -464,8 +585,20 @@ static int context_member(rr_reader *r, const char *key, void *ctx)
     if (strcmp(key, "runtime_configuration") == 0) {
         method[0] = method[1] = NULL;
         fingerprint_reset(&r->out->fingerprint);
+        const char *version = r->out->settings.tool_version;
+        memset(&r->out->settings, 0, sizeof r->out->settings);
+        r->out->settings.tool_version = version;
+        r->n_captures = 0;
+        r->bad = NULL;
         return object(r, runtime_member, method, NULL);
     }
+    return skip_next(r);
+}
+
+static int tool_member(rr_reader *r, const char *key, void *ctx)
+{
+    if (strcmp(key, "version") == 0)
+        return str_value(r, &r->out->settings.tool_version);
     return skip_next(r);
 }
 
@@ -489,6 +622,10 @@ static int doc_member(rr_reader *r, const char *key, void *ctx)
     if (strcmp(key, "model") == 0) {
         d->model_name = NULL;
         return object(r, model_member, NULL, NULL);
+    }
+    if (strcmp(key, "tool") == 0) {
+        d->settings.tool_version = NULL;
+        return object(r, tool_member, NULL, NULL);
     }
     if (strcmp(key, "context") == 0) {
         method[0] = method[1] = NULL;
@@ -529,6 +666,10 @@ static int read_stream(mlia_jstream *js, const char *file, mlia_arena *arena, re
         return mlia_error_setf(err, file, "not an mlia output (results[0] missing)");
     if (!out->model_name)
         return mlia_error_setf(err, file, "not an mlia output (model.name missing)");
+    if (r.bad)
+        return mlia_error_setf(err, file, "not an mlia output (%s)", r.bad);
+    out->settings.n_captures = r.n_captures;
+    out->settings.captures = r.captures;
     out->method = method[0] ? method[0] : method[1];
     /* model metrics, entity metrics, breakdown metrics: one array */
     uint32_t n = r.model_m.n + r.entity_m.n + r.bd_m.n;

@@ -37,6 +37,7 @@ typedef struct rr_metric {
 
 typedef struct rr_entity {
     const char *id, *kind, *name;
+    const char *code_stack;    /* attributes.code_stack (a code_stack entity's id), or NULL */
 } rr_entity;
 
 /* context.runtime_configuration.fingerprint (analysis/fingerprint.h);
@@ -48,9 +49,24 @@ typedef struct rr_fingerprint {
     const char *etrecord, *profiling_data, *companion_model; /* inputs' SHA-256, or NULL */
 } rr_fingerprint;
 
+/* The settings a run was analysed with (docs/compare.md "Settings"), from
+ * tool.version and context.runtime_configuration. */
+typedef struct rr_settings {
+    const char *tool_version;        /* tool.version, or NULL */
+    const char *time_unit;           /* "ns", "tick", or NULL */
+    double ticks_per_second;         /* 0 when absent (the ETDump's nanoseconds) */
+    int64_t warmup_executions;       /* 0 when absent */
+    const char *statistics_mode;     /* statistics.mode as text ("1"), or NULL */
+    const char *statistics_device;   /* statistics.device, or NULL */
+    bool mode_assumed, device_assumed;
+    uint32_t n_captures;             /* fingerprint.inputs.profiling_data: a digest or a list */
+    const char **captures;           /* SHA-256 hex of every capture analysed */
+} rr_settings;
+
 typedef struct result_doc {
     const char *schema_version, *model_name, *method, *run_id, *timestamp;
     rr_fingerprint fingerprint;
+    rr_settings settings;
     uint32_t n_entities;
     rr_entity *entities;       /* document order */
     uint32_t n_metrics;
@@ -61,7 +77,13 @@ typedef struct result_doc {
  *   "not an mlia output (invalid JSON at byte N: ...)"
  *   "not an mlia output (not a JSON object)"
  *   "not an mlia output (<what> missing)" for a missing schema_version,
- *   results[0] or model.name. */
+ *   results[0] or model.name;
+ *   "not an mlia output (context.runtime_configuration.fingerprint is <a
+ *   string|a number|null|...>, not an object)" and "(... fingerprint.program
+ *   is not a SHA-256 digest)": a fingerprint is absent (older mlia) or
+ *   well-formed, never taken for absent when it is malformed;
+ *   "not an mlia output (invalid JSON at byte N: number out of range)" for
+ *   a literal such as 1e400 that overflows a double (core/json_stream.h). */
 int result_doc_read(const char *text, size_t len, const char *file, mlia_arena *arena, result_doc *out,
                     mlia_error *err);
 /* The same from a file descriptor, read as a stream from its current

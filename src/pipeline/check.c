@@ -259,17 +259,28 @@ static void model_metrics(mlia_session *s)
     mlia_result *r = &s->result;
     const runtime_analysis *ra = s->runtime;
     if (ra && ra->has_inference) {
-        mlia_metric it = mlia_metric_double("inference_time", "ms", ra->inference_p50, "p50", ra->inference_samples);
-        mlia_metric_qualify(&it, "statistic", "p50");
-        mlia_result_add_metric(r, it);
-        double ips = ra->inference_p50 > 0 ? 1000.0 / ra->inference_p50 : 0.0;
-        mlia_metric im = mlia_metric_double("inferences_per_second", "inferences/s", ips, "p50", ra->inference_samples);
-        mlia_metric_qualify(&im, "statistic", "p50");
-        if (ra->inference_p50 > 0)
-            mlia_result_add_metric(r, im);
-        else
+        /* p50, min and max like every timing (docs/result-format.md), so
+         * mlia compare has the spread of the metric users watch most */
+        static const char *const stats[3] = {"p50", "min", "max"};
+        double t[3] = {ra->inference_p50, ra->inference_min, ra->inference_max};
+        for (int i = 0; i < 3; i++) {
+            mlia_metric it = mlia_metric_double("inference_time", "ms", t[i], stats[i], ra->inference_samples);
+            mlia_metric_qualify(&it, "statistic", stats[i]);
+            mlia_result_add_metric(r, it);
+        }
+        if (ra->inference_p50 > 0 && ra->inference_min > 0) {
+            /* the fastest execution gives the most inferences per second */
+            double ips[3] = {1000.0 / ra->inference_p50, 1000.0 / ra->inference_max, 1000.0 / ra->inference_min};
+            for (int i = 0; i < 3; i++) {
+                mlia_metric im =
+                    mlia_metric_double("inferences_per_second", "inferences/s", ips[i], stats[i], ra->inference_samples);
+                mlia_metric_qualify(&im, "statistic", stats[i]);
+                mlia_result_add_metric(r, im);
+            }
+        } else {
             mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "inferences/s",
                                                               "The measured inference time is zero."));
+        }
     } else {
         const char *why = "No Method::execute event was recorded for the selected method.";
         mlia_result_add_metric(r, mlia_metric_unavailable("inference_time", "ms", why));
@@ -318,6 +329,10 @@ static void compute_status(mlia_session *s)
     if (nx_associations_incomplete(s->nx))
         partial = true;
     r->status = partial ? "partial" : "ok";
+    /* measured, but nothing attributed to the program: not ok (MLIA's
+     * "incompatible": the capture does not fit the model) */
+    if (s->runtime && s->runtime->nothing_attributed)
+        r->status = "incompatible";
 }
 
 /* mlia-output/trace.pftrace or trace.json, streamed to the file (docs/trace.md). */
@@ -689,6 +704,15 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
         *err = s->job->err_digest;
         return -1;
     }
+    /* the same capture twice (by content, whatever the files are called)
+     * would count its executions twice (docs/captures.md) */
+    for (uint32_t j = 1; j < s->n_captures; j++)
+        for (uint32_t i = 0; i < j; i++)
+            if (strcmp(s->captures[i].digest.sha256, s->captures[j].digest.sha256) == 0)
+                return mlia_error_setf(err, s->captures[j].digest.path,
+                                       "the same capture as %s (SHA-256 %.12s): a capture given twice would "
+                                       "count its executions twice",
+                                       s->captures[i].digest.path, s->captures[j].digest.sha256);
     identify_run(s);
     const mlia_input_digest *ds[3] = {&s->etrecord_digest, NULL, &s->companion_digest};
     for (int i = 0; i < (s->has_companion ? 3 : 2); i++)
@@ -729,6 +753,14 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
     out->model_explorer_hint = me_hint;
     out->output_path = outp;
     out->console = mlia_console_summary(&s->record, s->opts->console_width);
+    if (s->runtime && s->runtime->nothing_attributed) {
+        /* "<etdump>: None of ... (status incompatible; the outputs were written)" */
+        const char *why = mlia_arena_printf(&s->arena, "%s: %s (status incompatible; the outputs were written)",
+                                            s->captures[0].digest.path, s->runtime->nothing_attributed);
+        out->status_error = strdup(why);
+        if (!out->status_error)
+            mlia_oom(strlen(why) + 1);
+    }
     return 0;
 }
 

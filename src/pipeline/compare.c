@@ -92,7 +92,7 @@ static bool same(const char *a, const char *b)
 static void warn(compare_session *cs, const char *fmt, const char *a, const char *b, const char *c)
 {
     if (cs->n_warnings == COMPARE_MAX_WARNINGS)
-        return;
+        cs->n_warnings--; /* the last slot holds the latest */
     cs->warnings[cs->n_warnings++] = mlia_arena_printf(&cs->arena, fmt, a, b, c);
 }
 
@@ -125,6 +125,82 @@ static int check_identity(compare_session *cs, const compare_input *b, const com
     return 0;
 }
 
+/* A baseline run's captures (by SHA-256) met in another baseline run: one
+ * capture would count twice in the pool (docs/compare.md "Duplicates"). */
+static int check_duplicates(const compare_input *bs, uint32_t nb, mlia_error *err)
+{
+    for (uint32_t j = 1; j < nb; j++)
+        for (uint32_t i = 0; i < j; i++) {
+            const rr_settings *a = &bs[i].doc.settings, *b = &bs[j].doc.settings;
+            for (uint32_t x = 0; x < b->n_captures; x++)
+                for (uint32_t y = 0; y < a->n_captures; y++)
+                    if (strcmp(b->captures[x], a->captures[y]) == 0)
+                        return mlia_error_setf(err, bs[j].json_path,
+                                               "analyses the same capture as %s (SHA-256 %.12s); a capture counts "
+                                               "once in a pooled baseline: give each run once",
+                                               bs[i].json_path, b->captures[x]);
+        }
+    return 0;
+}
+
+/* The new run analysing a capture of the baseline: nothing can have changed. */
+static void warn_same_capture(compare_session *cs, const compare_input *b, const compare_input *n)
+{
+    const rr_settings *a = &b->doc.settings, *c = &n->doc.settings;
+    for (uint32_t x = 0; x < c->n_captures; x++)
+        for (uint32_t y = 0; y < a->n_captures; y++)
+            if (strcmp(c->captures[x], a->captures[y]) == 0) {
+                char d[16];
+                snprintf(d, sizeof d, "%.12s", c->captures[x]);
+                warn(cs, "%s: analyses the same capture as the baseline run %s (SHA-256 %s); the comparison "
+                         "measures the analysis, not a change of the model",
+                     n->json_path, b->json_path, d);
+                return;
+            }
+}
+
+/* Settings (docs/compare.md "Settings"): the clock and the statistics mode
+ * or device make the numbers incomparable (an error unless allowed); the
+ * others are warnings. Every difference is kept for compare.json. */
+static int check_settings(compare_session *cs, const compare_input *b, const compare_input *n, bool allow,
+                          mlia_error *err)
+{
+    compare_setting diff[COMPARE_N_SETTINGS];
+    uint32_t nd = compare_settings(&b->doc, &n->doc, diff, &cs->arena);
+    if (!nd)
+        return 0;
+    mlia_buf what;
+    mlia_buf_init(&what);
+    bool blocking = false;
+    for (uint32_t i = 0; i < nd; i++) {
+        mlia_buf_printf(&what, "%s%s %s instead of %s", i ? ", " : "", diff[i].name, diff[i].new_, diff[i].baseline);
+        blocking |= diff[i].blocking;
+    }
+    const char *text = mlia_arena_strndup(&cs->arena, what.data, what.len);
+    mlia_buf_free(&what);
+    if (blocking && !allow)
+        return mlia_error_setf(err, n->json_path,
+                               "analysed with other settings than the baseline (%s): %s; the numbers cannot be "
+                               "compared: analyse both runs with the same clock and statistics options, or add "
+                               "--allow-different-settings",
+                               b->json_path, text);
+    warn(cs, "%s: analysed with other settings than the baseline (%s): %s", n->json_path, b->json_path, text);
+    if (blocking)
+        cs->warnings[cs->n_warnings - 1] =
+            mlia_arena_printf(&cs->arena, "%s; compared anyway (--allow-different-settings)",
+                              cs->warnings[cs->n_warnings - 1]);
+    compare_setting *grown = mlia_arena_array(&cs->arena, cs->n_settings + nd, sizeof *grown);
+    if (cs->n_settings)
+        memcpy(grown, cs->settings, cs->n_settings * sizeof *grown);
+    for (uint32_t i = 0; i < nd; i++) {
+        diff[i].run = b->json_path;
+        grown[cs->n_settings + i] = diff[i];
+    }
+    cs->settings = grown;
+    cs->n_settings += nd;
+    return 0;
+}
+
 typedef struct page_job {
     const compare_inputs *in;
     const compare_result *r;
@@ -144,9 +220,15 @@ static int write_outputs(compare_session *cs, const char *dir, const compare_inp
                          const char *json, size_t json_len, mlia_compare_output *out, mlia_error *err)
 {
     mlia_outdir *od = &cs->outdir;
-    if (mlia_outdir_begin_named(dir, COMPARE_OUTDIR_NAME, od, err))
-        return -1;
+    /* open before the folder exists: an out-of-memory jump out of
+     * mlia_outdir_begin_named after its mkdir reaches
+     * compare_session_abort_outputs, which removes it (a library host never
+     * exits, so nothing else would) */
     cs->outdir_open = true;
+    if (mlia_outdir_begin_named(dir, COMPARE_OUTDIR_NAME, od, err)) {
+        cs->outdir_open = false;
+        return -1;
+    }
     bool page = in->base_page_fd >= 0 && in->new_page_fd >= 0;
     page_job job = {in, r};
     int rc = mlia_outdir_write(od, "compare.json", json, json_len, err);
@@ -271,6 +353,13 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
         if (id > identity)
             identity = id;
     }
+    if (check_duplicates(bs, nb, err))
+        return 1;
+    for (uint32_t i = 0; i < nb; i++) {
+        if (check_settings(cs, &bs[i], n, opts->allow_different_settings != 0, err))
+            return 1;
+        warn_same_capture(cs, &bs[i], n);
+    }
     /* several baselines: one pooled document (analysis/compare.h compare_pool) */
     const result_doc **docs = mlia_arena_array(arena, nb, sizeof *docs);
     const char **base_paths = mlia_arena_array(arena, nb, sizeof *base_paths);
@@ -292,7 +381,7 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
     compare_run(base, &n->doc, threshold, arena, &cr);
     compare_inputs in = {bs[0].json_path, n->json_path, base, &n->doc, cs->warnings, cs->n_warnings,
                          paged ? paged->page_path : NULL, paged ? paged->page_fd : -1, n->page_path, n->page_fd,
-                         identity, nb, base_paths, docs};
+                         identity, nb, base_paths, docs, cs->n_settings, cs->settings, opts->tested_only != 0};
     mlia_buf json;
     mlia_buf_init(&json);
     mlia_jw w;
@@ -301,8 +390,8 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
     size_t json_len = json.len;
     out->json = mlia_buf_take(&json);
     out->console = compare_console(&in, &cr, opts->console_width);
-    out->regressions = cr.counts[COMPARE_REGRESSION];
-    out->improvements = cr.counts[COMPARE_IMPROVEMENT];
+    out->regressions = compare_gate_count(&cr, opts->tested_only != 0);
+    out->improvements = cr.ent_counts[COMPARE_IMPROVEMENT] + cr.ent_counts[COMPARE_LIKELY_IMPROVEMENT];
     if (cs->n_warnings) {
         mlia_buf wb;
         mlia_buf_init(&wb);
@@ -320,6 +409,39 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
     if (dir && write_outputs(cs, dir, &in, &cr, out->json, json_len, out, err))
         return 1;
     return 0;
+}
+
+static unsigned long long size_of_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 ? (unsigned long long)st.st_size : 0;
+}
+
+/* One run's result and page; 0 for what cannot be located (the run's
+ * reading reports that). */
+static unsigned long long run_bytes(const char *path, mlia_arena *a)
+{
+    mlia_error e;
+    mlia_error_clear(&e);
+    const char *json = locate(path, a, &e);
+    if (!json)
+        return 0;
+    return size_of_file(json) + size_of_file(mlia_arena_printf(a, "%s/" PAGE_REL, folder_of(json, a)));
+}
+
+unsigned long long compare_input_bytes(const mlia_compare_options *opts, mlia_arena *a)
+{
+    unsigned long long total = 0;
+    const char **paths = NULL;
+    uint32_t nb = 0;
+    mlia_error e;
+    mlia_error_clear(&e);
+    if (baseline_runs(opts, a, &paths, &nb, &e) == 0)
+        for (uint32_t i = 0; i < nb; i++)
+            total += run_bytes(paths[i], a);
+    if (opts->new_run)
+        total += run_bytes(opts->new_run, a);
+    return total;
 }
 
 void compare_session_init(compare_session *cs, size_t memory_limit)

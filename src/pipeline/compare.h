@@ -10,6 +10,7 @@
 
 #include "core/arena.h"
 #include "core/error.h"
+#include "analysis/compare.h"
 #include "formats/result_read.h"
 #include "mlia/mlia.h"
 #include "report/outdir.h"
@@ -46,7 +47,15 @@ typedef struct compare_session {
     bool outdir_open;
     uint32_t n_warnings;
     const char *warnings[COMPARE_MAX_WARNINGS]; /* arena strings, unescaped */
+    uint32_t n_settings;
+    compare_setting *settings;  /* arena: settings that differ, every baseline run against new */
 } compare_session;
+
+/* Bytes of every input the options name (each run's mlia-output.json and
+ * page, every run of a folder of runs), for the memory cap
+ * (core/oom.h mlia_memory_limit): a pooled baseline needs memory for all
+ * its runs, not for the first. Paths are allocated in `scratch`. */
+unsigned long long compare_input_bytes(const mlia_compare_options *opts, mlia_arena *scratch);
 
 void compare_session_init(compare_session *cs, size_t memory_limit);
 /* Reads every run, compares them and fills `out` (malloc'd fields, freed by

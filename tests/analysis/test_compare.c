@@ -89,7 +89,8 @@ TEST(verdicts)
     CHECK_INT(ra->verdict, COMPARE_IMPROVEMENT);   /* -20 %, below min 0.9 */
     CHECK_DBL(ra->percent, -20.0);
     CHECK_INT(rb->verdict, COMPARE_UNCHANGED);     /* +40 % but inside [0.8, 1.5] */
-    CHECK_INT(rc->verdict, COMPARE_INCONCLUSIVE);  /* baseline has 2 samples */
+    CHECK_INT(rc->verdict, COMPARE_LIKELY_REGRESSION); /* +100 %, but the baseline has 2 samples */
+    CHECK_STR(rc->reason, "fewer than 3 samples on a side: not tested for noise");
     CHECK(rc->has_percent && rc->percent > 99);
     const compare_row *ips = row(&r, "model", "inferences_per_second");
     CHECK(ips && ips->higher_is_better);
@@ -106,6 +107,19 @@ TEST(verdicts)
         int c = strcmp(r.rows[i - 1].entity_id, r.rows[i].entity_id);
         CHECK(c < 0 || (c == 0 && strcmp(r.rows[i - 1].series, r.rows[i].series) < 0));
     }
+    /* entities (the model apart): a improved, b unchanged, c likely regressed */
+    CHECK_INT(r.n_ents, 3);
+    CHECK_INT(r.ent_counts[COMPARE_IMPROVEMENT], 1);
+    CHECK_INT(r.ent_counts[COMPARE_UNCHANGED], 1);
+    CHECK_INT(r.ent_counts[COMPARE_LIKELY_REGRESSION], 1);
+    CHECK_INT(r.model_verdict, COMPARE_REGRESSION);
+    CHECK(r.headline[1] == ips && r.headline[0] == NULL && r.headline[2] == tc);
+    CHECK_INT(r.base_samples, 2); /* no inference_time: the fewest of any row */
+    CHECK(!r.tested);
+    const compare_entity *regs[4];
+    CHECK_INT(compare_entities_of(&r, true, regs), 1);
+    CHECK_STR(regs[0]->id, "op/c");
+    CHECK(regs[0]->row == rc);
     /* a higher threshold turns the -20 % improvement into unchanged */
     compare_run(&b, &n, 25.0, &a, &r);
     CHECK_INT(row(&r, "op/a", S)->verdict, COMPARE_UNCHANGED);
@@ -141,21 +155,26 @@ static const char *fp_doc(char *buf, size_t n, const char *method, const char *f
     return buf;
 }
 
+/* program fingerprints: 64 hex digits (a shorter one is malformed) */
+#define A16 "aaaaaaaaaaaaaaaa"
+#define B16 "bbbbbbbbbbbbbbbb"
+#define C16 "cccccccccccccccc"
+
 TEST(identity)
 {
     mlia_arena a;
     mlia_arena_init(&a);
     char tb[1024], tn[1024], what[512];
     result_doc b, n;
-    const char *fa = "{\"program\":\"aa\",\"method\":\"forward\",\"operators\":12,\"debug_handles\":10,"
+    const char *fa = "{\"program\":\"" A16 A16 A16 A16 "\",\"method\":\"forward\",\"operators\":12,\"debug_handles\":10,"
                      "\"delegate_segments\":1}";
-    const char *fb = "{\"program\":\"bb\",\"method\":\"forward\",\"operators\":13,\"debug_handles\":10,"
+    const char *fb = "{\"program\":\"" B16 B16 B16 B16 "\",\"method\":\"forward\",\"operators\":13,\"debug_handles\":10,"
                      "\"delegate_segments\":2}";
-    const char *fc = "{\"program\":\"cc\",\"method\":\"forward\",\"operators\":12,\"debug_handles\":10,"
+    const char *fc = "{\"program\":\"" C16 C16 C16 C16 "\",\"method\":\"forward\",\"operators\":12,\"debug_handles\":10,"
                      "\"delegate_segments\":1}";
     CHECK(!read_doc(&a, fp_doc(tb, sizeof tb, "forward", fa), &b));
     CHECK(!read_doc(&a, fp_doc(tn, sizeof tn, "forward", fa), &n));
-    CHECK_STR(b.fingerprint.program, "aa");
+    CHECK_STR(b.fingerprint.program, A16 A16 A16 A16);
     CHECK_INT(b.fingerprint.operators, 12);
     CHECK_INT(compare_programs(&b, &n, what, sizeof what), COMPARE_SAME_PROGRAM);
     CHECK_STR(what, "");
@@ -174,6 +193,81 @@ TEST(identity)
     CHECK(!read_doc(&a, fp_doc(tn, sizeof tn, "decode", "{}"), &n));
     CHECK_INT(compare_programs(&b, &n, what, sizeof what), COMPARE_DIFFERENT_PROGRAMS);
     CHECK_STR(what, "method 'decode' instead of 'forward'");
+    mlia_arena_free(&a);
+}
+
+/* issue 28 item 7: a malformed fingerprint is an error, not "an older mlia" */
+TEST(malformed_fingerprints)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    char t[1024];
+    static const struct {
+        const char *fp, *msg;
+    } cases[] = {
+        {"\"0f12affc85bb\"", "x.json: not an mlia output (context.runtime_configuration.fingerprint is a string, "
+                             "not an object)"},
+        {"42", "x.json: not an mlia output (context.runtime_configuration.fingerprint is a number, not an object)"},
+        {"null", "x.json: not an mlia output (context.runtime_configuration.fingerprint is null, not an object)"},
+        {"[]", "x.json: not an mlia output (context.runtime_configuration.fingerprint is an array, not an object)"},
+        {"{\"program\":7}", "x.json: not an mlia output (context.runtime_configuration.fingerprint.program is not a "
+                            "SHA-256 digest)"},
+        {"{\"program\":\"abc\"}", "x.json: not an mlia output (context.runtime_configuration.fingerprint.program "
+                                  "is not a SHA-256 digest)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        result_doc d;
+        mlia_error err;
+        mlia_error_clear(&err);
+        fp_doc(t, sizeof t, "forward", cases[i].fp);
+        CHECK_INT(result_doc_read(t, strlen(t), "x.json", &a, &d, &err), -1);
+        CHECK_STR(err.text, cases[i].msg);
+    }
+    /* absent, or an object without program (mlia check could not compute it): older */
+    result_doc d;
+    CHECK(!read_doc(&a, fp_doc(t, sizeof t, "forward", "{\"format\":\"mlia.fingerprint/1\"}"), &d));
+    CHECK(d.fingerprint.program == NULL);
+    /* a number beyond a double's range is refused like Infinity */
+    mlia_error err;
+    mlia_error_clear(&err);
+    const char *big = "{\"schema_version\":\"1.2.0\",\"model\":{\"name\":\"m\"},\"results\":[{\"metrics\":"
+                      "[{\"name\":\"inference_time\",\"unit\":\"ms\",\"value\":1e400}]}]}";
+    CHECK_INT(result_doc_read(big, strlen(big), "x.json", &a, &d, &err), -1);
+    CHECK_STR(err.text, "x.json: not an mlia output (invalid JSON at byte 115: number out of range (1e400 is not a "
+                        "finite double))");
+    mlia_arena_free(&a);
+}
+
+/* Settings that differ (docs/compare.md "Settings"): the clock blocks. */
+TEST(settings)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    char tb[1024], tn[1024];
+    result_doc b, n;
+    snprintf(tb, sizeof tb, "{\"schema_version\":\"1.2.0\",\"tool\":{\"version\":\"0.1.0\"},\"model\":{\"name\":"
+             "\"m\"},\"context\":{\"runtime_configuration\":{\"time_unit\":\"ns\",\"statistics\":{\"mode\":1,"
+             "\"device\":\"Mali-G2\"}}},\"results\":[{}]}");
+    snprintf(tn, sizeof tn, "{\"schema_version\":\"1.2.0\",\"tool\":{\"version\":\"0.2.0\"},\"model\":{\"name\":"
+             "\"m\"},\"context\":{\"runtime_configuration\":{\"time_unit\":\"tick\",\"ticks_per_second\":"
+             "250000000,\"warmup_executions\":2,\"statistics\":{\"mode\":0,\"mode_assumed\":true,\"device\":"
+             "\"Mali-G2\"}}},\"results\":[{}]}");
+    CHECK(!read_doc(&a, tb, &b) && !read_doc(&a, tn, &n));
+    compare_setting s[COMPARE_N_SETTINGS];
+    CHECK_INT(compare_settings(&b, &b, s, &a), 0);
+    CHECK_INT(compare_settings(&b, &n, s, &a), 4);
+    CHECK_STR(s[0].name, "clock");
+    CHECK_STR(s[0].baseline, "nanoseconds (the default)");
+    CHECK_STR(s[0].new_, "250000000 ticks/s");
+    CHECK(s[0].blocking);
+    CHECK_STR(s[1].name, "warm-up");
+    CHECK_STR(s[1].new_, "2 executions");
+    CHECK(!s[1].blocking);
+    CHECK_STR(s[2].name, "statistics mode");
+    CHECK_STR(s[2].new_, "0 (assumed)");
+    CHECK(s[2].blocking);
+    CHECK_STR(s[3].name, "mlia version");
+    CHECK(!s[3].blocking);
     mlia_arena_free(&a);
 }
 
@@ -226,9 +320,9 @@ TEST(pooled_baselines)
         return;
     CHECK(x->base.p50 == 0.430 && x->base.min == 0.420 && x->base.max == 0.440);
     CHECK_INT(x->base.samples, 3);
-    CHECK_INT(x->verdict, COMPARE_REGRESSION); /* three one-execution runs decide; one alone would not */
+    CHECK_INT(x->verdict, COMPARE_REGRESSION); /* three one-execution runs test it; one alone only suggests it */
     compare_run(&d1, &n, 5.0, &a, &r);
-    CHECK_INT(row(&r, "op/a", S)->verdict, COMPARE_INCONCLUSIVE);
+    CHECK_INT(row(&r, "op/a", S)->verdict, COMPARE_LIKELY_REGRESSION);
     mlia_arena_free(&a);
 }
 
@@ -239,5 +333,7 @@ int main(void)
     RUN(verdicts);
     RUN(reader_errors);
     RUN(identity);
+    RUN(malformed_fingerprints);
+    RUN(settings);
     return test_summary();
 }

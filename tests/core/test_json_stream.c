@@ -113,6 +113,39 @@ TEST(bad_inputs_same_messages)
     mlia_jstream_close(&js);
 }
 
+/* issue 28 item 7: a literal beyond a double's range is refused like
+ * Infinity, never read as an infinite value */
+TEST(overflowing_numbers_refused)
+{
+    static const struct {
+        const char *doc, *msg;
+    } cases[] = {
+        {"[1e400]", "f.json: invalid JSON at byte 1: number out of range (1e400 is not a finite double)"},
+        {"{\"v\": -1.5E+309}", "f.json: invalid JSON at byte 6: number out of range (-1.5E+309 is not a finite double)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        mlia_error err;
+        mlia_error_clear(&err);
+        mlia_jstream js;
+        mlia_jstream_init_mem(&js, cases[i].doc, strlen(cases[i].doc), "f.json", false, &err);
+        mlia_jtok t;
+        while ((t = mlia_jstream_next(&js)) != MLIA_JTOK_ERROR && t != MLIA_JTOK_EOF)
+            ;
+        CHECK_INT(t, MLIA_JTOK_ERROR);
+        CHECK_STR(err.text, cases[i].msg);
+        mlia_jstream_close(&js);
+    }
+    /* the largest finite literal and an underflow to 0 are numbers */
+    mlia_jstream js;
+    mlia_jstream_init_mem(&js, "[1.7976931348623157e308, 1e-400]", 32, NULL, false, NULL);
+    CHECK_INT(mlia_jstream_next(&js), MLIA_JTOK_ARR_BEGIN);
+    CHECK_INT(mlia_jstream_next(&js), MLIA_JTOK_NUMBER);
+    CHECK(js.number > 1.79e308);
+    CHECK_INT(mlia_jstream_next(&js), MLIA_JTOK_NUMBER);
+    CHECK(js.number == 0.0);
+    mlia_jstream_close(&js);
+}
+
 TEST(depth_limit)
 {
     char deep[1100];
@@ -253,6 +286,7 @@ int main(void)
 {
     RUN(valid_documents);
     RUN(bad_inputs_same_messages);
+    RUN(overflowing_numbers_refused);
     RUN(depth_limit);
     RUN(windows_memory_and_file);
     RUN(skip_keeps_nothing_and_tap_copies);

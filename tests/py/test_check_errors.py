@@ -1,5 +1,6 @@
 """Bad inputs to `mlia check`: one clear error line naming the file (and byte offset or
 entry), exit status 1, and no mlia-output tree left behind."""
+import json
 import os
 import shutil
 import tempfile
@@ -108,9 +109,13 @@ class CheckErrors(unittest.TestCase):
         legacy = fixture("executorch/legacy-mul.etrecord.bin")
         out = tempfile.mkdtemp(dir=self.tmp)
         p = run_mlia(*check_args(legacy, self.gen_etdump, "--output-dir", out, "--json"))
-        # the legacy file has empty maps: nothing can be attributed, but it is read
-        self.assertEqual(p.returncode, 0, p.stderr)
+        # the legacy file has empty maps: it is read, but nothing can be attributed, so the
+        # run is not ok (issue 28 item 5): status incompatible, exit 1, the outputs written
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertTrue(p.stderr.startswith(f"mlia: error: {self.gen_etdump}: None of the "), p.stderr)
+        self.assertTrue(p.stderr.endswith(" (status incompatible; the outputs were written)\n"), p.stderr)
         self.assertIn('"etrecord_method": "forward"', p.stdout)
+        self.assertEqual(json.loads(p.stdout)["results"][0]["status"], "incompatible")
 
 
 if __name__ == "__main__":

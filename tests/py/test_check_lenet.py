@@ -72,8 +72,11 @@ class LenetEndToEnd(unittest.TestCase):
 
     def test_model_metric_order_and_nx_unavailable(self):
         names = [m["name"] for m in self.res.r["metrics"]]
-        self.assertEqual(names[:5], ["inference_time", "inferences_per_second", "total_cycles",
-                                     "compute_cycles", "target_utilization"])
+        # the model's timings as p50/min/max triples (issue 28 item 6), then the NX metrics
+        self.assertEqual(names[:9], ["inference_time"] * 3 + ["inferences_per_second"] * 3 +
+                         ["total_cycles", "compute_cycles", "target_utilization"])
+        self.assertEqual([m["qualifiers"]["statistic"] for m in self.res.r["metrics"][:6]],
+                         ["p50", "min", "max"] * 2)
         for n in ("total_cycles", "compute_cycles", "target_utilization"):
             m = self.res.model_metric(n)
             self.assertEqual(m["availability"], "unavailable")

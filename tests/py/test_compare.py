@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import mlia  # noqa: E402
 
 CONSOLE_USAGE = ("usage: mlia compare BASELINE NEW [--baseline RUN]... [--output-dir DIR] [--threshold PCT] "
-                 "[--allow-different-programs] [--json] [--fail-on-regression]")
+                 "[--allow-different-programs] [--allow-different-settings] [--json] [--fail-on-regression] "
+                 "[--tested-only]")
 
 
 def run_on_pty(argv, env=None):
@@ -127,8 +128,26 @@ class Compare(unittest.TestCase):
         self.assertEqual((doc["only_in_new"], doc["only_in_baseline"], doc["warnings"]), ([], [], []))
         self.assertEqual(doc["baseline"]["program"], doc["new"]["program"])
         s = doc["summary"]
-        self.assertEqual((s["regressions"], s["inconclusive"], s["only_in_new"]), (2, 0, 0))
-        self.assertEqual(s["metrics_compared"], len(doc["metrics"]))
+        # counts are entities (relu_default_2; chain 33, its stripe and its cascade); metrics apart
+        self.assertEqual((s["regressions"], s["improvements"], s["inconclusive"], s["only_in_new"]), (1, 3, 0, 0))
+        self.assertEqual((s["likely_regressions"], s["likely_improvements"], s["entities_compared"]), (0, 0, 32))
+        self.assertEqual((s["metrics"]["regressions"], s["metrics"]["improvements"]), (2, 15))
+        self.assertEqual(s["metrics"]["compared"], len(doc["metrics"]))
+        self.assertEqual(doc["samples"], {"baseline": 3, "new": 3, "tested": True, "note":
+                                          "3 executions per side: changes beyond 5 % tested against the baseline's "
+                                          "[min, max]"})
+        self.assertEqual(doc["gate"], {"counts": "regressions and likely regressions", "failing": 1})
+        # the headline: the model's lines first; then the changed entities, ranked (time, then cycles)
+        self.assertEqual([h["series"] for h in doc["headline"]],
+                         ["inference_time", "inferences_per_second", "total_cycles"])
+        self.assertEqual([(e["id"], e["verdict"], e["series"]) for e in doc["changed_entities"]], [
+            (relu, "regression", "execution_time|attribution=exclusive"),
+            ("chain/segment_0/33", "improvement", "total_cycles"),
+            ("stripe/segment_0/6", "improvement", "total_cycles"),
+            ("cascade/segment_0/41", "improvement", "tu_active_cycles")])
+        self.assertEqual((doc["changed_entities"][0]["name"], doc["changed_entities"][0]["location"]),
+                         ("aten.relu.default", "head.py:9"))
+        self.assertEqual(doc["settings"], {"differences": []})
         # stable ordering: sorted by entity id, then series
         keys = [(m["entity_id"], m["series"]) for m in doc["metrics"]]
         self.assertEqual(keys, sorted(keys))
@@ -141,40 +160,65 @@ class Compare(unittest.TestCase):
         out = os.path.join(self.tmp, "cmp-console")
         p = self.compare(self.base, self.new, "--output-dir", out)
         self.assertIn("\nProgram:   the same in both runs (fingerprint ", p.stdout)
-        self.assertIn("\nVerdicts:  2 regressions, 15 improvements, 481 unchanged, 0 inconclusive\n", p.stdout)
+        self.assertIn("\nSamples:   3 executions per side: changes beyond 5 % tested against the baseline's "
+                      "[min, max]\nVerdicts:  1 regression, 3 improvements, 28 unchanged (of 32 entities; 498 metrics "
+                      "in compare.json)\n", p.stdout)
         lines = p.stdout.splitlines()
-        i = lines.index("Regressions (2)")
-        # full entity ids (wrapped at a separator), full metric names, one number format per unit
-        self.assertEqual(lines[i + 1:i + 7], [
-            "   #  Entity                        Metric                      Unit   Baseline        New    Change",
-            "   1  source_operator/forward/      kernel_time (exclusive)     ms    0.0003250  0.0004100  +26.15 %",
-            "      aten_relu_default_2",
-            "   2  source_operator/forward/      execution_time (exclusive)  ms    0.0004250  0.0005100     +20 %",
-            "      aten_relu_default_2",
+        # the model first, then one row per entity (its worst metric), numbers first, names whole
+        m = lines.index("Model")
+        self.assertEqual(lines[m + 1:m + 6], [
+            "  Metric                 Unit          Baseline      New       Delta   Change  Verdict",
+            "  inference_time         ms              0.5179   0.5180  +0.0001440  +0.03 %  unchanged (3 samples each)",
+            "  inferences_per_second  inferences/s     1,931    1,930     -0.5368  -0.03 %  unchanged (3 samples each)",
+            "  total_cycles           cycles         230,600  230,210        -390  -0.17 %  unchanged (3 samples each)",
             ""])
-        j = lines.index("Improvements (15, largest 10)")
-        self.assertEqual(lines[j + 1], "   #  Entity                Metric            Unit    Baseline    New  Change")
-        self.assertEqual(lines[j + 7], "   6  chain/segment_0/33    total_cycles      cycles     3,900  3,510   -10 %")
-        self.assertEqual(len(lines[j + 1]), len(lines[j + 2]))
-        self.assertLessEqual(max(len(line) for line in lines if not line.startswith(("Baseline:", "New:", "Output:",
-                                                                                     "Page:"))), 100)
+        i = lines.index("Regressions (1 entity)")
+        self.assertEqual(lines[i + 1:i + 4], [
+            "  #  Change        Delta  Unit   Baseline        New  Verdict                 Entity"
+            "                                       Metric                      Name",
+            "  1   +20 %  +0.00008500  ms    0.0004250  0.0005100  tested, 3 samples each  "
+            "source_operator/forward/aten_relu_default_2  execution_time (exclusive)  aten.relu.default at head.py:9",
+            ""])
+        j = lines.index("Improvements (3 entities)")
+        self.assertEqual(lines[j + 1:j + 5], [
+            "  #  Change  Delta  Unit    Baseline    New  Verdict                 Entity                Metric"
+            "            Name",
+            "  1   -10 %   -390  cycles     3,900  3,510  tested, 3 samples each  chain/segment_0/33    total_cycles"
+            "      Chain 33",
+            "  2   -10 %   -390  cycles     3,900  3,510  tested, 3 samples each  stripe/segment_0/6    total_cycles"
+            "      Stripe 6",
+            "  3   -10 %    -60  cycles       600    540  tested, 3 samples each  cascade/segment_0/41  tu_active_cycles"
+            "  Cascade 41"])
         self.assertIn(f"Page: {os.path.join(out, 'compare', 'compare.html')}", p.stdout)
-        # a wider terminal keeps the ids on one line
-        wide = self.compare(self.base, self.new, "--output-dir", out, env={"COLUMNS": "140"}, tty=True)
-        self.assertIn("   1  source_operator/forward/aten_relu_default_2  kernel_time (exclusive)     ms    "
-                      "0.0003250  0.0004100  +26.15 %\r\n", wide)
+        # not a terminal: nothing wraps, so a grep for an id finds its whole row
+        self.assertEqual([x for x in lines if "aten_relu_default_2" in x][0].split()[:3], ["1", "+20", "%"])
+        # a narrow terminal wraps between names, never inside one
+        narrow = self.compare(self.base, self.new, "--output-dir", out, env={"COLUMNS": "100"}, tty=True)
+        rows = narrow.split("\r\n")
+        k = rows.index("Regressions (1 entity)")
+        self.assertEqual(rows[k + 1:k + 5], [
+            "  #  Change        Delta  Unit   Baseline        New  Verdict                 Entity  Metric  Name",
+            "  1   +20 %  +0.00008500  ms    0.0004250  0.0005100  tested, 3 samples each  "
+            "source_operator/forward/aten_relu_default_2",
+            "      execution_time (exclusive)  aten.relu.default at head.py:9",
+            ""])
+        for row in rows:  # only a row ending with a whole id may be wider (the id stays with its numbers)
+            if not row.endswith("source_operator/forward/aten_relu_default_2") and not row.startswith(("Baseline:",
+                                                                                                      "New:", "Output:",
+                                                                                                      "Page:", "  - ")):
+                self.assertLessEqual(len(row), 100, row)
 
     def test_no_change_and_one_sided_tables(self):
         d = os.path.join(self.tmp, "nochange")
         p = self.compare(self.new, self.new, "--output-dir", d)
-        self.assertIn("\nVerdicts:  0 regressions, 0 improvements, 498 unchanged, 0 inconclusive\n\n"
-                      "No change beyond 5 %\n\nOutput: ", p.stdout)
+        self.assertIn("\nVerdicts:  32 unchanged (of 32 entities; 498 metrics in compare.json)\n", p.stdout)
+        self.assertIn("\nNo change beyond 5 %\n\nOutput: ", p.stdout)
         self.assertNotIn("Entity", p.stdout)
         p = self.compare(self.base, self.new, "--output-dir", d, "--threshold", "15")
-        self.assertIn("\nRegressions (2)\n", p.stdout)
+        self.assertIn("\nRegressions (1 entity)\n", p.stdout)
         self.assertIn("\nImprovements: none beyond 15 %\n", p.stdout)
         p = self.compare(self.new, self.base, "--output-dir", d, "--threshold", "15")
-        self.assertIn("\nRegressions: none beyond 15 %\n\nImprovements (2)\n", p.stdout)
+        self.assertIn("\nRegressions: none beyond 15 %\n\nImprovements (1 entity)\n", p.stdout)
 
     def test_raw_names_are_escaped(self):
         """An ETRecord node named to colour the terminal and forge an error line."""
@@ -191,7 +235,8 @@ class Compare(unittest.TestCase):
         self.assertNotIn("\x1b", p.stdout)
         self.assertNotIn("\r", p.stdout)
         self.assertFalse([line for line in p.stdout.splitlines() if line.startswith("mlia: error")])
-        self.assertIn("      \\x1b[31mEVIL\\r\\nmlia: error:\n", p.stdout)
+        self.assertIn("  source_operator/forward/\\x1b[31mEVIL\\r\\nmlia: error: forged  execution_time (exclusive)  ",
+                      p.stdout)
         doc = json.loads(self.compare(*runs, "--json", "--output-dir", os.path.join(self.tmp, "evil")).stdout)
         self.assertIn(f"source_operator/forward/{evil}", {m["entity_id"] for m in doc["metrics"]})
 
@@ -213,7 +258,8 @@ class Compare(unittest.TestCase):
         p = self.compare(self.base, self.new, "--json", "--threshold", "25", "--output-dir", os.path.join(self.tmp, "c4"))
         doc = json.loads(p.stdout)
         self.assertEqual(doc["threshold_percent"], 25.0)
-        self.assertEqual(doc["summary"]["regressions"], 1)  # kernel_time +26 % only
+        self.assertEqual(doc["summary"]["regressions"], 1)  # relu_default_2: kernel_time +26 % only
+        self.assertEqual(doc["summary"]["metrics"]["regressions"], 1)
         self.assertEqual(doc["summary"]["improvements"], 0)
 
     def test_fail_on_regression_gate(self):
@@ -223,12 +269,20 @@ class Compare(unittest.TestCase):
         self.compare(self.new, self.new, "--fail-on-regression", "-q", "--output-dir", d, expect=0)
         self.compare(self.base, self.new, "-q", "--output-dir", d, expect=0)  # without the flag
 
-    def test_too_few_samples_is_inconclusive(self):
+    def test_two_executions_give_likely_verdicts(self):
+        """Fewer than 3 samples: a change beyond the threshold is a likely one, never 'no change'."""
         p = self.compare(self.two, self.base, "--json", "--output-dir", os.path.join(self.tmp, "c5"))
         doc = json.loads(p.stdout)
-        verdicts = {m["verdict"] for m in doc["metrics"]}
-        self.assertEqual(verdicts, {"inconclusive"})
-        self.assertIn("too few samples", doc["metrics"][0]["reason"])
+        relu = "source_operator/forward/aten_relu_default_2"
+        likely = {(m["entity_id"], m["series"]) for m in doc["metrics"] if m["verdict"].startswith("likely")}
+        self.assertEqual(likely, {(relu, "execution_time|attribution=exclusive"),
+                                  (relu, "kernel_time|attribution=exclusive")})
+        self.assertEqual({m["verdict"] for m in doc["metrics"]}, {"likely_improvement", "unchanged"})
+        r = next(m for m in doc["metrics"] if (m["entity_id"], m["series"]) in likely)
+        self.assertEqual(r["reason"], "fewer than 3 samples on a side: not tested for noise")
+        self.assertEqual((r["baseline"]["samples"], r["new"]["samples"]), (2, 3))
+        self.assertEqual(doc["samples"]["note"], "2 executions in the baseline, 3 in the new run: changes beyond 5 % "
+                                                 "shown, not tested for noise (that takes 3 per side)")
 
     def test_bad_inputs(self):
         d = os.path.join(self.tmp, "bad")
@@ -325,7 +379,7 @@ class Compare(unittest.TestCase):
         self.assertEqual((doc["baseline"]["model"], doc["new"]["model"]), ("demo.etrecord", "after.etrecord"))
         self.assertEqual(doc["baseline"]["program"], doc["new"]["program"])
         self.assertEqual(len(doc["baseline"]["program"]), 64)
-        self.assertEqual((doc["summary"]["regressions"], doc["summary"]["improvements"], doc["warnings"]), (2, 15, []))
+        self.assertEqual((doc["summary"]["regressions"], doc["summary"]["improvements"], doc["warnings"]), (1, 3, []))
 
     def test_fingerprint_recorded_by_check(self):
         with open(os.path.join(self.base, "mlia-output.json"), encoding="utf-8") as f:
@@ -370,7 +424,7 @@ class Compare(unittest.TestCase):
         self.assertEqual([e["id"] for e in doc["only_in_new"]], ["source_operator/forward/aten_relu_default_3"])
         self.assertEqual(doc["only_in_baseline"], [])
         self.assertFalse([m for m in doc["metrics"] if m["entity_id"].endswith("aten_relu_default_3")])
-        self.assertEqual(doc["summary"]["regressions"], 2)
+        self.assertEqual(doc["summary"]["regressions"], 1)
         self.assertEqual(len(doc["warnings"]), 1)
         with self.assertRaises(mlia.MliaError) as ctx:
             mlia.compare(self.base, self.grown, output_dir=d)
@@ -397,7 +451,7 @@ class Compare(unittest.TestCase):
         out = json.loads(self.compare(old, self.new, "--output-dir", d, "--json").stdout)
         self.assertEqual(out["warnings"], [warning])
         self.assertIsNone(out["baseline"]["program"])
-        self.assertEqual(out["summary"]["regressions"], 2)
+        self.assertEqual(out["summary"]["regressions"], 1)
         # without fingerprints the method must still agree
         doc["context"]["runtime_configuration"]["etrecord_method"] = "decode"
         with open(old, "w", encoding="utf-8") as f:
@@ -494,10 +548,10 @@ class Compare(unittest.TestCase):
         history, runs = self.one_execution_runs()
         d = os.path.join(self.tmp, "pooled")
         relu = ("source_operator/forward/aten_relu_default_2", "execution_time|attribution=exclusive")
-        # one run of one execution says nothing about noise: inconclusive
+        # one run of one execution says nothing about noise: a likely regression only
         one = json.loads(self.compare(runs[0], self.new, "--json", "--output-dir", d).stdout)
         rows = {(m["entity_id"], m["series"]): m for m in one["metrics"]}
-        self.assertEqual(rows[relu]["verdict"], "inconclusive")
+        self.assertEqual(rows[relu]["verdict"], "likely_regression")
         # three, pooled by execution: P50 430, [420, 440], 3 samples -> a regression
         forms = [
             (runs[0], self.new, "--baseline", runs[1], "--baseline", runs[2]),
@@ -543,8 +597,8 @@ class Compare(unittest.TestCase):
         d = os.path.join(self.tmp, "py-options")
         with self.assertRaises(mlia.MliaRegressionError) as ctx:
             mlia.compare(self.base, self.new, output_dir=d, fail_on_regression=True)
-        self.assertEqual(str(ctx.exception), "2 regressions (threshold 5 %)")
-        self.assertEqual(ctx.exception.report["summary"]["regressions"], 2)
+        self.assertEqual(str(ctx.exception), "1 regression (threshold 5 %)")
+        self.assertEqual(ctx.exception.report["summary"]["regressions"], 1)
         self.assertIsInstance(ctx.exception, mlia.MliaError)
         self.assertEqual(mlia.compare(self.new, self.new, output_dir=d, fail_on_regression=True)["summary"]["regressions"], 0)
         with self.assertRaises(mlia.MliaUsageError):
@@ -688,7 +742,7 @@ class Compare(unittest.TestCase):
         p = subprocess.run([MLIA, "compare", padded, self.new, "--output-dir", d, "--json"], capture_output=True,
                            text=True, preexec_fn=limit)
         self.assertEqual((p.returncode, p.stderr), (0, ""))
-        self.assertEqual(json.loads(p.stdout)["summary"]["regressions"], 2)
+        self.assertEqual(json.loads(p.stdout)["summary"]["regressions"], 1)
         os.unlink(padded)
 
     def test_python_api_returns_the_same_dict(self):

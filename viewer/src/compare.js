@@ -1,10 +1,12 @@
 // Comparison mode of the standalone page (`mlia compare`, docs/compare.md).
 //
 // The comparison page is the new run's page data plus two members:
-// "compare" (threshold, summary, per entity its most telling change, every
-// regression and improvement in "changes", and "focus", the entity of the
-// largest regression) and "baseline_page" (the baseline run's own page
-// data).
+// "compare" (threshold, summary in entities, the samples note, settings
+// that differ, the model's "headline" lines, per entity the change that
+// gave its verdict, every changed entity in "changes" ranked as the
+// console ranks them, and "focus", the entity of the largest regression)
+// and "baseline_page" (the baseline run's own page data). Verdicts include
+// the likely ones (fewer than 3 samples on a side: not tested for noise).
 //
 // prepareCompare() adds to every view of the new run a first overlay,
 // "Change vs baseline", on a diverging scale centred on 0: the value is the
@@ -40,10 +42,29 @@ function mix(a, b, t) {
   return hex(a.map((c, i) => c + (b[i] - c) * t));
 }
 
+// A change beyond the threshold, tested or likely.
+export function isChange(verdict) {
+  return verdict === 'regression' || verdict === 'improvement' || verdict === 'likely_regression'
+    || verdict === 'likely_improvement';
+}
+
+export function isRegression(verdict) {
+  return verdict === 'regression' || verdict === 'likely_regression';
+}
+
+// "likely regression (1 sample each)", "regression (5 and 3 samples)", "unchanged"
+export function verdictText(c) {
+  const words = String(c.verdict || '').replace('_', ' ');
+  const b = Number(c.baseline_samples);
+  const n = Number(c.new_samples);
+  if (!Number.isFinite(b) || !Number.isFinite(n) || c.verdict === 'inconclusive') return words;
+  return `${words} (${b === n ? `${b} sample${b === 1 ? '' : 's'} each` : `${b} and ${n} samples`})`;
+}
+
 // The colour of a change on the diverging scale [-span, span].
 export function changeColour(entry, span) {
   if (entry.verdict === 'inconclusive') return INCONCLUSIVE;
-  if (entry.verdict !== 'regression' && entry.verdict !== 'improvement') return UNCHANGED;
+  if (!isChange(entry.verdict)) return UNCHANGED;
   const v = Number(entry.slowdown) || 0;
   const t = 0.25 + 0.75 * Math.min(1, Math.abs(v) / (span || 1));
   return mix(MID, v > 0 ? RED : GREEN, t);
@@ -61,8 +82,22 @@ function direction(entry) {
   return s > 0 ? 'slower' : s < 0 ? 'faster' : 'no change';
 }
 
+// "+2.064 ms" / "-390 cycles": the change in the metric's unit.
+export function signedDelta(v, unit) {
+  const n = Number(v);
+  if (v === null || v === undefined || !Number.isFinite(n)) return '-';
+  return `${n > 0 ? '+' : n < 0 ? '-' : ''}${formatValue(Math.abs(n), unit)}${unit ? ` ${unit}` : ''}`;
+}
+
+function quantity(v, unit) {
+  const n = Number(v);
+  if (v === null || v === undefined || !Number.isFinite(n)) return '-';
+  return `${formatValue(n, unit)}${unit ? ` ${unit}` : ''}`;
+}
+
 function entryText(entry) {
-  const what = entry.verdict === 'regression' || entry.verdict === 'improvement' ? direction(entry)
+  const what = isChange(entry.verdict)
+    ? `${entry.verdict.startsWith('likely') ? 'likely ' : ''}${direction(entry)}`
     : entry.verdict === 'unchanged' ? 'unchanged' : 'inconclusive';
   return `${signedPercent(entry.percent)} ${what} · ${entry.metric}`;
 }
@@ -80,7 +115,7 @@ export function prepareCompare(doc) {
   let span = threshold;
   for (const entry of Object.values(entities)) {
     const v = Math.abs(Number(entry && entry.slowdown));
-    if (Number.isFinite(v) && entry && (entry.verdict === 'regression' || entry.verdict === 'improvement')) span = Math.max(span, v);
+    if (Number.isFinite(v) && entry && isChange(entry.verdict)) span = Math.max(span, v);
   }
   span = span > 0 ? span : 1;
   const perView = new Map();
@@ -115,28 +150,66 @@ export function prepareCompare(doc) {
   if (loc) doc.initial_view = loc.view;
   const s = isObject(cmp.summary) ? cmp.summary : {};
   doc.notes = [
-    `Comparison with the baseline ${cmp.baseline}: ${s.regressions || 0} regression(s), ${s.improvements || 0} improvement(s), ${s.unchanged || 0} unchanged, ${s.inconclusive || 0} inconclusive (threshold ${formatPct(threshold)} %). Left: new run, coloured by change; right: baseline.`,
+    `Comparison with the baseline ${cmp.baseline}, by entity: ${s.regressions || 0} regression(s), ${s.likely_regressions || 0} likely regression(s), ${s.improvements || 0} improvement(s), ${s.likely_improvements || 0} likely improvement(s), ${s.unchanged || 0} unchanged, ${s.inconclusive || 0} inconclusive (threshold ${formatPct(threshold)} %). Left: new run, coloured by change; right: baseline.`,
     ...(Array.isArray(doc.notes) ? doc.notes : []),
   ];
   doc.title = `mlia compare: ${typeof doc.title === 'string' ? doc.title.replace(/^mlia check: /, '') : ''}`;
 }
 
-// The changes panel, then the largest regression selected in the new pane.
+// A table of the panel: head cells, then one row per item.
+function changesTable(cls, heads, rows) {
+  return el('table', { class: `changes ${cls}` },
+    el('thead', null, el('tr', null, heads.map((t) => el('th', { text: t })))),
+    el('tbody', null, rows));
+}
+
+// "aten.relu.default at head.py:9" (the entity's name and source location)
+function entityLabel(c) {
+  const name = c.entity_name !== undefined && c.entity_name !== null ? String(c.entity_name) : String(c.entity_id);
+  return c.location ? `${name} at ${c.location}` : name;
+}
+
+// The changes panel: the model's lines first, then every changed entity by
+// name, then the largest regression selected in the new pane.
 export function startCompare(app) {
   const cmp = app.doc.compare;
   if (!isObject(cmp) || !isObject(app.doc.baseline_page)) return;
   const s = isObject(cmp.summary) ? cmp.summary : {};
   const changes = Array.isArray(cmp.changes) ? cmp.changes.filter(isObject) : [];
+  const headline = Array.isArray(cmp.headline) ? cmp.headline.filter(isObject) : [];
+  const settings = Array.isArray(cmp.settings) ? cmp.settings.filter(isObject) : [];
   const threshold = formatPct(Number(cmp.threshold_percent) || 0);
-  const count = (cls, n, label) => el('span', { class: `count ${cls}`, text: `${n || 0} ${label}` });
+  const count = (cls, n, label) => el('span', {
+    class: `count ${cls}`, text: `${n || 0} ${label}${(n || 0) !== 1 && label.endsWith('ment') ? 's' : ''}${(n || 0) !== 1 && label.endsWith('sion') ? 's' : ''}`,
+  });
   const head = el('div', { class: 'compare-head' },
     el('strong', { text: 'Changes vs baseline' }),
-    count('regression', s.regressions, 'regressions'),
-    count('improvement', s.improvements, 'improvements'),
+    count('regression', s.regressions, 'regression'),
+    count('regression likely', s.likely_regressions, 'likely regression'),
+    count('improvement', s.improvements, 'improvement'),
+    count('improvement likely', s.likely_improvements, 'likely improvement'),
     count('unchanged', s.unchanged, 'unchanged'),
     count('inconclusive', s.inconclusive, 'inconclusive'),
-    el('span', { class: 'compare-rule', text: `threshold ${threshold} % and outside the baseline's [min, max]` }));
+    el('span', { class: 'compare-rule', text: `entities; threshold ${threshold} % and outside the baseline's [min, max]` }));
   const panel = el('section', { id: 'compare-panel', 'aria-label': 'Changes vs baseline' }, head);
+  if (typeof cmp.samples_note === 'string') {
+    panel.appendChild(el('div', { class: `compare-samples${cmp.tested ? '' : ' untested'}`, text: `Samples: ${cmp.samples_note}` }));
+  }
+  if (settings.length) {
+    panel.appendChild(el('div', { class: 'compare-settings', role: 'alert',
+      text: `Settings differ: ${settings.map((d) => `${d.setting} ${d.new} (baseline ${d.baseline})`).join('; ')}` }));
+  }
+  // the model first: inference time, inferences per second, total cycles
+  if (headline.length) {
+    panel.appendChild(changesTable('headline', ['Model', 'Baseline', 'New', '\u0394', 'Change', 'Verdict'],
+      headline.map((h) => el('tr', { class: `model ${h.verdict}`, 'data-series': String(h.series) },
+        el('td', { class: 'metric', text: String(h.metric) }),
+        el('td', { class: 'num', text: quantity(h.baseline, h.unit) }),
+        el('td', { class: 'num', text: quantity(h.new, h.unit) }),
+        el('td', { class: 'num', text: signedDelta(h.delta, h.unit) }),
+        el('td', { class: 'num change-pct', text: signedPercent(h.percent) }),
+        el('td', { class: 'verdict', text: verdictText(h) })))));
+  }
   if (!changes.length) {
     panel.appendChild(el('div', { class: 'compare-none', text: `No change beyond ${threshold} %` }));
   } else {
@@ -146,24 +219,46 @@ export function startCompare(app) {
         onclick: () => locateChange(app, c, tr),
         onkeydown: (ev) => { if (ev.key === 'Enter') locateChange(app, c, tr); },
       },
-      el('td', { class: 'verdict', text: c.verdict === 'regression' ? 'regression' : 'improvement' }),
-      el('td', { class: 'entity', text: String(c.entity_id), title: String(c.entity_name ?? '') }),
+      el('td', { class: 'verdict', text: verdictText(c) }),
+      el('td', { class: 'entity', text: entityLabel(c), title: String(c.entity_id) }),
       el('td', { class: 'metric', text: String(c.metric) }),
-      el('td', { class: 'num', text: `${formatValue(Number(c.baseline), c.unit)} → ${formatValue(Number(c.new), c.unit)}${c.unit ? ` ${c.unit}` : ''}` }),
+      el('td', { class: 'num', text: quantity(c.baseline, c.unit) }),
+      el('td', { class: 'num', text: quantity(c.new, c.unit) }),
+      el('td', { class: 'num', text: signedDelta(c.delta, c.unit) }),
       el('td', { class: 'num change-pct', text: `${signedPercent(c.percent)} ${direction(c)}` }));
       return tr;
     });
     panel.appendChild(el('div', { class: 'compare-scroll' },
-      el('table', { class: 'changes' },
-        el('thead', null, el('tr', null, ['Verdict', 'Entity', 'Metric', 'Baseline → new (P50)', 'Change'].map((t) => el('th', { text: t })))),
-        el('tbody', null, rows))));
+      changesTable('entities-changed', ['Verdict', 'Entity', 'Metric', 'Baseline', 'New', '\u0394', 'Change'], rows)));
   }
   app.banner.after(panel);
   app.comparePanel = panel;
   for (const p of app.panes) p.cachedSize = null;
   for (const p of app.panes) p.fit();
-  const focus = changes.find((c) => c.verdict === 'regression');
+  const focus = changes.find((c) => isRegression(c.verdict));
   if (focus) locateChange(app, focus, panel.querySelector('tr.change'));
+}
+
+// Columns the entity table of every view adds in comparison mode: the
+// change that gave the entity its verdict (baseline, new, delta, change).
+export function compareColumns(doc) {
+  const cmp = doc && doc.compare;
+  if (!isObject(cmp) || !isObject(cmp.entities)) return [];
+  const entry = (id) => (isObject(cmp.entities[id]) ? cmp.entities[id] : null);
+  const num = (key) => (e, id) => {
+    const c = entry(id);
+    const v = c ? Number(c[key]) : NaN;
+    return c && c[key] !== null && Number.isFinite(v) ? v : null;
+  };
+  const unit = (e, id) => (entry(id) && entry(id).unit ? String(entry(id).unit) : '');
+  return [
+    { id: 'compare:baseline', label: 'Baseline', get: num('baseline'), unit },
+    { id: 'compare:new', label: 'New', get: num('new'), unit },
+    { id: 'compare:delta', label: '\u0394', get: num('delta'), unit, signed: true },
+    { id: 'compare:percent', label: 'Change %', get: num('percent'), signed: true, percent: true },
+    { id: 'compare:verdict', label: 'Verdict', text: true,
+      get: (e, id) => (entry(id) ? String(entry(id).verdict).replace('_', ' ') : '') },
+  ];
 }
 
 function locateChange(app, change, row) {

@@ -17,6 +17,7 @@ function named(data, e, id) {
   return tell ? `${name} (${tell})` : name;
 }
 import { viewLabel } from './pane.js';
+import { compareColumns, signedDelta, signedPercent } from './compare.js';
 
 export const MAX_ROWS = 500;
 
@@ -55,6 +56,8 @@ export class EntityTable {
         unit: (e) => { const m = metricFor(e, spec); return m && m.unit ? String(m.unit) : ''; },
       })),
       { id: 'coverage', label: 'Coverage %', get: (e) => (typeof e.coverage === 'number' ? e.coverage : null) },
+      // comparison page: baseline, new and delta of each entity's change (compare.js)
+      ...compareColumns(this.app.doc),
     ];
   }
 
@@ -133,7 +136,9 @@ export class EntityTable {
         let text;
         if (c.text) text = v;
         else if (v === null) text = '\u2014';
-        else text = c.unit && c.unit(row.entity) ? `${formatNumber(v, c.unit(row.entity))} ${c.unit(row.entity)}` : formatNumber(v);
+        else if (c.percent) text = signedPercent(v);
+        else if (c.signed) text = signedDelta(v, c.unit ? c.unit(row.entity, row.id) : '');
+        else text = c.unit && c.unit(row.entity, row.id) ? `${formatNumber(v, c.unit(row.entity, row.id))} ${c.unit(row.entity, row.id)}` : formatNumber(v);
         tr.appendChild(el('td', { class: c.text ? null : 'num', text }));
       }
       body.appendChild(tr);

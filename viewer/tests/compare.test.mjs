@@ -4,9 +4,12 @@
 // 10 % cheaper):
 // - it opens on the view and node of the largest regression, selected in
 //   the new run's pane;
-// - the changes panel lists every regression and improvement (entity,
-//   metric, baseline -> new, change, verdict) with the unchanged and
-//   inconclusive counts; a click on a row locates its entity in the graph;
+// - the changes panel opens on the model's lines (inference time,
+//   inferences/s, total cycles: baseline, new, delta, change, verdict),
+//   then lists every changed entity by name and source location with its
+//   worst metric (baseline, new, delta, change, verdict with its samples),
+//   with the entity counts; a click on a row locates its entity;
+// - the entity table of every view has baseline, new and delta columns;
 // - the overlay is a diverging scale centred on 0 (slower red, faster
 //   green) with a human label, and node texts name the metric for people.
 import { describe, test, before, after } from 'node:test';
@@ -70,10 +73,15 @@ describe('comparison page: regressions first', { skip: SKIP_REASON }, () => {
     const cmp = data.compare;
     const relu = 'source_operator/forward/aten_relu_default_2';
     assert.equal(cmp.focus, relu);
-    assert.equal(cmp.changes.length, 17);
-    assert.deepEqual(cmp.changes.slice(0, 2).map((c) => [c.entity_id, c.metric, c.verdict]), [
-      [relu, 'kernel_time (exclusive)', 'regression'], [relu, 'execution_time (exclusive)', 'regression']]);
-    assert.equal(cmp.entities[relu].metric, 'kernel_time (exclusive)');
+    assert.equal(cmp.changes.length, 4); // one per entity
+    assert.deepEqual(cmp.changes.map((c) => [c.entity_id, c.metric, c.verdict]), [
+      [relu, 'execution_time (exclusive)', 'regression'],
+      ['chain/segment_0/33', 'total_cycles', 'improvement'],
+      ['stripe/segment_0/6', 'total_cycles', 'improvement'],
+      ['cascade/segment_0/41', 'tu_active_cycles', 'improvement']]);
+    assert.deepEqual([cmp.changes[0].entity_name, cmp.changes[0].location], ['aten.relu.default', 'head.py:9']);
+    assert.deepEqual(cmp.headline.map((h) => h.series), ['inference_time', 'inferences_per_second', 'total_cycles']);
+    assert.equal(cmp.entities[relu].metric, 'execution_time (exclusive)');
     assert.deepEqual([cmp.entities['chain/segment_0/33'].metric, cmp.entities['chain/segment_0/33'].slowdown], ['total_cycles', -10]);
     const focusView = data.entity_nodes[relu].find((l) => data.views.find((v) => v.id === l.view && v.available)).view;
     const opened = await openFile(browser, pagePath);
@@ -85,24 +93,40 @@ describe('comparison page: regressions first', { skip: SKIP_REASON }, () => {
       const selected = await page.evaluate(() => document.body.getAttribute('data-selected'));
       assert.ok(selected.startsWith(`${focusView}|`), selected);
       assert.equal(await page.getAttribute('.pane[data-pane="0"] g.node.selected', 'data-node') !== null, true);
-      // the panel: counts, every change in order, the first row current
+      // the panel: entity counts, the samples, the model's lines, every changed entity by name
       const head = await page.innerText('#compare-panel .compare-head');
-      for (const t of ['2 regressions', '15 improvements', '481 unchanged', '0 inconclusive']) assert.match(head, new RegExp(t));
+      for (const t of ['1 regression', '0 likely regressions', '3 improvements', '28 unchanged', '0 inconclusive']) assert.match(head, new RegExp(t));
+      assert.equal(await page.innerText('#compare-panel .compare-samples'),
+        "Samples: 3 executions per side: changes beyond 5 % tested against the baseline's [min, max]");
+      assert.equal(await page.locator('#compare-panel .compare-settings').count(), 0);
+      const model = await page.locator('#compare-panel table.headline tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+      assert.deepEqual(model[2], ['total_cycles', '230,600 cycles', '230,210 cycles', '-390 cycles', '-0.17 %', 'unchanged (3 samples each)']);
+      assert.equal(model[0][0], 'inference_time');
       const rows = await page.locator('#compare-panel tr.change').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
-      assert.equal(rows.length, 17);
-      assert.deepEqual(rows[0], ['regression', relu, 'kernel_time (exclusive)', '0.0003250 → 0.0004100 ms', '+26.15 % slower']);
-      assert.deepEqual(rows[1].slice(2), ['execution_time (exclusive)', '0.0004250 → 0.0005100 ms', '+20 % slower']);
-      assert.ok(rows.slice(2).every((r) => r[0] === 'improvement' && r[4] === '-10 % faster'), JSON.stringify(rows.slice(2)));
+      assert.equal(rows.length, 4);
+      assert.deepEqual(rows[0], ['regression (3 samples each)', 'aten.relu.default at head.py:9', 'execution_time (exclusive)',
+        '0.0004250 ms', '0.0005100 ms', '+0.00008500 ms', '+20 % slower']);
+      assert.deepEqual(rows[1], ['improvement (3 samples each)', 'Chain 33', 'total_cycles', '3,900 cycles', '3,510 cycles',
+        '-390 cycles', '-10 % faster']);
+      assert.ok(rows.slice(1).every((r) => r[0].startsWith('improvement') && r[6] === '-10 % faster'), JSON.stringify(rows.slice(1)));
       assert.equal(await page.getAttribute('#compare-panel tr.change.current', 'data-index'), '0');
+      // the entity table of the view: baseline, new and delta of each entity's change
+      const heads = await page.locator('#entity-table thead th').allTextContents();
+      for (const h of ['Baseline', 'New', '\u0394', 'Change %', 'Verdict']) assert.ok(heads.includes(h), JSON.stringify(heads));
+      const reluRow = await page.locator(`#entity-table tbody tr[data-entity="${relu}"] td`).allTextContents();
+      const at = (h) => reluRow[heads.indexOf(h)];
+      assert.deepEqual([at('Baseline'), at('New'), at('\u0394'), at('Change %'), at('Verdict')],
+        ['0.0004250 ms', '0.0005100 ms', '+0.00008500 ms', '+20 %', 'regression']);
       // the overlay: first, human label, diverging scale centred on 0
       assert.equal(await page.inputValue('.pane[data-pane="0"] .overlay-select'), 'compare_change');
       const legend = await page.innerText('.pane[data-pane="0"] .legend');
       assert.match(legend, /^Change vs baseline/);
-      assert.match(legend, /-26\.15 faster/);
-      assert.match(legend, /\+26\.15 slower/);
+      assert.match(legend, /-20 faster/);
+      assert.match(legend, /\+20 slower/);
       assert.equal(await page.locator('.pane[data-pane="0"] .legend line.legend-center').count(), 1);
       // a click on an improvement locates its entity (chain 33) in the new pane
       const chainRow = page.locator('#compare-panel tr.change[data-entity="chain/segment_0/33"]').first();
+      await chainRow.scrollIntoViewIfNeeded();
       await chainRow.click();
       await page.waitForFunction(() => document.body.getAttribute('data-located') === 'chain/segment_0/33');
       assert.match(await page.evaluate(() => document.body.getAttribute('data-selected')), /chain/);

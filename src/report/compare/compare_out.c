@@ -99,25 +99,78 @@ static void write_row(mlia_jw *w, const compare_row *r)
     mlia_jw_obj_end(w);
 }
 
+static void verdict_counts(mlia_jw *w, const uint32_t *c)
+{
+    mlia_jw_kuint(w, "regressions", c[COMPARE_REGRESSION]);
+    mlia_jw_kuint(w, "likely_regressions", c[COMPARE_LIKELY_REGRESSION]);
+    mlia_jw_kuint(w, "improvements", c[COMPARE_IMPROVEMENT]);
+    mlia_jw_kuint(w, "likely_improvements", c[COMPARE_LIKELY_IMPROVEMENT]);
+    mlia_jw_kuint(w, "unchanged", c[COMPARE_UNCHANGED]);
+    mlia_jw_kuint(w, "inconclusive", c[COMPARE_INCONCLUSIVE]);
+}
+
+/* Counts are entities (the model not included); "metrics" counts series. */
 static void write_summary(mlia_jw *w, const compare_result *r)
 {
     mlia_jw_key(w, "summary");
     mlia_jw_obj_begin(w);
-    mlia_jw_kuint(w, "entities_compared", r->n_entities);
-    mlia_jw_kuint(w, "metrics_compared", r->n_rows);
-    mlia_jw_kuint(w, "regressions", r->counts[COMPARE_REGRESSION]);
-    mlia_jw_kuint(w, "improvements", r->counts[COMPARE_IMPROVEMENT]);
-    mlia_jw_kuint(w, "unchanged", r->counts[COMPARE_UNCHANGED]);
-    mlia_jw_kuint(w, "inconclusive", r->counts[COMPARE_INCONCLUSIVE]);
+    mlia_jw_kuint(w, "entities_compared", r->n_ents);
+    verdict_counts(w, r->ent_counts);
+    mlia_jw_kstr(w, "model", compare_verdict_name(r->model_verdict));
     mlia_jw_kuint(w, "only_in_baseline", r->n_only_base);
     mlia_jw_kuint(w, "only_in_new", r->n_only_new);
+    mlia_jw_kobj_begin(w, "metrics");
+    mlia_jw_kuint(w, "compared", r->n_rows);
+    verdict_counts(w, r->counts);
+    mlia_jw_obj_end(w);
+    mlia_jw_obj_end(w);
+}
+
+uint32_t compare_gate_count(const compare_result *r, bool tested_only)
+{
+    uint32_t n = r->ent_counts[COMPARE_REGRESSION] + (tested_only ? 0 : r->ent_counts[COMPARE_LIKELY_REGRESSION]);
+    if (r->model_verdict == COMPARE_REGRESSION || (!tested_only && r->model_verdict == COMPARE_LIKELY_REGRESSION))
+        n++;
+    return n;
+}
+
+/* "1 execution per side: changes beyond 5 % shown, not tested for noise" */
+static char *samples_note(const compare_result *r)
+{
+    mlia_buf b;
+    mlia_buf_init(&b);
+    char t[MLIA_FMT_CAP];
+    mlia_fmt_pct(t, sizeof t, r->threshold);
+    if (r->base_samples == r->new_samples)
+        mlia_buf_printf(&b, "%u execution%s per side", r->base_samples, r->base_samples == 1 ? "" : "s");
+    else
+        mlia_buf_printf(&b, "%u execution%s in the baseline, %u in the new run", r->base_samples,
+                        r->base_samples == 1 ? "" : "s", r->new_samples);
+    if (r->tested)
+        mlia_buf_printf(&b, ": changes beyond %s %% tested against the baseline's [min, max]", t);
+    else
+        mlia_buf_printf(&b, ": changes beyond %s %% shown, not tested for noise (that takes %d per side)", t,
+                        COMPARE_MIN_SAMPLES);
+    return mlia_buf_take(&b);
+}
+
+static void write_entity_row(mlia_jw *w, const compare_entity *e)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "id", e->id);
+    mlia_jw_kstr(w, "kind", e->kind);
+    mlia_jw_kstr(w, "name", e->name);
+    mlia_jw_kstr(w, "location", e->location);
+    mlia_jw_kstr(w, "verdict", compare_verdict_name(e->verdict));
+    mlia_jw_kstr(w, "series", e->row->series);
+    mlia_jw_kuint(w, "metrics", e->n_rows);
     mlia_jw_obj_end(w);
 }
 
 void compare_write_json(const compare_inputs *in, const compare_result *r, mlia_jw *w)
 {
     mlia_jw_obj_begin(w);
-    mlia_jw_kstr(w, "schema", "mlia.compare/1");
+    mlia_jw_kstr(w, "schema", "mlia.compare/2");
     mlia_jw_kstr(w, "generated_by", "mlia " MLIA_VERSION);
     mlia_jw_kdouble(w, "threshold_percent", r->threshold);
     mlia_jw_kuint(w, "min_samples", COMPARE_MIN_SAMPLES);
@@ -130,7 +183,50 @@ void compare_write_json(const compare_inputs *in, const compare_result *r, mlia_
     for (uint32_t i = 0; i < in->n_warnings; i++)
         mlia_jw_str(w, in->warnings[i]);
     mlia_jw_arr_end(w);
+    mlia_jw_kobj_begin(w, "settings");
+    mlia_jw_karr_begin(w, "differences");
+    for (uint32_t i = 0; i < in->n_settings; i++) {
+        const compare_setting *st = &in->settings[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "setting", st->name);
+        mlia_jw_kstr(w, "baseline_run", st->run);
+        mlia_jw_kstr(w, "baseline", st->baseline);
+        mlia_jw_kstr(w, "new", st->new_);
+        mlia_jw_kbool(w, "blocking", st->blocking);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
+    mlia_jw_obj_end(w);
+    mlia_jw_kobj_begin(w, "samples");
+    mlia_jw_kuint(w, "baseline", r->base_samples);
+    mlia_jw_kuint(w, "new", r->new_samples);
+    mlia_jw_kbool(w, "tested", r->tested);
+    char *note = samples_note(r);
+    mlia_jw_kstr(w, "note", note);
+    free(note);
+    mlia_jw_obj_end(w);
     write_summary(w, r);
+    mlia_jw_kobj_begin(w, "gate");
+    mlia_jw_kstr(w, "counts", in->tested_only ? "regressions" : "regressions and likely regressions");
+    mlia_jw_kuint(w, "failing", compare_gate_count(r, in->tested_only));
+    mlia_jw_obj_end(w);
+    /* the model's lines, then the entities that changed, ranked */
+    mlia_jw_karr_begin(w, "headline");
+    for (int h = 0; h < 3; h++)
+        if (r->headline[h])
+            write_row(w, r->headline[h]);
+    mlia_jw_arr_end(w);
+    const compare_entity **ents = malloc((r->n_ents ? r->n_ents : 1) * sizeof *ents);
+    if (!ents)
+        mlia_oom((r->n_ents ? r->n_ents : 1) * sizeof *ents);
+    mlia_jw_karr_begin(w, "changed_entities");
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = compare_entities_of(r, k == 0, ents);
+        for (uint32_t i = 0; i < n; i++)
+            write_entity_row(w, ents[i]);
+    }
+    mlia_jw_arr_end(w);
+    free(ents);
     mlia_jw_key(w, "metrics");
     mlia_jw_arr_begin(w);
     for (uint32_t i = 0; i < r->n_rows; i++)
@@ -145,24 +241,13 @@ void compare_write_json(const compare_inputs *in, const compare_result *r, mlia_
 /* ------------------------------------------------------------------ */
 /* console                                                              */
 
-/* Rows of one verdict, largest |percent| first (ties by entity id, series). */
-static int cmp_row_change(const void *a, const void *b)
-{
-    const compare_row *x = *(const compare_row *const *)a, *y = *(const compare_row *const *)b;
-    double dx = fabs(x->percent), dy = fabs(y->percent);
-    if (dx != dy)
-        return dx > dy ? -1 : 1;
-    int c = strcmp(x->entity_id, y->entity_id);
-    return c ? c : strcmp(x->series, y->series);
-}
-
 uint32_t compare_rows_of(const compare_result *r, compare_verdict v, const compare_row **out)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->n_rows; i++)
         if (r->rows[i].verdict == v)
             out[n++] = &r->rows[i];
-    qsort(out, n, sizeof *out, cmp_row_change);
+    qsort(out, n, sizeof *out, compare_rank_rows);
     return n;
 }
 
@@ -221,114 +306,221 @@ static void spaces(mlia_buf *b, size_t n)
         mlia_buf_putc(b, ' ');
 }
 
-/* Bytes of the first `cols` code points of s (at most its length). */
-static size_t bytes_of(const char *s, size_t cols)
+/* The one percentage format of a change: "+26.15 %", "-10 %", "0 %". */
+static void fmt_change(char *out, size_t cap, const compare_row *r)
 {
-    size_t i = 0, w = 0;
-    while (s[i] && w < cols) {
-        i++;
-        while (((unsigned char)s[i] & 0xc0) == 0x80)
-            i++;
-        w++;
+    if (!r->has_percent) {
+        snprintf(out, cap, "%s", r->has_delta && r->delta == 0 ? "0 %" : "n/a");
+        return;
     }
-    return i;
+    char t[MLIA_FMT_CAP];
+    mlia_fmt_pct(t, sizeof t, fabs(r->percent));
+    snprintf(out, cap, "%s%s %%", r->percent > 0 ? "+" : r->percent < 0 ? "-" : "", t);
 }
 
-/* The next line of a cell `width` columns wide starting at s: breaks after
- * a '/' or '_' when one lies in the last two thirds, else cuts. */
-static size_t line_bytes(const char *s, size_t width)
+static void fmt_delta(char *out, size_t cap, const compare_row *r)
 {
-    if (dwidth(s) <= width)
-        return strlen(s);
-    size_t max = bytes_of(s, width), cut = 0;
-    for (size_t k = max; k > max / 3 && !cut; k--)
-        if (s[k - 1] == '/' || s[k - 1] == '_')
-            cut = k;
-    return cut ? cut : max;
+    if (!r->has_delta) {
+        snprintf(out, cap, "n/a");
+        return;
+    }
+    char t[MLIA_FMT_CAP];
+    mlia_fmt_value(t, sizeof t, fabs(r->delta), r->unit);
+    snprintf(out, cap, "%s%s", r->delta > 0 ? "+" : r->delta < 0 ? "-" : "", t);
 }
 
-#define CMP_COLS 7
-
-/* One table: `n` rows of which COMPARE_TOP are shown, columns sized to
- * their content; the entity column takes what is left of `width` and
- * wraps (ids are never cut), every other cell is printed whole. */
-static void table(mlia_buf *b, const char *title, const compare_row **rows, uint32_t n, size_t width)
+static void fmt_side(char *out, size_t cap, const compare_side *s, const char *unit)
 {
-    uint32_t shown = n < COMPARE_TOP ? n : COMPARE_TOP;
-    if (shown < n)
-        mlia_buf_printf(b, "\n%s (%u, largest %u)\n", title, n, shown);
+    if (!s->present)
+        snprintf(out, cap, "n/a");
     else
-        mlia_buf_printf(b, "\n%s (%u)\n", title, n);
-    static const char *const head[CMP_COLS] = {"#", "Entity", "Metric", "Unit", "Baseline", "New", "Change"};
-    static const bool right[CMP_COLS] = {true, false, false, false, true, true, true};
-    char *cells[COMPARE_TOP][CMP_COLS];
-    size_t w[CMP_COLS];
-    for (int c = 0; c < CMP_COLS; c++)
-        w[c] = strlen(head[c]);
-    w[0] = 2;
-    for (uint32_t i = 0; i < shown; i++) {
-        const compare_row *r = rows[i];
-        char num[3][MLIA_FMT_CAP + 4], rank[16];
-        snprintf(rank, sizeof rank, "%u", i + 1);
-        mlia_fmt_value(num[0], MLIA_FMT_CAP, r->base.p50, r->unit);
-        mlia_fmt_value(num[1], MLIA_FMT_CAP, r->new_.p50, r->unit);
-        num[2][0] = r->percent > 0 ? '+' : r->percent < 0 ? '-' : ' ';
-        size_t pl = mlia_fmt_pct(num[2] + 1, MLIA_FMT_CAP, fabs(r->percent));
-        snprintf(num[2] + 1 + pl, 4, " %%");
-        char *label = compare_series_label(r->series);
-        cells[i][0] = esc(rank);
-        cells[i][1] = esc(r->entity_id);
-        cells[i][2] = esc(label);
-        cells[i][3] = esc(r->unit);
-        for (int k = 0; k < 3; k++)
-            cells[i][4 + k] = esc(num[k][0] == ' ' ? num[k] + 1 : num[k]);
-        free(label);
-        for (int c = 0; c < CMP_COLS; c++)
-            if (c != 1 && dwidth(cells[i][c]) > w[c])
-                w[c] = dwidth(cells[i][c]);
-        if (dwidth(cells[i][1]) > w[1])
-            w[1] = dwidth(cells[i][1]);
+        mlia_fmt_value(out, cap, s->p50, unit);
+}
+
+/* "1 sample each", "5 and 3 samples" */
+static void fmt_samples(char *out, size_t cap, const compare_row *r)
+{
+    if (r->base.samples == r->new_.samples)
+        snprintf(out, cap, "%u sample%s each", r->base.samples, r->base.samples == 1 ? "" : "s");
+    else
+        snprintf(out, cap, "%u and %u samples", r->base.samples, r->new_.samples);
+}
+
+/* "likely, 1 sample each", "tested, 5 samples each" */
+static void fmt_basis(char *out, size_t cap, const compare_row *r)
+{
+    bool likely = r->verdict == COMPARE_LIKELY_REGRESSION || r->verdict == COMPARE_LIKELY_IMPROVEMENT;
+    char n[64];
+    fmt_samples(n, sizeof n, r);
+    snprintf(out, cap, "%s, %s", likely ? "likely" : "tested", n);
+}
+
+#define MAX_COLS 10
+
+/* A table: `n_left` aligned cells (right-aligned when right[c]) then the
+ * cells that hold names. Names are never cut: without a terminal (width 0)
+ * nothing wraps and every row is one line; on a terminal a row wider than
+ * `width` continues on the next line, indented, between two name cells,
+ * never inside one. Cells are escaped by the caller and freed here. */
+typedef struct ctable {
+    int n_cols, n_left;
+    bool wrap_first;          /* the first name cell may go to the next line too */
+    const char *head[MAX_COLS];
+    bool right[MAX_COLS];
+    uint32_t n_rows;
+    char *cells[COMPARE_TOP][MAX_COLS];
+} ctable;
+
+static void ctable_print(mlia_buf *b, ctable *t, size_t width)
+{
+    size_t w[MAX_COLS];
+    for (int c = 0; c < t->n_cols; c++) {
+        w[c] = dwidth(t->head[c]);
+        for (uint32_t i = 0; i < t->n_rows; i++)
+            if (dwidth(t->cells[i][c]) > w[c])
+                w[c] = dwidth(t->cells[i][c]);
     }
-    size_t fixed = 2 * CMP_COLS; /* two spaces before every column */
-    for (int c = 0; c < CMP_COLS; c++)
-        if (c != 1)
-            fixed += w[c];
-    if (fixed + w[1] > width)
-        w[1] = width > fixed + 16 ? width - fixed : 16;
-    for (int c = 0; c < CMP_COLS; c++) {
-        spaces(b, 2);
-        size_t hl = strlen(head[c]);
-            if (right[c])
-            spaces(b, w[c] - hl);
-        mlia_buf_puts(b, head[c]);
-        if (!right[c] && c != CMP_COLS - 1)
-            spaces(b, w[c] - hl);
-    }
-    mlia_buf_putc(b, '\n');
-    for (uint32_t i = 0; i < shown; i++) {
-        const char *ent = cells[i][1];
-        bool first_line = true;
-        while (first_line || *ent) {
-            size_t eb = line_bytes(ent, w[1]);
-            for (int c = 0; c < CMP_COLS; c++) {
-                spaces(b, 2);
-                const char *t = c == 1 ? ent : first_line ? cells[i][c] : "";
-                size_t tb = c == 1 ? eb : strlen(t), tw = c == 1 ? dwidth(ent) - dwidth(ent + eb) : dwidth(t);
-                if (right[c])
-                    spaces(b, w[c] - tw);
-                mlia_buf_append(b, t, tb);
-                if (!right[c])
-                    spaces(b, w[c] - tw);
+    size_t total = 0, left = 0;
+    for (int c = 0; c < t->n_cols; c++)
+        total += 2 + w[c];
+    for (int c = 0; c < t->n_left; c++)
+        left += 2 + w[c];
+    bool wrap = width && total > width;
+    for (uint32_t i = 0; i <= t->n_rows; i++) {
+        size_t at = 0;
+        for (int c = 0; c < t->n_cols; c++) {
+            const char *cell = i == 0 ? t->head[c] : t->cells[i - 1][c];
+            size_t cw = dwidth(cell);
+            if (wrap && c >= t->n_left) {
+                /* names: unaligned, two spaces apart, wrapped between cells */
+                if ((c > t->n_left || t->wrap_first) && at + 2 + cw > width) {
+                    while (b->len && b->data[b->len - 1] == ' ')
+                        b->len--;
+                    mlia_buf_putc(b, '\n');
+                    /* under the names, or near the margin when that is too far right */
+                    size_t ind = left + cw <= width ? left : 6;
+                    spaces(b, ind);
+                    at = ind;
+                } else {
+                    spaces(b, 2);
+                    at += 2;
+                }
+                mlia_buf_puts(b, cell);
+                at += cw;
+                continue;
             }
-            while (b->len && b->data[b->len - 1] == ' ')
-                b->len--;
-            mlia_buf_putc(b, '\n');
-            ent += eb;
-            first_line = false;
+            spaces(b, 2);
+            if (t->right[c])
+                spaces(b, w[c] - cw);
+            mlia_buf_puts(b, cell);
+            if (!t->right[c])
+                spaces(b, w[c] - cw);
+            at += 2 + w[c];
         }
-        for (int c = 0; c < CMP_COLS; c++)
-            free(cells[i][c]);
+        while (b->len && b->data[b->len - 1] == ' ')
+            b->len--;
+        mlia_buf_putc(b, '\n');
     }
+    for (uint32_t i = 0; i < t->n_rows; i++)
+        for (int c = 0; c < t->n_cols; c++)
+            free(t->cells[i][c]);
+}
+
+/* The model's lines first: inference time, inferences/s, total cycles. */
+static void headline_table(mlia_buf *b, const compare_result *r, size_t width)
+{
+    ctable t;
+    memset(&t, 0, sizeof t);
+    static const char *const head[] = {"Metric", "Unit", "Baseline", "New", "Delta", "Change", "Verdict"};
+    static const bool right[] = {false, false, true, true, true, true, false};
+    t.n_cols = 7;
+    t.n_left = 6; /* the verdict wraps under the numbers on a narrow terminal */
+    t.wrap_first = true;
+    memcpy(t.head, head, sizeof head);
+    memcpy(t.right, right, sizeof right);
+    for (int h = 0; h < 3; h++) {
+        const compare_row *x = r->headline[h];
+        if (!x)
+            continue;
+        char num[4][MLIA_FMT_CAP + 8], verdict[192], n[64];
+        fmt_side(num[0], sizeof num[0], &x->base, x->unit);
+        fmt_side(num[1], sizeof num[1], &x->new_, x->unit);
+        fmt_delta(num[2], sizeof num[2], x);
+        fmt_change(num[3], sizeof num[3], x);
+        fmt_samples(n, sizeof n, x);
+        if (x->verdict == COMPARE_INCONCLUSIVE && x->reason)
+            snprintf(verdict, sizeof verdict, "inconclusive (%s)", x->reason);
+        else
+            snprintf(verdict, sizeof verdict, "%s (%s)", compare_verdict_words(x->verdict), n);
+        char **c = t.cells[t.n_rows++];
+        c[0] = esc(x->metric);
+        c[1] = esc(x->unit);
+        c[2] = esc(num[0]);
+        c[3] = esc(num[1]);
+        c[4] = esc(num[2]);
+        c[5] = esc(num[3]);
+        c[6] = esc(verdict);
+    }
+    if (!t.n_rows)
+        return;
+    mlia_buf_puts(b, "\nModel\n");
+    ctable_print(b, &t, width);
+}
+
+/* One table of entities (regressions or improvements), COMPARE_TOP shown,
+ * each with its worst metric: numbers first, names last (a grep for an id
+ * finds the whole row). */
+static void entity_table(mlia_buf *b, const char *title, const compare_entity **ents, uint32_t n, size_t width)
+{
+    uint32_t shown = n < COMPARE_TOP ? n : COMPARE_TOP, likely = 0;
+    for (uint32_t i = 0; i < n; i++)
+        likely += ents[i]->verdict == COMPARE_LIKELY_REGRESSION || ents[i]->verdict == COMPARE_LIKELY_IMPROVEMENT;
+    mlia_buf_printf(b, "\n%s (%u entit%s", title, n, n == 1 ? "y" : "ies");
+    if (likely)
+        mlia_buf_printf(b, ", %u likely", likely);
+    if (shown < n)
+        mlia_buf_printf(b, "; largest %u", shown);
+    mlia_buf_puts(b, ")\n");
+    ctable t;
+    memset(&t, 0, sizeof t);
+    static const char *const head[] = {"#",   "Change",  "Delta",  "Unit",   "Baseline",
+                                       "New", "Verdict", "Entity", "Metric", "Name"};
+    static const bool right[] = {true, true, true, false, true, true, false, false, false, false};
+    t.n_cols = 10;
+    t.n_left = 7;
+    memcpy(t.head, head, sizeof head);
+    memcpy(t.right, right, sizeof right);
+    for (uint32_t i = 0; i < shown; i++) {
+        const compare_entity *e = ents[i];
+        const compare_row *x = e->row;
+        char num[4][MLIA_FMT_CAP + 8], rank[16], basis[96];
+        snprintf(rank, sizeof rank, "%u", i + 1);
+        fmt_change(num[0], sizeof num[0], x);
+        fmt_delta(num[1], sizeof num[1], x);
+        fmt_side(num[2], sizeof num[2], &x->base, x->unit);
+        fmt_side(num[3], sizeof num[3], &x->new_, x->unit);
+        fmt_basis(basis, sizeof basis, x);
+        char *label = compare_series_label(x->series);
+        mlia_buf where;
+        mlia_buf_init(&where);
+        mlia_buf_puts(&where, e->name ? e->name : "");
+        if (e->location)
+            mlia_buf_printf(&where, "%sat %s", e->name ? " " : "", e->location);
+        char **c = t.cells[t.n_rows++];
+        c[0] = esc(rank);
+        c[1] = esc(num[0]);
+        c[2] = esc(num[1]);
+        c[3] = esc(x->unit);
+        c[4] = esc(num[2]);
+        c[5] = esc(num[3]);
+        c[6] = esc(basis);
+        c[7] = esc(e->id);
+        c[8] = esc(label);
+        c[9] = esc(where.data ? where.data : "");
+        mlia_buf_free(&where);
+        free(label);
+    }
+    ctable_print(b, &t, width);
 }
 
 static void line(mlia_buf *b, const char *label, const char *text)
@@ -338,11 +530,56 @@ static void line(mlia_buf *b, const char *label, const char *text)
     free(t);
 }
 
+/* "1 likely regression, 27 unchanged": the verdicts that occur, in order. */
+static void verdict_line(mlia_buf *b, const uint32_t *c)
+{
+    static const compare_verdict order[] = {COMPARE_REGRESSION,  COMPARE_LIKELY_REGRESSION,
+                                            COMPARE_IMPROVEMENT, COMPARE_LIKELY_IMPROVEMENT,
+                                            COMPARE_UNCHANGED,   COMPARE_INCONCLUSIVE};
+    bool any = false;
+    for (size_t k = 0; k < sizeof order / sizeof *order; k++) {
+        uint32_t n = c[order[k]];
+        if (!n)
+            continue;
+        bool plural = n != 1 && order[k] != COMPARE_UNCHANGED && order[k] != COMPARE_INCONCLUSIVE;
+        mlia_buf_printf(b, "%s%u %s%s", any ? ", " : "", n, compare_verdict_words(order[k]), plural ? "s" : "");
+        any = true;
+    }
+    if (!any)
+        mlia_buf_puts(b, "nothing compared");
+}
+
+static void settings_line(mlia_buf *b, const compare_inputs *in)
+{
+    if (in->n_settings) {
+        mlia_buf_printf(b, "%-11sDIFFERENT: ", "Settings:");
+        for (uint32_t i = 0; i < in->n_settings; i++) {
+            char *bt = esc(in->settings[i].baseline), *nt = esc(in->settings[i].new_);
+            mlia_buf_printf(b, "%s%s %s (baseline %s)", i ? "; " : "", in->settings[i].name, nt, bt);
+            free(bt);
+            free(nt);
+        }
+        mlia_buf_puts(b, "; see Warnings\n");
+        return;
+    }
+    const char *st[COMPARE_N_SETTINGS];
+    mlia_arena a;
+    mlia_arena_init(&a);
+    compare_settings_text(in->new_, st, &a);
+    char *clock = esc(st[0]), *warm = esc(st[1]), *ver = esc(st[4]);
+    mlia_buf_printf(b, "%-11sthe same in both runs (clock %s, warm-up %s, mlia %s)\n", "Settings:", clock, warm, ver);
+    free(clock);
+    free(warm);
+    free(ver);
+    mlia_arena_free(&a);
+}
+
 char *compare_console(const compare_inputs *in, const compare_result *r, unsigned console_width)
 {
     mlia_buf b;
     mlia_buf_init(&b);
-    size_t width = console_width == 0 ? COMPARE_CONSOLE_WIDTH
+    /* 0: not a terminal, nothing wraps */
+    size_t width = console_width == 0 ? 0
                    : console_width < COMPARE_CONSOLE_MIN_WIDTH ? COMPARE_CONSOLE_MIN_WIDTH
                    : console_width > COMPARE_CONSOLE_MAX_WIDTH ? COMPARE_CONSOLE_MAX_WIDTH
                                                                : console_width;
@@ -379,15 +616,17 @@ char *compare_console(const compare_inputs *in, const compare_result *r, unsigne
         mlia_buf_printf(&b, "%-11sdifferent (compared by entity id; see Warnings)\n", "Program:");
         break;
     }
+    settings_line(&b, in);
     char t[MLIA_FMT_CAP];
     mlia_fmt_pct(t, sizeof t, r->threshold);
-    mlia_buf_printf(&b, "%-11s%s %% (and the new P50 outside the baseline's [min, max]; at least %d samples)\n",
-                    "Threshold:", t, COMPARE_MIN_SAMPLES);
-    mlia_buf_printf(&b, "%-11s%u metrics of %u entities\n", "Compared:", r->n_rows, r->n_entities);
-    mlia_buf_printf(&b, "%-11s%u regression%s, %u improvement%s, %u unchanged, %u inconclusive\n", "Verdicts:",
-                    r->counts[COMPARE_REGRESSION], r->counts[COMPARE_REGRESSION] == 1 ? "" : "s",
-                    r->counts[COMPARE_IMPROVEMENT], r->counts[COMPARE_IMPROVEMENT] == 1 ? "" : "s",
-                    r->counts[COMPARE_UNCHANGED], r->counts[COMPARE_INCONCLUSIVE]);
+    mlia_buf_printf(&b, "%-11s%s %% (and the new P50 outside the baseline's [min, max])\n", "Threshold:", t);
+    char *note = samples_note(r);
+    mlia_buf_printf(&b, "%-11s%s\n", "Samples:", note);
+    free(note);
+    mlia_buf_printf(&b, "%-11s", "Verdicts:");
+    verdict_line(&b, r->ent_counts);
+    mlia_buf_printf(&b, " (of %u entit%s; %u metric%s in compare.json)\n", r->n_ents, r->n_ents == 1 ? "y" : "ies",
+                    r->n_rows, r->n_rows == 1 ? "" : "s");
     if (r->n_only_base || r->n_only_new)
         mlia_buf_printf(&b, "%-11s%u only in the baseline, %u only in the new run\n", "Entities:", r->n_only_base,
                         r->n_only_new);
@@ -399,25 +638,28 @@ char *compare_console(const compare_inputs *in, const compare_result *r, unsigne
             free(w);
         }
     }
-    const compare_row **rows = malloc((r->n_rows ? r->n_rows : 1) * sizeof *rows);
-    if (!rows)
-        mlia_oom((r->n_rows ? r->n_rows : 1) * sizeof *rows);
-    uint32_t nr = compare_rows_of(r, COMPARE_REGRESSION, rows);
-    uint32_t ni = r->counts[COMPARE_IMPROVEMENT];
+    headline_table(&b, r, width);
+    const compare_entity **ents = malloc((r->n_ents ? r->n_ents : 1) * sizeof *ents);
+    if (!ents)
+        mlia_oom((r->n_ents ? r->n_ents : 1) * sizeof *ents);
+    uint32_t nr = compare_entities_of(r, true, ents);
+    uint32_t ni = r->ent_counts[COMPARE_IMPROVEMENT] + r->ent_counts[COMPARE_LIKELY_IMPROVEMENT];
+    bool model_changed = compare_is_regression(r->model_verdict) || compare_is_improvement(r->model_verdict);
     if (!nr && !ni) {
-        mlia_buf_printf(&b, "\nNo change beyond %s %%\n", t);
+        mlia_buf_printf(&b, "\n%s beyond %s %%%s\n", model_changed ? "No entity changed" : "No change", t,
+                        r->tested ? "" : " (not tested for noise)");
     } else {
         if (nr)
-            table(&b, "Regressions", rows, nr, width);
+            entity_table(&b, "Regressions", ents, nr, width);
         else
             mlia_buf_printf(&b, "\nRegressions: none beyond %s %%\n", t);
-        ni = compare_rows_of(r, COMPARE_IMPROVEMENT, rows);
+        ni = compare_entities_of(r, false, ents);
         if (ni)
-            table(&b, "Improvements", rows, ni, width);
+            entity_table(&b, "Improvements", ents, ni, width);
         else
             mlia_buf_printf(&b, "\nImprovements: none beyond %s %%\n", t);
     }
-    free(rows);
+    free(ents);
     const rr_entity *const *lists[2] = {r->only_base, r->only_new};
     uint32_t counts[2] = {r->n_only_base, r->n_only_new};
     const char *titles[2] = {"Only in the baseline", "Only in the new run"};
@@ -443,11 +685,32 @@ char *compare_console(const compare_inputs *in, const compare_result *r, unsigne
 
 #define PLACEHOLDER "@@MLIA_DATA@@"
 
-/* The metrics an entity is known by, preferred on a tie. */
-static bool headline(const char *metric)
+/* Values of one change (nulls where a side has none). */
+static void write_change_values(mlia_jw *w, const compare_row *r)
 {
-    return strcmp(metric, "total_cycles") == 0 || strcmp(metric, "execution_time") == 0 ||
-           strcmp(metric, "inference_time") == 0;
+    if (r->base.present)
+        mlia_jw_kdouble(w, "baseline", r->base.p50);
+    else
+        mlia_jw_knull(w, "baseline");
+    if (r->new_.present)
+        mlia_jw_kdouble(w, "new", r->new_.p50);
+    else
+        mlia_jw_knull(w, "new");
+    if (r->has_delta)
+        mlia_jw_kdouble(w, "delta", r->delta);
+    else
+        mlia_jw_knull(w, "delta");
+    if (r->has_percent) {
+        mlia_jw_kdouble(w, "percent", r->percent);
+        mlia_jw_kdouble(w, "slowdown", r->higher_is_better ? -r->percent : r->percent);
+    } else {
+        mlia_jw_knull(w, "percent");
+        mlia_jw_knull(w, "slowdown");
+    }
+    mlia_jw_kuint(w, "baseline_samples", r->base.samples);
+    mlia_jw_kuint(w, "new_samples", r->new_.samples);
+    mlia_jw_kstr(w, "verdict", compare_verdict_name(r->verdict));
+    mlia_jw_kstr(w, "better", r->higher_is_better ? "higher" : "lower");
 }
 
 /* One change for the page: the metric as people read it, the values, the
@@ -466,12 +729,24 @@ static void write_change(mlia_jw *w, const compare_row *r, bool with_entity)
     free(label);
     mlia_jw_kstr(w, "series", r->series);
     mlia_jw_kstr(w, "unit", r->unit);
-    mlia_jw_kdouble(w, "baseline", r->base.p50);
-    mlia_jw_kdouble(w, "new", r->new_.p50);
-    mlia_jw_kdouble(w, "percent", r->percent);
-    mlia_jw_kdouble(w, "slowdown", r->higher_is_better ? -r->percent : r->percent);
-    mlia_jw_kstr(w, "verdict", compare_verdict_name(r->verdict));
-    mlia_jw_kstr(w, "better", r->higher_is_better ? "higher" : "lower");
+    write_change_values(w, r);
+    mlia_jw_obj_end(w);
+}
+
+/* A changed entity for the panel: its name, location and worst row. */
+static void write_change_of(mlia_jw *w, const compare_entity *e)
+{
+    mlia_jw_obj_begin(w);
+    mlia_jw_kstr(w, "entity_id", e->id);
+    mlia_jw_kstr(w, "entity_kind", e->kind);
+    mlia_jw_kstr(w, "entity_name", e->name);
+    mlia_jw_kstr(w, "location", e->location);
+    char *label = compare_series_label(e->row->series);
+    mlia_jw_kstr(w, "metric", label);
+    free(label);
+    mlia_jw_kstr(w, "series", e->row->series);
+    mlia_jw_kstr(w, "unit", e->row->unit);
+    write_change_values(w, e->row);
     mlia_jw_obj_end(w);
 }
 
@@ -499,50 +774,56 @@ int compare_write_page(const compare_inputs *in, const compare_result *r, FILE *
     mlia_jw_kstr(&w, "baseline", in->base_path);
     mlia_jw_kstr(&w, "new", in->new_path);
     write_summary(&w, r);
-    /* per entity: its most telling row (a regression or improvement before
-     * anything else, then the largest |percent|), for the overlay */
+    mlia_jw_kuint(&w, "min_samples", COMPARE_MIN_SAMPLES);
+    char *note = samples_note(r);
+    mlia_jw_kstr(&w, "samples_note", note);
+    free(note);
+    mlia_jw_kbool(&w, "tested", r->tested);
+    mlia_jw_key(&w, "settings");
+    mlia_jw_arr_begin(&w);
+    for (uint32_t i = 0; i < in->n_settings; i++) {
+        mlia_jw_obj_begin(&w);
+        mlia_jw_kstr(&w, "setting", in->settings[i].name);
+        mlia_jw_kstr(&w, "baseline", in->settings[i].baseline);
+        mlia_jw_kstr(&w, "new", in->settings[i].new_);
+        mlia_jw_kbool(&w, "blocking", in->settings[i].blocking);
+        mlia_jw_obj_end(&w);
+    }
+    mlia_jw_arr_end(&w);
+    /* the model's lines: what the page opens on */
+    mlia_jw_key(&w, "headline");
+    mlia_jw_arr_begin(&w);
+    for (int h = 0; h < 3; h++)
+        if (r->headline[h])
+            write_change(&w, r->headline[h], true);
+    mlia_jw_arr_end(&w);
+    /* per entity: the row that gave its verdict, for the overlay */
     mlia_jw_key(&w, "entities");
     mlia_jw_obj_begin(&w);
-    for (uint32_t i = 0; i < r->n_rows;) {
-        uint32_t j = i, best = UINT32_MAX;
-        for (; j < r->n_rows && strcmp(r->rows[j].entity_id, r->rows[i].entity_id) == 0; j++) {
-            const compare_row *x = &r->rows[j];
-            if (!x->has_percent)
-                continue;
-            if (best == UINT32_MAX) {
-                best = j;
-                continue;
-            }
-            const compare_row *y = &r->rows[best];
-            bool xc = x->verdict == COMPARE_REGRESSION || x->verdict == COMPARE_IMPROVEMENT;
-            bool yc = y->verdict == COMPARE_REGRESSION || y->verdict == COMPARE_IMPROVEMENT;
-            double dx = fabs(x->percent), dy = fabs(y->percent);
-            if ((xc && !yc) || (xc == yc && (dx > dy || (dx == dy && headline(x->metric) && !headline(y->metric)))))
-                best = j;
-        }
-        if (best != UINT32_MAX) {
-            mlia_jw_key(&w, r->rows[best].entity_id);
-            write_change(&w, &r->rows[best], false);
-        }
-        i = j;
+    for (uint32_t i = 0; i < r->n_ents; i++) {
+        if (!r->ents[i].row->has_percent)
+            continue;
+        mlia_jw_key(&w, r->ents[i].id);
+        write_change(&w, r->ents[i].row, false);
     }
     mlia_jw_obj_end(&w);
-    /* every regression (largest first), then every improvement: the panel */
-    const compare_row **rows = malloc((r->n_rows ? r->n_rows : 1) * sizeof *rows);
-    if (!rows)
-        mlia_oom((r->n_rows ? r->n_rows : 1) * sizeof *rows);
+    /* every changed entity, regressions (tested or likely) first, ranked as
+     * the console ranks them: the panel */
+    const compare_entity **ents = malloc((r->n_ents ? r->n_ents : 1) * sizeof *ents);
+    if (!ents)
+        mlia_oom((r->n_ents ? r->n_ents : 1) * sizeof *ents);
     mlia_jw_key(&w, "changes");
     mlia_jw_arr_begin(&w);
     const char *focus = NULL;
     for (int k = 0; k < 2; k++) {
-        uint32_t n = compare_rows_of(r, k == 0 ? COMPARE_REGRESSION : COMPARE_IMPROVEMENT, rows);
+        uint32_t n = compare_entities_of(r, k == 0, ents);
         if (k == 0 && n)
-            focus = rows[0]->entity_id;
+            focus = ents[0]->id;
         for (uint32_t i = 0; i < n; i++)
-            write_change(&w, rows[i], true);
+            write_change_of(&w, ents[i]);
     }
     mlia_jw_arr_end(&w);
-    free(rows);
+    free(ents);
     mlia_jw_kstr(&w, "focus", focus); /* the largest regression, where the page opens */
     mlia_jw_obj_end(&w);
     mlia_buf_puts(&out, ",\"baseline_page\":{");

@@ -29,7 +29,14 @@ typedef struct compare_inputs {
     uint32_t n_base;                       /* baseline runs (base is their pool when > 1) */
     const char *const *base_paths;         /* [n_base] */
     const result_doc *const *base_docs;    /* [n_base] */
+    uint32_t n_settings;                   /* settings that differ, every baseline run against new */
+    const compare_setting *settings;
+    bool tested_only;                      /* the gate counts tested regressions only (--tested-only) */
 } compare_inputs;
+
+/* What --fail-on-regression counts: entities (the model included) whose
+ * verdict is a regression, or a likely one unless tested_only. */
+uint32_t compare_gate_count(const compare_result *r, bool tested_only);
 
 /* How many rows the console lists per table, and its width. */
 #define COMPARE_TOP 10

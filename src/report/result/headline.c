@@ -81,6 +81,10 @@ static void status_text(const mlia_result *r, mlia_headline *h)
                  low_coverage && unassociated ? ", and " : "",
                  unassociated ? "some compiler operations have no source operator"
                               : (low_coverage ? "" : "some results are incomplete"));
+    } else if (streq(r->status, "incompatible")) {
+        snprintf(line, cap,
+                 "incompatible (no measurement could be attributed to the program: the ETDump does not fit "
+                 "the ETRecord; see Warnings)");
     } else {
         snprintf(line, cap, "%s", r->status);
     }
