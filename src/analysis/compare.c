@@ -513,6 +513,11 @@ uint32_t compare_settings(const result_doc *base, const result_doc *new_, compar
     for (int i = 0; i < COMPARE_N_SETTINGS; i++) {
         if (strcmp(bt[i], nt[i]) == 0)
             continue;
+        /* the clock by its rate: an explicit 1e9 is the default's nanoseconds */
+        double br = bs->ticks_per_second > 0 ? bs->ticks_per_second : 1e9;
+        double nr = ns->ticks_per_second > 0 ? ns->ticks_per_second : 1e9;
+        if (i == 0 && br == nr)
+            continue;
         bool blocking = false;
         if (i == 0) /* times converted with different clocks: one of them is wrong */
             blocking = true;

@@ -268,6 +268,10 @@ TEST(settings)
     CHECK(s[2].blocking);
     CHECK_STR(s[3].name, "mlia version");
     CHECK(!s[3].blocking);
+    /* an explicit 1e9 ticks per second is the default's nanoseconds: no difference */
+    n.settings = b.settings;
+    n.settings.ticks_per_second = 1e9;
+    CHECK_INT(compare_settings(&b, &n, s, &a), 0);
     mlia_arena_free(&a);
 }
 

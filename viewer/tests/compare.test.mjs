@@ -40,14 +40,25 @@ function scenario() {
   return { base, next };
 }
 
-function checkRun(root, name, desc) {
+function checkRun(root, name, desc, ...extra) {
   const dir = join(root, name);
   const file = join(root, `${name}.json`);
   writeFileSync(file, JSON.stringify(desc));
   execFileSync('python3', [MKFIXTURE, file, dir], { stdio: 'ignore' });
   execFileSync(MLIA, ['check', join(dir, 'demo.etrecord'), '--target-profile', 'neural-technology', '--performance',
-    '--profiling-data', join(dir, 'demo.etdump'), '--output-dir', dir, '--model-explorer', 'files', '-q']);
+    '--profiling-data', join(dir, 'demo.etdump'), '--output-dir', dir, '--model-explorer', 'files', '-q', ...extra]);
   return join(dir, 'mlia-output');
+}
+
+// One execution per side, relu_default_2 3x slower, the new run read with a clock half as fast (6x).
+function oneExecution() {
+  const base = JSON.parse(readFileSync(join(SAMPLES, 'demo.json'), 'utf8'));
+  base.executions.count = 1;
+  for (const p of base.plan) if (p.kernel) p.durations = [p.durations ? p.durations[0] : p.duration];
+  planEntry(base, 'aten_relu_default_2').durations = [420];
+  const next = JSON.parse(JSON.stringify(base));
+  planEntry(next, 'aten_relu_default_2').durations = [1260];
+  return { base, next };
 }
 
 describe('comparison page: regressions first', { skip: SKIP_REASON }, () => {
@@ -143,6 +154,50 @@ describe('comparison page: regressions first', { skip: SKIP_REASON }, () => {
       const [r, g] = [parseInt(fill.slice(1, 3), 16), parseInt(fill.slice(3, 5), 16)];
       assert.ok(g > r, `improvement colour ${fill} is green`);
       await screenshot(page, 'compare-regressions-first');
+      assert.deepEqual(problems, []);
+    } finally {
+      await opened.close();
+    }
+  });
+});
+
+describe('comparison page: one execution per side, another clock', { skip: SKIP_REASON }, () => {
+  let root;
+  let browser;
+  let pagePath;
+  before(async () => {
+    root = makeTempRoot();
+    const { base, next } = oneExecution();
+    const b = checkRun(root, 'base1', base);
+    const n = checkRun(root, 'new1', next, '--neural-technology-profiling-data.ticks-per-second', '500000000');
+    execFileSync(MLIA, ['compare', b, n, '-q', '--allow-different-settings'], { stdio: 'ignore' });
+    pagePath = join(n, 'compare', 'compare.html');
+    browser = await startBrowser({ width: 1400, height: 900 });
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the likely regression is named with its samples; the settings warning is at the top', async () => {
+    const relu = 'source_operator/forward/aten_relu_default_2';
+    const cmp = embeddedData(pagePath).compare;
+    // every time doubled with the clock; the delegate call's is the largest change in ms
+    const focus = 'delegate_call/forward/0/0';
+    assert.equal(cmp.focus, focus);
+    assert.ok(cmp.changes.every((c) => c.verdict === 'likely_regression'), JSON.stringify(cmp.changes.map((c) => c.verdict)));
+    const opened = await openFile(browser, pagePath);
+    const { page, problems } = opened;
+    try {
+      await page.waitForFunction((id) => document.body.getAttribute('data-located') === id, focus);
+      assert.equal(await page.innerText('#compare-panel .compare-settings'),
+        'Settings differ: clock 500000000 ticks/s (baseline nanoseconds (the default))');
+      assert.equal(await page.innerText('#compare-panel .compare-samples'),
+        'Samples: 1 execution per side: changes beyond 5 % shown, not tested for noise (that takes 3 per side)');
+      assert.match(await page.innerText('#compare-panel .compare-head'), /18 likely regressions/); // every timed entity
+      const row = await page.locator(`#compare-panel tr.change[data-entity="${relu}"]`).evaluate((tr) => [...tr.children].map((td) => td.textContent));
+      assert.deepEqual([row[0], row[1], row[6]], ['likely regression (1 sample each)', 'aten.relu.default at head.py:9', '+500 % slower']);
+      assert.equal(await page.getAttribute('#compare-panel tr.change.current', 'data-entity'), focus);
       assert.deepEqual(problems, []);
     } finally {
       await opened.close();
