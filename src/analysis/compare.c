@@ -390,22 +390,20 @@ static void summarise_entities(compare_result *out, const rr_entity **be, uint32
     out->tested = out->base_samples >= COMPARE_MIN_SAMPLES && out->new_samples >= COMPARE_MIN_SAMPLES;
 }
 
+static int cmp_entity_rank(const void *a, const void *b)
+{
+    const compare_entity *x = *(const compare_entity *const *)a, *y = *(const compare_entity *const *)b;
+    return compare_rank_rows(&x->row, &y->row);
+}
+
 uint32_t compare_entities_of(const compare_result *r, bool regressions, const compare_entity **out)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < r->n_ents; i++)
         if (regressions ? compare_is_regression(r->ents[i].verdict) : compare_is_improvement(r->ents[i].verdict))
             out[n++] = &r->ents[i];
-    /* ranked by their rows (compare_rank_rows) */
-    for (uint32_t i = 1; i < n; i++) {
-        const compare_entity *e = out[i];
-        uint32_t k = i;
-        while (k > 0 && compare_rank_rows(&e->row, &out[k - 1]->row) < 0) {
-            out[k] = out[k - 1];
-            k--;
-        }
-        out[k] = e;
-    }
+    /* ranked by their rows (compare_rank_rows), a total order */
+    qsort(out, n, sizeof *out, cmp_entity_rank);
     return n;
 }
 
