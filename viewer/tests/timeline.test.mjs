@@ -13,10 +13,10 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startBrowser, openPage, loadData, screenshot } from './helpers.mjs';
-import { skipReason, generate, makeTempRoot, embeddedData, openFile, clickNode, MLIA } from './generated-helpers.mjs';
+import { skipReason, generate, makeTempRoot, embeddedData, openFile, clickNode, MLIA, MKFIXTURE, SAMPLES } from './generated-helpers.mjs';
 import { largeTimeline } from './timeline-data.mjs';
 
 const SKIP = skipReason();
@@ -166,7 +166,13 @@ describe('timeline labels at 1280x800', { skip: SKIP_REASON }, () => {
     root = makeTempRoot();
     onePath = generate(root, 'demo', false);
     const dir = join(root, 'demo');
-    copyFileSync(join(dir, 'demo.etdump'), join(dir, LONG_CAPTURE));
+    // a second capture of the same program (other durations): a byte-identical copy
+    // would be refused, it would count its executions twice (docs/compare.md "Duplicates")
+    const second = JSON.parse(readFileSync(join(SAMPLES, 'demo.json'), 'utf8'));
+    second.executions.jitter = [1.01, 1.03, 0.98];
+    writeFileSync(join(root, 'second.json'), JSON.stringify(second));
+    execFileSync('python3', [MKFIXTURE, join(root, 'second.json'), join(root, 'second')], { stdio: 'ignore' });
+    copyFileSync(join(root, 'second', 'demo.etdump'), join(dir, LONG_CAPTURE));
     execFileSync(MLIA, ['check', join(dir, 'demo.etrecord'), '--target-profile', 'neural-technology', '--performance',
       '--profiling-data', join(dir, 'demo.etdump'), '--profiling-data', join(dir, LONG_CAPTURE),
       '--output-dir', join(root, 'two'), '--model-explorer', 'files', '--trace'], { stdio: 'ignore' });
