@@ -59,11 +59,12 @@ MANDIR  ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/formats/*.c src/analysis/*.c src/report/*.c src/report/*/*.c src/pipeline/*.c src/api/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/formats/*.c src/analysis/*.c src/report/*.c src/report/*/*.c \
+                           src/backends/*.c src/backends/*/*.c src/backends/*/*/*.c src/pipeline/*.c src/api/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
 CLI_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(CLI_SRC))
-TEST_SRC := $(sort $(wildcard tests/*/test_*.c))
+TEST_SRC := $(sort $(wildcard tests/*/test_*.c tests/backends/*/test_*.c))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))

@@ -18,11 +18,11 @@
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
-#include "formats/nx_debugdb.h"
-#include "formats/nx_stats.h"
+#include "backends/vgf/formats/nx_debugdb.h"
+#include "backends/vgf/formats/nx_stats.h"
 #include "formats/pte.h"
 #include "formats/result_read.h"
-#include "formats/vgf.h"
+#include "backends/vgf/formats/vgf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@ FIX=${MLIA_FIXTURES:-../shared/fixtures}
 out=build-fuzz
 mkdir -p "$out/crashes"
 command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang libclang-rt-14-dev)"; exit 1; }
-srcs=$(ls src/core/*.c src/formats/*.c)
+srcs=$(ls src/core/*.c src/formats/*.c src/backends/*/formats/*.c)
 clang -std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -Iinclude -Isrc fuzz/fuzz_readers.c $srcs -lzip -lcrypto -lm -o "$out/fuzz_readers"
 # seed corpora: selector byte + file

@@ -22,8 +22,7 @@
 
 struct ep_program;
 struct pte_program;
-struct vgf_file;
-struct nx_result;
+struct mlia_backend_out;
 struct runtime_analysis;
 struct accuracy_analysis;
 struct memory_analysis;
@@ -48,6 +47,14 @@ typedef struct mlia_capture_info {
     const uint32_t *warmup_runs;             /* their block indexes in this capture */
 } mlia_capture_info;
 
+/* One backend that ran (src/backends/<name>/): its writers' hooks
+ * (report/backend_out.h) and its analysis, both borrowed. */
+typedef struct mlia_backend_run {
+    const char *name;                        /* the backend's folder name, e.g. "vgf" */
+    const struct mlia_backend_out *out;
+    const void *state;                       /* the backend's analysis (owned by the run) */
+} mlia_backend_run;
+
 typedef struct mlia_run_record {
     const char *run_id;                      /* UUID4 */
     const char *timestamp;                   /* ISO-8601 UTC */
@@ -69,8 +76,6 @@ typedef struct mlia_run_record {
     const struct ep_program *program;        /* its edge program, may be NULL */
     const mlia_program_fingerprint *fingerprint; /* identity of the program (compare), never NULL */
     const struct pte_program *companion;     /* parsed companion PTE or NULL */
-    const struct vgf_file *vgf;              /* companion VGF delegate or NULL */
-    uint32_t vgf_delegate_index;
 
     uint32_t n_executions;
     const uint32_t *execution_runs;          /* run indexes of the method's executions (pooled
@@ -82,8 +87,9 @@ typedef struct mlia_run_record {
     const uint32_t *warmup_runs;             /* their pooled block indexes */
 
     const struct runtime_analysis *runtime;  /* may be NULL */
-    const struct nx_result *nx;              /* may be NULL */
     const struct memory_analysis *memory;    /* memory view (analysis/memory.h), NULL without a PTE plan */
+    uint32_t n_backends;                     /* the registered backends, in registration order */
+    const mlia_backend_run *backends;
     const mlia_result *result;
     const struct trace_source *trace;        /* timeline input (trace.json, page), may be NULL */
 } mlia_run_record;

@@ -2,14 +2,17 @@
  * check.c - the `mlia check` pipeline: files -> readers -> analysis -> writers
  * (public entry: mlia_check() in src/api/check.c, declared in check.h here).
  *
- * Stages (each timed into the log):
- *   1. open and digest the inputs (mmap, SHA-256);
- *   2. read the ETRecord, the ETDump and the optional companion PTE;
- *   3. select the method and its executions, load its edge program;
- *   4. runtime timing analysis, NX statistics analysis, companion checks;
- *   5. model metrics and status;
- *   6. write DIR/mlia-output/ through a temporary sibling tree that replaces
- *      the old one only when everything was written.
+ * The stages are the table STAGES below (name, function, the input an
+ * error names, whether the stage applies to this run), run in order and
+ * each timed into the log:
+ *   open the inputs (the ETRecord is read on the second core while the main
+ *   thread reads the ETDumps), read the ETDumps, read the companion PTE,
+ *   select the method and its executions and run the runtime analysis,
+ *   locate the companion's delegate, run every registered backend
+ *   (src/backends/registry.c), check the companion, intermediate outputs,
+ *   model metrics and status, then write DIR/mlia-output/ through a
+ *   temporary sibling tree that replaces the old one only when everything
+ *   was written. A new stage is one row and its function.
  *
  * All memory of a run belongs to the session arena; the mapped files stay
  * open until the end of the run.
@@ -27,8 +30,6 @@
 
 #include "core/alloc.h"
 #include "core/cnum.h"
-#include "analysis/nx_analysis.h"
-#include "analysis/nx_entities.h"
 #include "analysis/runtime.h"
 #include "pipeline/check.h"
 #include "analysis/memory.h"
@@ -286,7 +287,7 @@ static void model_metrics(mlia_session *s)
         mlia_result_add_metric(r, mlia_metric_unavailable("inference_time", "ms", why));
         mlia_result_add_metric(r, mlia_metric_unavailable("inferences_per_second", "inferences/s", why));
     }
-    nx_model_metrics(s->nx, r);
+    backends_metrics(s);
     /* MLIA's standard performance metrics that the ETDump cannot give
      * (ensure_standard_performance_metrics in MLIA): present, unavailable */
     for (size_t i = 0; i < sizeof STANDARD_UNAVAILABLE / sizeof *STANDARD_UNAVAILABLE; i++)
@@ -326,7 +327,7 @@ static void compute_status(mlia_session *s)
         if (m && m->type == MLIA_VALUE_DOUBLE && m->d < 100.0)
             partial = true;
     }
-    if (nx_associations_incomplete(s->nx))
+    if (backends_incomplete(s))
         partial = true;
     r->status = partial ? "partial" : "ok";
     /* measured, but nothing attributed to the program: not ok (MLIA's
@@ -420,8 +421,7 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         if (views_write(&s->record, od, &me_rel, me_hint, err))
             goto fail;
     }
-    s->stage_ms[5] = now_ms() - t0;
-    mlia_log_add(s, "stage write outputs: %.3f ms", s->stage_ms[5]);
+    mlia_log_add(s, "stage write outputs: %.3f ms (files)", now_ms() - t0);
     {
         mlia_buf log;
         mlia_buf_init(&log);
@@ -469,21 +469,18 @@ fail:
     return -1;
 }
 
-static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err,
-                                    const etrecord_method *preloaded);
-static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err);
+/* ---- the stages ------------------------------------------------------ */
 
-static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
+/* Open the inputs (the ETRecord, every ETDump, the companion, the
+ * intermediate-output files) and start the second core on the ETRecord. */
+static int stage_open(mlia_session *s, mlia_error *err)
 {
     const mlia_check_options *o = s->opts;
-    double t0 = now_ms();
     if (o->ticks_per_second != 0 && !(o->ticks_per_second >= 1.0 && o->ticks_per_second <= 1e15))
         return mlia_error_setf(err, NULL, "ticks_per_second must be a number of ticks per second from 1 to 1e15 "
                                           "(got %g)", o->ticks_per_second);
     if (o->output_dir && mlia_outdir_check(o->output_dir, err))
         return -1;
-
-    progress(s, "reading ETRecord");
     if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, false, err))
         return -1;
     if (captures_open(s, err))
@@ -510,8 +507,15 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     s->worker_running = pthread_create(&s->worker, NULL, worker_thread, job) == 0;
     if (!s->worker_running)
         worker_thread(job);
+    return 0;
+}
 
-    progress(s, "reading ETDump");
+/* Read the ETDumps on this core while the second reads the ETRecord; then
+ * take the ETRecord and the method's program from it. */
+static int stage_read(mlia_session *s, mlia_error *err)
+{
+    const mlia_check_options *o = s->opts;
+    worker_job *job = s->job;
     double t1 = now_ms();
     mlia_error dump_err;
     mlia_error_clear(&dump_err);
@@ -541,7 +545,7 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
     }
     mlia_oom_leave(&dump_oom);
     s->dump = s->dumps[0];
-    s->stage_ms[1] = now_ms() - t1;
+    double dump_ms = now_ms() - t1;
     s->stage_file = o->etrecord_path;
     wait_phase1(job);
     /* report in the order of a sequential run: ETRecord, ETDump, program */
@@ -549,20 +553,19 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
         *err = job->err_read;
         return -1;
     }
-    s->stage_ms[0] = job->read_ms;
-    mlia_log_add(s, "stage read ETRecord: %.3f ms (%u method(s), %s layout; on the second core)", s->stage_ms[0],
+    mlia_log_add(s, "stage read ETRecord: %.3f ms (%u method(s), %s layout; on the second core)", job->read_ms,
                  s->etrecord->n_methods, s->etrecord->legacy ? "legacy" : "current");
     if (rc_dump) {
         *err = dump_err;
         return -1;
     }
     if (s->n_captures == 1) {
-        mlia_log_add(s, "stage read ETDump: %.3f ms (%u event block(s))", s->stage_ms[1], s->dump->n_runs);
+        mlia_log_add(s, "stage read ETDump: %.3f ms on this core (%u event block(s))", dump_ms, s->dump->n_runs);
     } else {
         uint64_t blocks = 0;
         for (uint32_t i = 0; i < s->n_captures; i++)
             blocks += s->dumps[i]->n_runs;
-        mlia_log_add(s, "stage read ETDump: %.3f ms (%u ETDumps, %llu event block(s))", s->stage_ms[1],
+        mlia_log_add(s, "stage read ETDump: %.3f ms on this core (%u ETDumps, %llu event block(s))", dump_ms,
                      s->n_captures, (unsigned long long)blocks);
     }
     if (job->method && job->rc_program) {
@@ -575,20 +578,20 @@ static int run(mlia_session *s, mlia_check_output *out, mlia_error *err)
         mlia_log_add(s, "stage parse edge program: %.3f ms (%.1f MB of JSON, %.0f MB/s; on the second core)",
                      job->program_ms, (double)job->program_bytes / 1e6,
                      job->program_ms > 0 ? (double)job->program_bytes / 1e3 / job->program_ms : 0.0);
-    (void)t0;
-    return run_readers_and_analysis(s, out, err, job->method);
+    s->preloaded = job->method;
+    return 0;
 }
 
-static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mlia_error *err,
-                                    const etrecord_method *preloaded)
+static int stage_companion_read(mlia_session *s, mlia_error *err)
+{
+    return companion_read(s, err);
+}
+
+/* Select the method and its executions (warm-up left out), load its
+ * program, then the runtime timing analysis. */
+static int stage_runtime(mlia_session *s, mlia_error *err)
 {
     const mlia_check_options *o = s->opts;
-    s->stage_file = o->companion_path;
-    if (s->has_companion && companion_read(s, err))
-        return -1;
-    s->stage_file = o->etrecord_path; /* the method's maps and program */
-
-    double t0 = now_ms();
     mlia_result_init(&s->result, &s->arena);
     method_selection sel;
     s->warmup_executions = o->warmup_executions;
@@ -640,7 +643,8 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     else if (!sel.n_executions)
         mlia_result_warnf(&s->result, "None of the %u ETDumps holds an execution of the selected method (no "
                                       "\"Execute\" event block); no runtime timing is available.", s->n_captures);
-    if (s->method != preloaded && etrecord_load_method_program(s->etrecord, s->method, &s->arena, &s->program, err))
+    if (s->method != s->preloaded &&
+        etrecord_load_method_program(s->etrecord, s->method, &s->arena, &s->program, err))
         return -1;
     if (!s->program)
         mlia_result_warnf(&s->result, "The ETRecord holds no edge program for method '%s'; source operators "
@@ -661,32 +665,41 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     rin.keep_series = o->csv && o->output_dir; /* executions.csv */
     if (runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err))
         return -1;
-    s->stage_ms[2] = now_ms() - t0;
-    mlia_log_add(s, "stage runtime analysis: %.3f ms (%u timed source operator(s), %u delegate call(s))",
-                 s->stage_ms[2], s->runtime->n_timed_nodes, s->runtime->n_calls);
+    mlia_log_add(s, "runtime analysis: %u timed source operator(s), %u delegate call(s)", s->runtime->n_timed_nodes,
+                 s->runtime->n_calls);
+    backends_begin(s);
+    return 0;
+}
 
-    progress(s, "decoding statistics");
-    t0 = now_ms();
-    s->stage_file = o->companion_path;
-    if (s->has_companion && companion_locate(s, err))
-        return -1;
-    s->stage_file = s->etdump_paths[0]; /* the statistics records */
-    if (nx_run(s, err))
-        return -1;
-    s->stage_file = o->etrecord_path; /* outputs: mostly the program's nodes */
-    if (s->has_companion && companion_check(s, err))
-        return -1;
-    s->stage_ms[3] = now_ms() - t0;
-    mlia_log_add(s, "stage NX statistics: %.3f ms", s->stage_ms[3]);
-    t0 = now_ms();
-    if (accuracy_stage(s, err))
-        return -1;
-    s->stage_ms[6] = now_ms() - t0;
-    if (s->accuracy)
-        mlia_log_add(s, "stage intermediate outputs: %.3f ms", s->stage_ms[6]);
+static int stage_companion_locate(mlia_session *s, mlia_error *err)
+{
+    return companion_locate(s, err);
+}
 
-    if (memory_stage(s, err))
-        return -1;
+static int stage_backends(mlia_session *s, mlia_error *err)
+{
+    return backends_analyse(s, err);
+}
+
+static int stage_companion_check(mlia_session *s, mlia_error *err)
+{
+    return companion_check(s, err);
+}
+
+static int stage_accuracy(mlia_session *s, mlia_error *err)
+{
+    return accuracy_stage(s, err);
+}
+
+static int stage_memory(mlia_session *s, mlia_error *err)
+{
+    return memory_stage(s, err);
+}
+
+/* Model metrics, status and the timeline's input. */
+static int stage_results(mlia_session *s, mlia_error *err)
+{
+    (void)err;
     model_metrics(s);
     compute_status(s);
     trace_source *ts = mlia_arena_alloc(&s->arena, sizeof *ts);
@@ -695,10 +708,11 @@ static int run_readers_and_analysis(mlia_session *s, mlia_check_output *out, mli
     return 0;
 }
 
-/* Second half: needs the digests (result context, run id, log). */
-static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
+/* The outputs: needs the digests (result context, run id, log). */
+static int stage_outputs(mlia_session *s, mlia_error *err)
 {
     const mlia_check_options *o = s->opts;
+    mlia_check_output *out = s->out;
     join_worker(s);
     if (s->job->rc_digest) {
         *err = s->job->err_digest;
@@ -764,6 +778,37 @@ static int run_outputs(mlia_session *s, mlia_check_output *out, mlia_error *err)
     return 0;
 }
 
+/* The inputs an error of a stage names (and an out-of-memory error there). */
+static const char *in_etrecord(const mlia_session *s) { return s->opts->etrecord_path; }
+static const char *in_etdump(const mlia_session *s) { return s->etdump_paths ? s->etdump_paths[0] : NULL; }
+static const char *in_companion(const mlia_session *s) { return s->opts->companion_path; }
+static bool with_companion(const mlia_session *s) { return s->has_companion; }
+
+/* One stage of `mlia check`. */
+typedef struct check_stage {
+    const char *name;                            /* "stage <name>: <ms> ms" in logs/mlia.log */
+    int (*run)(mlia_session *s, mlia_error *err);
+    const char *(*input)(const mlia_session *s); /* the file its errors name */
+    bool (*applies)(const mlia_session *s);      /* NULL: always; else an optional stage */
+    const char *progress;                        /* the progress callback's text on entry, or NULL */
+} check_stage;
+
+static const check_stage STAGES[] = {
+    {"open inputs", stage_open, in_etrecord, NULL, "reading ETRecord"},
+    {"read inputs", stage_read, in_etrecord, NULL, "reading ETDump"},
+    {"read companion", stage_companion_read, in_companion, with_companion, NULL},
+    {"runtime analysis", stage_runtime, in_etrecord, NULL, NULL},          /* the method's maps and program */
+    {"locate companion delegate", stage_companion_locate, in_companion, with_companion, NULL},
+    {"backends", stage_backends, in_etdump, NULL, "decoding statistics"}, /* their records in the ETDump */
+    {"check companion", stage_companion_check, in_etrecord, with_companion, NULL},
+    {"intermediate outputs", stage_accuracy, in_etrecord, NULL, NULL},
+    {"memory view", stage_memory, in_companion, with_companion, NULL},
+    {"results", stage_results, in_etrecord, NULL, NULL},
+    {"outputs", stage_outputs, in_etrecord, NULL, NULL},
+};
+
+#define N_STAGES ((uint32_t)(sizeof STAGES / sizeof STAGES[0]))
+
 mlia_session *check_session_new(const mlia_check_options *opts, size_t memory_limit)
 {
     mlia_session *s = calloc(1, sizeof *s);
@@ -778,10 +823,24 @@ mlia_session *check_session_new(const mlia_check_options *opts, size_t memory_li
 
 int check_session_run(mlia_session *s, mlia_check_output *out, mlia_error *err)
 {
-    int rc = run(s, out, err);
-    if (!rc)
-        rc = run_outputs(s, out, err);
-    return rc ? 1 : 0;
+    s->out = out;
+    s->stage_ms = mlia_arena_array(&s->arena, N_STAGES, sizeof *s->stage_ms);
+    for (uint32_t i = 0; i < N_STAGES; i++) {
+        const check_stage *st = &STAGES[i];
+        s->stage_ms[i] = 0;
+        if (st->applies && !st->applies(s))
+            continue;
+        if (st->progress)
+            progress(s, st->progress);
+        s->stage_file = st->input(s);
+        double t0 = now_ms();
+        if (st->run(s, err))
+            return 1;
+        s->stage_ms[i] = now_ms() - t0;
+        if (i + 1 < N_STAGES) /* the output stage has written the log already */
+            mlia_log_add(s, "stage %s: %.3f ms", st->name, s->stage_ms[i]);
+    }
+    return 0;
 }
 
 const char *check_session_stage_file(const mlia_session *s)

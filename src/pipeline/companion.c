@@ -2,26 +2,28 @@
  * companion.c - the companion PTE (docs/analysis.md, "Companion PTE").
  *
  * A companion is any PTE of the program (docs/memory.md): its selected
- * method's memory plan gives the memory view (memory_stage.c); when the
- * method calls a `VgfBackend` delegate, that blob must be a VGF file and
- * gives the VGF views. Its checks show structural
- * compatibility with the capture only (segments, SPIR-V ids named by debug
- * labels, instruction ids); they cannot prove that this PTE produced the
- * capture, and the docs and page say so. The file's SHA-256 is recorded and
- * checked again before the companion view is written.
+ * method's memory plan gives the memory view (memory_stage.c). This file
+ * reads the PTE, finds the method's plan and checks the captured
+ * instruction ids against it; the backend that reads companions (the first
+ * registered one with companion_locate, src/backends/registry.c) looks for
+ * its delegate there and, when the method calls it, reads and checks its
+ * blob (the VGF backend: a VgfBackend blob must be a VGF file and gives
+ * the VGF views). The checks show structural compatibility with the capture only;
+ * they cannot prove that this PTE produced the capture, and the docs and
+ * page say so. The file's SHA-256 is recorded and checked again before the
+ * companion view is written.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/nx_analysis.h"
 #include "core/cnum.h"
 #include "pipeline/stages.h"
 #include "core/file.h"
 #include "core/sha256.h"
 #include "formats/etdump.h"
 #include "formats/pte.h"
-#include "formats/vgf.h"
+#include "backends/registry.h"
 
 /* "<path>: Companion model <lead> <what>." with what formatted from fmt. */
 static int companion_error(mlia_error *err, const char *path, const char *lead, const char *fmt, ...)
@@ -34,19 +36,24 @@ static int companion_error(mlia_error *err, const char *path, const char *lead, 
     return mlia_error_setf(err, path, "Companion model %s %s.", lead, what);
 }
 
-/* the companion is not a PTE with a VGF delegate */
-#define FOUND(...) companion_error(err, path, "must be a .pte with a VGF delegate; found", __VA_ARGS__)
+/* The backend that reads companions, and its slot among the run's. */
+static uint32_t companion_backend_slot(void)
+{
+    for (uint32_t i = 0; i < mlia_backend_count(); i++)
+        if (mlia_backend_at(i)->companion_locate)
+            return i;
+    return 0;
+}
+
+static const mlia_backend *companion_backend(void)
+{
+    return mlia_backend_at(companion_backend_slot());
+}
+
 /* the companion is not an ExecuTorch program of this method */
 #define NOT_PTE(...) companion_error(err, path, "must be an ExecuTorch program (.pte); found", __VA_ARGS__)
 /* the companion does not describe the captured run */
 #define MISMATCH(...) companion_error(err, path, "does not match the capture:", __VA_ARGS__)
-
-static bool is_vgf_magic(const uint8_t *p, uint64_t n)
-{
-    if (n < 4)
-        return false;
-    return memcmp(p, "VGF1", 4) == 0 || (p[0] == 0xC3 && p[1] == 0xD2 && p[2] == 0xE1 && p[3] == 0xF0);
-}
 
 int companion_read(mlia_session *s, mlia_error *err)
 {
@@ -60,9 +67,10 @@ int companion_read(mlia_session *s, mlia_error *err)
         const char *what = strcmp(kind, "bundled_program") == 0 ? "a BundledProgram"
                            : strcmp(kind, "etdump") == 0        ? "an ETDump"
                            : strcmp(kind, "etrecord") == 0      ? "an ETRecord"
-                           : strcmp(kind, "vgf") == 0           ? "a bare VGF file"
-                                                                : kind;
-        return NOT_PTE("%s", what);
+                                                                : NULL;
+        if (!what && mlia_backend_named(kind))
+            what = mlia_arena_printf(&s->arena, "a bare %s file", mlia_backend_named(kind)->label);
+        return NOT_PTE("%s", what ? what : kind);
     }
     mlia_error perr;
     mlia_error_clear(&perr);
@@ -102,48 +110,17 @@ int companion_locate(mlia_session *s, mlia_error *err)
     const pte_plan *plan = companion_plan(s, NULL);
     if (!plan)
         return NOT_PTE("a PTE without method '%s'", s->method_name);
-    int32_t vgf_delegate = -1;
-    bool other_backend = false;
-    for (uint32_t c = 0; c < plan->n_chains && vgf_delegate < 0; c++)
-        for (uint32_t i = 0; i < plan->chains[c].n_instructions; i++) {
-            const pte_instruction *in = &plan->chains[c].instructions[i];
-            if (in->kind != PTE_INSTR_DELEGATE || in->delegate_index < 0 ||
-                (uint32_t)in->delegate_index >= plan->n_delegates)
-                continue;
-            const pte_delegate *dg = &plan->delegates[in->delegate_index];
-            if (mlia_str_eq(dg->id, "VgfBackend")) {
-                vgf_delegate = in->delegate_index;
-                break;
-            }
-            other_backend = true;
-        }
-    if (vgf_delegate < 0) {
-        /* any PTE is a companion (its memory plan); no VGF views */
-        mlia_log_add(s, "companion: method '%s' calls %s; no VGF views", s->method_name,
-                     other_backend ? "no VgfBackend delegate" : "no delegate");
-        return 0;
-    }
-    const pte_delegate *dg = &plan->delegates[vgf_delegate];
-    if (!dg->blob || !is_vgf_magic(dg->blob, dg->size))
-        return FOUND("a VgfBackend delegate whose blob is not a VGF file");
-    char *label = mlia_arena_printf(&s->arena, "%s (VgfBackend delegate %d)", path, vgf_delegate);
-    if (vgf_read(dg->blob, (size_t)dg->size, label, &s->arena, &s->vgf, err))
-        return -1;
-    s->vgf_delegate_index = (uint32_t)vgf_delegate;
-    mlia_log_add(s, "companion VGF: delegate %d, %llu bytes at file offset %llu, version %u.%u.%u, %u segment(s)",
-                 vgf_delegate, (unsigned long long)dg->size, (unsigned long long)dg->offset, s->vgf->major,
-                 s->vgf->minor, s->vgf->patch, s->vgf->n_segments);
-    for (uint32_t i = 0; i < s->vgf->n_warnings; i++)
-        mlia_log_add(s, "companion VGF warning: %s", s->vgf->warnings[i]);
-    return 0;
+    s->companion_plan = plan;
+    const mlia_backend *b = companion_backend();
+    mlia_backend_ctx c;
+    check_backend_ctx(s, &c);
+    return b->companion_locate(&c, (void *)s->backends[companion_backend_slot()].state, err);
 }
 
 int companion_check(mlia_session *s, mlia_error *err)
 {
     const char *path = s->opts->companion_path;
-    const nx_result *nx = s->nx;
-    const pte_plan *plan = companion_plan(s, NULL);
-    const vgf_file *vgf = s->vgf;
+    const pte_plan *plan = s->companion_plan;
 
     /* instruction ids of the executions must exist in the plan, with matching kinds */
     for (uint32_t x = 0; x < s->n_executions; x++) {
@@ -187,96 +164,10 @@ int companion_check(mlia_session *s, mlia_error *err)
         }
     }
 
-    if (!vgf) {
-        mlia_log_add(s, "companion: instruction ids and kinds match the capture; this shows structural "
-                        "compatibility only, not that this PTE produced the capture");
-        return 0;
-    }
-    /* Only now the statistics requirement: a companion of another program is
-     * reported as a mismatch above (naming the companion), not as missing
-     * statistics in the ETDump. */
-    if (!nx || !nx->any_record)
-        return mlia_error_setf(err, path,
-                               "Companion model requires VGF neural statistics in the ETDump, and none were found; "
-                               "associations with the compiled graph come only from VGF profiling.");
-
-    /* statistics segments versus VGF segments: count, order, graph vs compute */
-    for (uint32_t i = 0; i < nx->n_segments; i++) {
-        const nx_segment *seg = &nx->segments[i];
-        if (seg->segment_id >= vgf->n_segments)
-            return MISMATCH("the statistics list segment %llu, but the VGF delegate has %u segment(s)",
-                            (unsigned long long)seg->segment_id, vgf->n_segments);
-        bool vgf_graph = vgf->segments[seg->segment_id].type == 1;
-        if (vgf_graph != seg->is_graph)
-            return MISMATCH("segment %llu is a %s segment in the VGF but a %s segment in the statistics",
-                            (unsigned long long)seg->segment_id, vgf_graph ? "graph" : "compute",
-                            seg->is_graph ? "graph" : "compute");
-    }
-    /* every VGF segment must appear in the statistics of each call site */
-    for (uint32_t i = 0; i < nx->n_segments;) {
-        uint32_t j = i, count = 0;
-        while (j < nx->n_segments && nx->segments[j].chain_index == nx->segments[i].chain_index &&
-               nx->segments[j].instruction_id == nx->segments[i].instruction_id) {
-            j++;
-            count++;
-        }
-        if (count != vgf->n_segments)
-            return MISMATCH("the VGF delegate has %u segment(s) but the statistics of instruction %d list %u",
-                            vgf->n_segments, nx->segments[i].instruction_id, count);
-        i = j;
-    }
-
-    /* SPIR-V operations as compiler_operation entities, linked both ways */
-    mlia_result *r = &s->result;
-    uint32_t linked = 0;
-    for (uint32_t i = 0; i < nx->n_segments; i++) {
-        const nx_segment *seg = &nx->segments[i];
-        if (!seg->is_graph)
-            continue;
-        const vgf_segment *vs = &vgf->segments[seg->segment_id];
-        mlia_entity *se = mlia_result_find(r, seg->id);
-        for (uint32_t k = 0; k < vs->n_operations; k++) {
-            const vgf_operation *op = &vs->operations[k];
-            char *id = mlia_arena_printf(&s->arena, "compiler_operation/segment_%s/spirv-%u", seg->token, op->id);
-            mlia_entity *oe = mlia_result_entity(r, id, "compiler_operation", op->label);
-            mlia_entity_set_int(r, oe, "spirv_id", op->id);
-            mlia_entity_set_str(r, oe, "op", op->op);
-            mlia_entity_set_str(r, oe, "result_type", op->result_type ? op->result_type : "");
-            if (op->debug_name)
-                mlia_entity_set_str(r, oe, "debug_name", op->debug_name);
-            mlia_entity_set_str(r, oe, "source", "companion VGF");
-            oe->placement = "NX";
-            mlia_result_link(r, se, oe);
-        }
-        for (uint32_t k = 0; k < seg->n_ops; k++) {
-            const nx_compiler_op *cop = &nx->ops[seg->first_op + k];
-            mlia_entity *ce = mlia_result_find(r, cop->id);
-            for (uint32_t q = 0; q < cop->n_vgf_ids; q++) {
-                const char *v = cop->vgf_ids[q];
-                const char *sp = strstr(v, "/spirv-");
-                if (!sp)
-                    continue;
-                char *id = mlia_arena_printf(&s->arena, "compiler_operation/segment_%s%s", seg->token, sp);
-                mlia_entity *oe = mlia_result_find(r, id);
-                if (!oe || !ce)
-                    continue;
-                linked++;
-                /* debug-database operation -> the SPIR-V operation it was
-                 * compiled from; its chains -> the SPIR-V operation; the
-                 * SPIR-V operation -> the source operators the debug-database
-                 * operation serves */
-                mlia_result_link(r, ce, oe);
-                for (uint32_t p = 0; p < cop->n_parents; p++)
-                    mlia_result_link_ids(r, nx->chains[cop->parents[p]].id, oe->id);
-                for (uint32_t p = 0; p < ce->n_children; p++)
-                    if (strcmp(ce->children[p]->kind, "source_operator") == 0)
-                        mlia_result_link(r, oe, ce->children[p]);
-            }
-        }
-    }
-    mlia_log_add(s, "companion: structural checks passed (%u SPIR-V link(s)); this shows structural "
-                    "compatibility only, not that this PTE produced the capture", linked);
-    return 0;
+    /* then the backend's own checks of its blob against the capture */
+    mlia_backend_ctx c;
+    check_backend_ctx(s, &c);
+    return companion_backend()->companion_check(&c, (void *)s->backends[companion_backend_slot()].state, err);
 }
 
 int companion_recheck_digest(const mlia_session *s, mlia_error *err)

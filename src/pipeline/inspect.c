@@ -14,25 +14,40 @@
 #include "core/oom.h"
 #include "formats/etdump.h"
 #include "formats/pte.h"
-#include "formats/vgf.h"
+#include "backends/registry.h"
 #include "report/inspect/inspect_et.h"
 #include "report/inspect/inspect_etrecord.h"
-#include "report/inspect/inspect_nx.h"
-#include "report/inspect/inspect_vgf.h"
 
 typedef struct blob_ctx {
     const char *file;
 } blob_ctx;
 
-/* VGF delegates of a PTE are decoded inline. */
+/* A delegate's blob is decoded inline by the backend of its id, when that
+ * backend decodes blobs (src/backends/registry.c). */
 static void inspect_delegate_blob(void *ctx, const pte_delegate *d, mlia_jw *w)
 {
     const blob_ctx *bc = ctx;
-    if (!mlia_str_eq(d->id, "VgfBackend") || !d->blob) {
+    const mlia_backend *b = mlia_backend_for_delegate(d->id);
+    if (!b || !b->inspect_blob || !d->blob) {
         mlia_jw_null(w);
         return;
     }
-    inspect_vgf_value(d->blob, (size_t)d->size, bc->file, w);
+    b->inspect_blob(d->blob, (size_t)d->size, bc->file, w);
+}
+
+/* "ETDump, ETRecord, PTE, BundledProgram or <the backends' blob formats>"
+ * (arena memory). */
+static const char *known_kinds(mlia_arena *a)
+{
+    const char *names[16] = {"ETDump", "ETRecord", "PTE", "BundledProgram"};
+    uint32_t n = 4;
+    for (uint32_t i = 0; i < mlia_backend_count() && n < 16; i++)
+        if (mlia_backend_at(i)->inspect_file)
+            names[n++] = mlia_backend_at(i)->label;
+    const char *text = names[0];
+    for (uint32_t i = 1; i < n; i++)
+        text = mlia_arena_printf(a, "%s%s%s", text, i + 1 == n ? " or " : ", ", names[i]);
+    return text;
 }
 
 /* Writes the document for `path` to w. The ETDump is mapped and streamed
@@ -56,20 +71,19 @@ int inspect_session_run(inspect_session *is, const char *path, mlia_jw *w, mlia_
     int rc = 0;
     blob_ctx bc = {path};
     if (f.size == 0) {
-        rc = mlia_error_setf(err, path, "is empty: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
+        rc = mlia_error_setf(err, path, "is empty: not an %s file", known_kinds(arena));
     } else if (!kind) {
-        rc = mlia_error_setf(err, path,
-                             "unrecognised file: not an ETDump, ETRecord, PTE, BundledProgram or VGF file");
+        rc = mlia_error_setf(err, path, "unrecognised file: not an %s file", known_kinds(arena));
     } else if (strcmp(kind, "etdump") == 0) {
         etdump *d;
         rc = etdump_read_releasing(f.data, f.size, path, mlia_file_release, &f, arena, &d, err);
         if (!rc) {
             mlia_jw_obj_begin(w);
             rc = inspect_etdump_members(d, w, err);
-            if (!rc) {
-                mlia_jw_key(w, "neural_statistics");
-                rc = inspect_nx_records(d, w, arena, err);
-            }
+            /* each backend's records of the ETDump, as members of its own */
+            for (uint32_t i = 0; !rc && i < mlia_backend_count(); i++)
+                if (mlia_backend_at(i)->inspect_records)
+                    rc = mlia_backend_at(i)->inspect_records(d, w, arena, err) < 0 ? -1 : 0;
             mlia_jw_obj_end(w);
         }
     } else if (strcmp(kind, "pte") == 0) {
@@ -88,11 +102,8 @@ int inspect_session_run(inspect_session *is, const char *path, mlia_jw *w, mlia_
             rc = etrecord_keep_open(is->etrecord, err); /* one archive handle for every method's program */
         if (!rc)
             inspect_etrecord(is->etrecord, w, arena);
-    } else if (strcmp(kind, "vgf") == 0) {
-        vgf_file *v;
-        rc = vgf_read(f.data, f.size, path, arena, &v, err);
-        if (!rc)
-            inspect_vgf(v, w);
+    } else if (mlia_backend_named(kind) && mlia_backend_named(kind)->inspect_file) {
+        rc = mlia_backend_named(kind)->inspect_file(f.data, f.size, path, arena, w, err);
     } else {
         rc = mlia_error_setf(err, path, "unsupported file kind '%s'", kind);
     }

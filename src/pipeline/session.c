@@ -52,9 +52,7 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->program = s->program;
     rec->fingerprint = &s->fingerprint;
     rec->companion = s->companion;
-    rec->vgf = s->vgf;
     rec->memory = s->memory;
-    rec->vgf_delegate_index = s->vgf_delegate_index;
     rec->n_executions = s->n_executions;
     rec->execution_runs = s->execution_runs;
     rec->time_unit = s->time_unit;
@@ -63,7 +61,8 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->n_warmup = s->n_warmup;
     rec->warmup_runs = s->warmup_runs;
     rec->runtime = s->runtime;
-    rec->nx = s->nx;
+    rec->n_backends = s->n_backends;
+    rec->backends = s->backends;
     rec->result = &s->result;
     rec->trace = s->trace;
     return rec;

@@ -25,9 +25,8 @@ struct etrecord;
 struct etrecord_method;
 struct etdump;
 struct pte_program;
-struct vgf_file;
+struct pte_plan;
 struct ep_program;
-struct nx_result;
 struct runtime_analysis;
 struct trace_source;
 struct accuracy_analysis;
@@ -77,8 +76,7 @@ typedef struct mlia_session {
     mlia_program_fingerprint fingerprint;   /* identity of the method's program (analysis/fingerprint.h) */
     struct etdump *dump;                    /* dumps[0], or the pool of all captures (etdump_pool) */
     struct pte_program *companion;          /* parsed companion PTE or NULL */
-    struct vgf_file *vgf;                   /* companion VGF delegate or NULL */
-    uint32_t vgf_delegate_index;
+    const struct pte_plan *companion_plan;  /* its plan of the selected method (companion.c) */
 
     uint32_t n_executions;
     uint32_t *execution_runs;               /* run indexes of the selected method's executions in
@@ -90,14 +88,21 @@ typedef struct mlia_session {
     uint32_t *warmup_runs;                  /* their run indexes in `dump` */
 
     struct runtime_analysis *runtime;
-    struct nx_result *nx;
     struct memory_analysis *memory;         /* memory view (memory_stage.c), NULL without a plan */
+    /* the registered backends (src/backends/registry.c), in its order: each
+     * one's state and writers' hooks (backends_stage.c) */
+    uint32_t n_backends;
+    mlia_backend_run *backends;
     mlia_result result;
     mlia_log log;
 
     const struct trace_source *trace;       /* timeline input (trace.json, page timeline) */
 
-    double stage_ms[8];                     /* timings per stage for the log */
+    /* the stage table's run (check.c): its timings for the log, indexed
+     * like the table; what the stages need besides the record */
+    double *stage_ms;
+    struct mlia_check_output *out;          /* the caller's outputs (output stage) */
+    const struct etrecord_method *preloaded; /* method whose program the second core loaded, or NULL */
     const char *run_id;
     const char *timestamp;
     mlia_run_record record;                 /* what the writers read; see mlia_session_record() */

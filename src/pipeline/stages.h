@@ -6,6 +6,7 @@
 #define MLIA_PIPELINE_STAGES_H
 
 #include "analysis/runtime.h"
+#include "backends/backend.h"
 #include "pipeline/session.h"
 
 /* The ETDumps (captures.c): open (map) every --profiling-data file; select
@@ -17,12 +18,23 @@ int captures_select(mlia_session *s, method_selection *out, mlia_error *err);
  * never opened. */
 void captures_free(mlia_session *s);
 
-/* NX statistics (nx_stage.c): run nx_analyse on the session's executions and
- * add the hierarchy to the result (analysis/nx_entities.h). */
-int nx_run(mlia_session *s, mlia_error *err);
+/* The backends (backends_stage.c, src/backends/registry.c):
+ * backends_begin gives each registered backend its state; backends_analyse
+ * runs each one's analysis on the session's executions; backends_metrics
+ * adds their model metrics; backends_incomplete says whether one has
+ * incomplete associations. check_backend_ctx fills what a backend's hooks
+ * see of the session. */
+void check_backend_ctx(mlia_session *s, mlia_backend_ctx *c);
+void backends_begin(mlia_session *s);
+int backends_analyse(mlia_session *s, mlia_error *err);
+void backends_metrics(mlia_session *s);
+bool backends_incomplete(const mlia_session *s);
 
-/* Companion PTE (companion.c). companion_plan: the selected method's plan
- * in it (its position in *index when index is not NULL), NULL when none. */
+/* Companion PTE (companion.c): read the PTE; find the method's plan and
+ * let the companion backend locate its blob; check the captured
+ * instructions against the plan, then the backend's checks (when it found
+ * its blob). companion_plan: the selected method's plan in it (its position
+ * in *index when index is not NULL), NULL when none. */
 struct pte_plan;
 const struct pte_plan *companion_plan(const mlia_session *s, uint32_t *index);
 int companion_read(mlia_session *s, mlia_error *err);

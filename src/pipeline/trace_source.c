@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/nx_analysis.h"
+#include "report/backend_out.h"
 #include "analysis/runtime.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
@@ -481,24 +481,25 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
         out->execution_captures = names;
     }
 
-    const nx_result *nx = s->nx;
-    if (nx) {
-        uint32_t n = (nx->model.available ? 2 : 0) + nx->n_segments;
-        trace_counter *tcs = mlia_arena_array(arena, n ? n : 1, sizeof *tcs);
+    /* the backends' counter series (report/backend_out.h), in registration order */
+    uint32_t n = 0;
+    const mlia_backend_counter **series = mlia_arena_array(arena, s->n_backends ? s->n_backends : 1, sizeof *series);
+    uint32_t *n_series = mlia_arena_array(arena, s->n_backends ? s->n_backends : 1, sizeof *n_series);
+    for (uint32_t b = 0; b < s->n_backends; b++) {
+        const mlia_backend_out *bo = s->backends[b].out;
+        n_series[b] = bo->timeline_counters ? bo->timeline_counters(s->backends[b].state, arena, &series[b]) : 0;
+        n += n_series[b];
+        if (n_series[b] && !out->counter_group)
+            out->counter_group = bo->timeline_group;
+    }
+    if (n) {
+        trace_counter *tcs = mlia_arena_array(arena, n, sizeof *tcs);
         uint32_t m = 0;
-        if (nx->model.available) {
-            add_counter(arena, &tcs[m++], s, "NX cycles (model)", "total_cycles", nx->model.n_exec, nx->model.runs,
-                        nx->model.total_cycles);
-            add_counter(arena, &tcs[m++], s, "NX compute cycles (model)", "compute_cycles", nx->model.n_exec,
-                        nx->model.runs, nx->model.compute_cycles);
-        }
-        for (uint32_t i = 0; i < nx->n_segments; i++) {
-            const nx_segment *seg = &nx->segments[i];
-            if (!seg->measured || !seg->m.total_cycles || !seg->m.total.available)
-                continue;
-            add_counter(arena, &tcs[m++], s, mlia_arena_printf(arena, "NX cycles %s", seg->id), "total_cycles",
-                        seg->n_recorded, seg->recorded_runs, seg->m.total_cycles);
-        }
+        for (uint32_t b = 0; b < s->n_backends; b++)
+            for (uint32_t i = 0; i < n_series[b]; i++) {
+                const mlia_backend_counter *bc = &series[b][i];
+                add_counter(arena, &tcs[m++], s, bc->name, bc->key, bc->n, bc->runs, bc->values);
+            }
         out->n_counters = m;
         out->counters = tcs;
     }

@@ -1,7 +1,15 @@
 """The house rules of src/ (docs/architecture.md), checked on every file:
 
 - data flows one way: each floor includes only the floors below it
-  (core -> formats -> analysis -> report -> pipeline -> api -> cli);
+  (core -> formats -> analysis -> report -> backends -> pipeline -> api -> cli);
+- a backend (src/backends/<name>/) may use core, formats, analysis and
+  report helpers and the interface src/backends/backend.h, never another
+  backend nor the pipeline; inside its folder the floors repeat
+  (formats/ -> analysis/ -> report/ -> the folder's own files), and the
+  pipeline sees backends only through backends/backend.h and
+  backends/registry.h;
+- at most a handful of files outside src/backends name the VGF backend
+  (NAMES_VGF, each with its reason);
 - inside src/report, each product's folder (result, views, trace, inspect,
   compare) includes only its own files, the shared report/outdir.h and the
   products it is declared to build on (REPORT_PRODUCTS);
@@ -20,13 +28,19 @@ import unittest
 
 from helpers import BUILD, ROOT
 
-FLOORS = ["core", "formats", "analysis", "report", "pipeline", "api", "cli"]
+FLOORS = ["core", "formats", "analysis", "report", "backends", "pipeline", "api", "cli"]
+# the floors repeated inside a backend's folder; its top files sit above report
+BACKEND_FLOORS = ["formats", "analysis", "report", "top"]
+# what the pipeline (and floors above) may include of src/backends
+BACKEND_INTERFACE = {"backends/backend.h", "backends/registry.h"}
 # floor -> floors it may include (besides itself and the public include/mlia)
 ALLOWED = {f: set(FLOORS[:i]) for i, f in enumerate(FLOORS)}
 # report products and the products they build on (the page embeds the result
 # and the timeline; compare.html reuses the page template): acyclic
 REPORT_PRODUCTS = {"result": set(), "trace": set(), "inspect": set(), "csv": set(), "views": {"result", "trace"},
                    "compare": {"views"}}
+# headers of src/report every product may include (besides its own files)
+REPORT_SHARED = {"report/outdir.h", "report/format.h", "report/backend_out.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A reference to a file outside the repository: the specification files kept
 # beside it (by name, or as a section citation of vgf.md / nx-statistics.md
@@ -63,6 +77,37 @@ def includes(path):
     return out
 
 
+def backend_floor(parts):
+    """("<name>", sub-floor) of a path under src/backends split in parts, or
+    (None, "top") for the interface files directly in src/backends."""
+    if len(parts) == 2:
+        return None, "top"
+    return parts[1], parts[2] if len(parts) > 3 and parts[2] in BACKEND_FLOORS else "top"
+
+
+def backend_violation(r, target):
+    """The rule a file of src/backends breaks by including target, or None."""
+    parts, tparts = r.split("/"), target.split("/")
+    name, sub = backend_floor(parts)
+    allowed_house = set(FLOORS[:FLOORS.index("report") + 1])
+    if sub != "top":
+        allowed_house = set(FLOORS[:FLOORS.index(sub) + 1])
+    if tparts[0] == "mlia" or tparts[0] in allowed_house:
+        return None
+    if tparts[0] != "backends":
+        return f"src/{r} includes {target}"
+    tname, tsub = backend_floor(tparts)
+    if tname is None:  # the interface: for the backend's own top files and the interface itself
+        return None if sub == "top" else f"src/{r} includes {target} below its floor"
+    if name is None:
+        return f"src/{r} (the interface) includes a backend: {target}"
+    if tname != name:
+        return f"src/{r} includes another backend: {target}"
+    if BACKEND_FLOORS.index(tsub) > BACKEND_FLOORS.index(sub):
+        return f"src/{r} includes {target} from a floor above its own in the backend"
+    return None
+
+
 def violations():
     found = []
     for path in src_files():
@@ -75,14 +120,84 @@ def violations():
             tfloor = target.split("/")[0]
             if tfloor == "mlia":
                 continue
+            if floor == "backends":
+                bad = backend_violation(r, target)
+                if bad:
+                    found.append(bad)
+                continue
             if tfloor not in ALLOWED[floor] | {floor}:
                 found.append(f"src/{r} includes {target}")
+            if tfloor == "backends" and target not in BACKEND_INTERFACE:
+                found.append(f"src/{r} includes a backend's own file: {target}")
             # report products stay apart
             parts, tparts = r.split("/"), target.split("/")
             if floor == "report" and tfloor == "report" and len(parts) > 2 and len(tparts) > 2 \
                     and parts[1] != tparts[1] and tparts[1] not in REPORT_PRODUCTS.get(parts[1], set()):
                 found.append(f"src/{r} includes another report product: {target}")
+            if floor == "report" and tfloor == "report" and len(parts) > 2 and len(tparts) == 2 \
+                    and target not in REPORT_SHARED:
+                found.append(f"src/{r} includes a report file that is not shared: {target}")
     return found
+
+
+# Files outside src/backends that may name the VGF backend (its identifiers
+# vgf_* / nx_*, its delegate id, or the word VGF in code), each with why.
+# Comments do not count. At most a handful (issue 27: registration, CLI
+# option names, docs).
+NAMES_VGF = {
+    "cli/args.c": "help text: what `mlia check` and `mlia inspect` read",
+    "formats/pte.c": "file kinds by magic: a VGF given in a PTE's place is named",
+    "formats/etrecord.c": "the error for a VGF given in the ETRecord's place",
+    "pipeline/inputs.c": "the hint for a VGF given in another input's place",
+    "report/views/page_asset.c": "generated from viewer/ (the page's view labels)",
+    "report/result/headline.h": "the 'no VGF statistics' reason the CPU-only headline recognises",
+}
+NAMES_VGF_MAX = 7
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def vgf_identifiers():
+    """Functions, types and macros the VGF backend's headers declare."""
+    names = set()
+    for dirpath, _, files in os.walk(os.path.join(ROOT, "src", "backends", "vgf")):
+        for name in files:
+            if name.endswith(".h"):
+                with open(os.path.join(dirpath, name), encoding="utf-8", errors="replace") as f:
+                    code = COMMENT.sub("", f.read())
+                names.update(re.findall(r"\b([A-Za-z_]\w*)\s*\(", code))
+                names.update(re.findall(r"\}\s*([A-Za-z_]\w*)\s*;", code))
+                names.update(re.findall(r"#define\s+([A-Za-z_]\w*)", code))
+    keywords = {"if", "for", "while", "sizeof", "return", "switch", "defined"}
+    return {n for n in names if n not in keywords and not n.startswith("MLIA_BACKENDS_")}
+
+
+def vgf_name_pattern():
+    """The word VGF (any case) or an identifier of the backend's headers
+    that is its own (not a shared helper the backend merely calls)."""
+    own = sorted(n for n in vgf_identifiers() if re.match(r"(?i)(vgf|nx|spv|tosa|inspect_nx|inspect_vgf)_?", n))
+    return re.compile(r"(?i:vgf)|\b(?:" + "|".join(map(re.escape, own)) + r")\b")
+
+
+def files_naming_vgf():
+    """Files of src/ and include/ outside src/backends whose code (comments
+    stripped) names the VGF backend, relative to src/ (include/ as is)."""
+    found = []
+    pattern = vgf_name_pattern()
+    tops = [os.path.join(ROOT, "src"), os.path.join(ROOT, "include")]
+    for top in tops:
+        for dirpath, _, names in os.walk(top):
+            for name in sorted(names):
+                if not name.endswith((".c", ".h")):
+                    continue
+                path = os.path.join(dirpath, name)
+                r = os.path.relpath(path, tops[0]) if top == tops[0] else os.path.relpath(path, ROOT)
+                if r.startswith("backends/") and r != "backends/registry.c":
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    code = COMMENT.sub("", f.read())
+                if pattern.search(code):
+                    found.append(r)
+    return sorted(found)
 
 
 def outside_references():
@@ -137,6 +252,30 @@ def include_cycles():
 class Layering(unittest.TestCase):
     def test_every_include_points_down(self):
         self.assertEqual(violations(), [])
+
+    def test_backend_rules_can_fail(self):
+        # each rule of a backend's folder catches what it is meant to
+        self.assertIsNone(backend_violation("backends/vgf/report/out.c", "report/backend_out.h"))
+        self.assertIsNone(backend_violation("backends/vgf/report/out.c", "backends/vgf/analysis/state.h"))
+        self.assertIsNone(backend_violation("backends/vgf/backend.c", "backends/backend.h"))
+        self.assertIn("another backend", backend_violation("backends/vgf/backend.c", "backends/xnnpack/x.h"))
+        self.assertIn("floor above", backend_violation("backends/vgf/formats/vgf.c", "backends/vgf/analysis/x.h"))
+        self.assertIsNotNone(backend_violation("backends/vgf/formats/vgf.c", "analysis/result.h"))
+        self.assertIsNotNone(backend_violation("backends/vgf/backend.c", "pipeline/session.h"))
+        self.assertIsNotNone(backend_violation("backends/vgf/report/out.c", "backends/backend.h"))
+        self.assertIn("a backend", backend_violation("backends/registry.c", "backends/vgf/vgf_backend.h"))
+
+    def test_few_files_outside_the_backend_name_vgf(self):
+        # the registration is one line of src/backends/registry.c; the rest
+        # of the house reaches the VGF backend through its interface
+        named = files_naming_vgf()
+        self.assertEqual([r for r in named if r not in NAMES_VGF and r != "backends/registry.c"], [])
+        self.assertIn("backends/registry.c", named)
+        self.assertLessEqual(len(named), NAMES_VGF_MAX)
+        pattern = vgf_name_pattern()
+        self.assertTrue(pattern.search("vgf_read(") and pattern.search("nx_result *nx") and
+                        pattern.search("inspect_nx_records(") and pattern.search("spv_module"))
+        self.assertFalse(pattern.search("h->nx_total_cycles") or pattern.search("mlia_result_find("))
 
     def test_no_include_cycle(self):
         self.assertEqual(include_cycles(), [])

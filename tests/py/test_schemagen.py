@@ -192,7 +192,7 @@ class SchemaGen(unittest.TestCase):
         for name in sorted(os.listdir(SCHEMA)):
             if name.endswith(".fbs"):
                 stem = name[:-4]
-                for rel in ("src/formats/schema_%s.h" % stem, "tools/fixturelib/schema_%s.py" % stem):
+                for rel in (os.path.join(schemagen.c_dir(stem), "schema_%s.h" % stem), "tools/fixturelib/schema_%s.py" % stem):
                     self.assertIn(os.path.normpath(rel), files)
                     with open(os.path.join(ROOT, rel)) as f:
                         head = f.read(300)
@@ -239,7 +239,8 @@ class SchemaGen(unittest.TestCase):
 
     @unittest.skipUnless(shutil.which("cc"), "no C compiler")
     def test_generated_headers_compile_together(self):
-        src = self.write("all.c", "".join('#include "formats/schema_%s.h"\n' % n[:-4]
+        src = self.write("all.c", "".join('#include "%s/schema_%s.h"\n' % (os.path.relpath(
+                                              schemagen.c_dir(n[:-4]), "src"), n[:-4])
                                           for n in sorted(os.listdir(SCHEMA)) if n.endswith(".fbs"))
                          + "int main(void) { return ETDUMP_SLOT_PROFILE_EVENT_START_TIME - 6; }\n")
         exe = os.path.join(self.tmp, "all")
@@ -309,7 +310,7 @@ class SchemaGen(unittest.TestCase):
         os.remove(os.path.join(sdir, "vgf.fbs"))
         out = io.StringIO()
         self.assertEqual(schemagen.check(schemagen.outputs(sdir), root, out), 2)
-        self.assertIn("src/formats/schema_vgf.h: generated file without a schema in the schema directory\n",
+        self.assertIn("src/backends/vgf/formats/schema_vgf.h: generated file without a schema in the schema directory\n",
                       out.getvalue())
 
     # ------------------------------------------------------------ refused schemas
@@ -356,14 +357,17 @@ class SchemaGen(unittest.TestCase):
         c_call = re.compile(r"\bfb_(?:get_\w+|has)\(\s*[^,()]+(?:\([^()]*\))?\s*,\s*(\d+)\s*[,)]")
         # any helper taking (..., slot, "field name", ...)
         c_helper = re.compile(r"\b\w+\((?:[^;()]|\([^()]*\))*?,\s*(\d+)\s*,\s*\"[a-z_]+\"")
-        for name in sorted(os.listdir(os.path.join(ROOT, "src", "formats"))):
-            if name.endswith(".c"):
-                with open(os.path.join(ROOT, "src", "formats", name)) as f:
+        readers = [os.path.join("src", "formats", n) for n in os.listdir(os.path.join(ROOT, "src", "formats"))]
+        for dirpath, _, names in os.walk(os.path.join(ROOT, "src", "backends")):  # a backend's own formats
+            if os.path.basename(dirpath) == "formats":
+                readers += [os.path.relpath(os.path.join(dirpath, n), ROOT) for n in names]
+        for rel in sorted(readers):
+            if rel.endswith(".c"):
+                with open(os.path.join(ROOT, rel)) as f:
                     text = f.read()
                 for rx in (c_call, c_helper):
                     for m in rx.finditer(text):
-                        found.append("src/formats/%s:%d: %s" % (name, text.count("\n", 0, m.start()) + 1,
-                                                                m.group(0)))
+                        found.append("%s:%d: %s" % (rel, text.count("\n", 0, m.start()) + 1, m.group(0)))
         py_call = re.compile(r"\b(?:add_field|add_field_ref|add_union)\(\s*\d+\s*,|"
                              r"\(\s*\d+\s*,\s*\"(?:ref|bool|byte|ubyte|short|ushort|int|uint|long|ulong|float|double)\"|"
                              r"\b_(?:field|scalar|string|vector|tables|scalars|slots)\(\s*sec\s*,\s*\w+\s*,\s*\d+")

@@ -9,7 +9,7 @@ import unittest
 
 from helpers import BUILD, ROOT, fixture
 
-DRIVER = os.path.join(ROOT, BUILD, "tests", "formats", "test_vgf")
+DRIVER = os.path.join(ROOT, BUILD, "tests", "backends", "vgf", "test_vgf")
 
 
 def strip_loc(doc):

@@ -12,12 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/nx_analysis.h"
+#include "backends/backend.h"
+#include "backends/vgf/analysis/state.h"
 #include "pipeline/session.h"
 #include "core/json_read.h"
 #include "formats/exported_program.h"
 #include "report/outdir.h"
 #include "report/views/views.h"
+
+extern const mlia_backend mlia_backend_vgf;
 
 #define HOSTILE "</script><img src=x onerror=alert(1)>"
 
@@ -120,6 +123,12 @@ static int setup(fixture *f, const char *program_json, bool nx_on)
         timing(s, "source_operator/forward/" HOSTILE, 2.0);
         timing(s, "source_operator/forward/relu", 0.5);
     }
+    /* the VGF backend as registered, its state as its stage leaves it */
+    vgf_state *vgf = mlia_arena_alloc(a, sizeof *vgf);
+    memset(vgf, 0, sizeof *vgf);
+    s->n_backends = 1;
+    s->backends = mlia_arena_alloc(a, sizeof *s->backends);
+    s->backends[0] = (mlia_backend_run){"vgf", &mlia_backend_vgf.out, vgf};
     if (nx_on) {
         nx_result *nx = &f->nx;
         nx->any_record = nx->any_measurement = true;
@@ -205,7 +214,7 @@ static int setup(fixture *f, const char *program_json, bool nx_on)
                 mlia_result_link_ids(&s->result, nx->chains[i].id, sid);
             }
         }
-        s->nx = nx;
+        vgf->nx = nx;
     }
     snprintf(f->dir, sizeof f->dir, "/tmp/mlia-test-views-%d", (int)getpid());
     if (mlia_outdir_begin(f->dir, &f->od, &err)) {

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "analysis/nx_analysis.h"
+#include "report/backend_out.h"
 #include "analysis/result.h"
 #include "analysis/runtime.h"
 #include "core/json_write.h"
@@ -186,20 +186,34 @@ static int operators_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
 
 /* ---- chains.csv: segment, cascade, chain and stripe rows --------------- */
 
-static bool nx_kind(const char *k)
+/* A kind of group entity some backend of the run lists in chains.csv
+ * (mlia_backend_out.csv_group_kinds, e.g. the VGF backend's segment,
+ * cascade, chain and stripe). */
+static bool group_kind(const mlia_run_record *s, const char *k)
 {
-    return strcmp(k, "segment") == 0 || strcmp(k, "cascade") == 0 || strcmp(k, "chain") == 0 ||
-           strcmp(k, "stripe") == 0;
+    for (uint32_t b = 0; b < s->n_backends; b++)
+        for (const char *const *g = s->backends[b].out->csv_group_kinds; g && *g; g++)
+            if (strcmp(k, *g) == 0)
+                return true;
+    return false;
 }
 
-static const mlia_entity *segment_of(const mlia_entity *e)
+static bool top_kind(const mlia_run_record *s, const char *k)
+{
+    for (uint32_t b = 0; b < s->n_backends; b++)
+        if (s->backends[b].out->csv_group_top_kind && strcmp(k, s->backends[b].out->csv_group_top_kind) == 0)
+            return true;
+    return false;
+}
+
+static const mlia_entity *segment_of(const mlia_run_record *s, const mlia_entity *e)
 {
     for (int depth = 0; e && depth < 8; depth++) {
-        if (strcmp(e->kind, "segment") == 0)
+        if (top_kind(s, e->kind))
             return e;
         const mlia_entity *up = NULL;
         for (uint32_t k = 0; k < e->n_parents && !up; k++)
-            if (nx_kind(e->parents[k]->kind))
+            if (group_kind(s, e->parents[k]->kind))
                 up = e->parents[k];
         e = up;
     }
@@ -219,7 +233,7 @@ static int chains_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
     const char **names = NULL;
     for (uint32_t i = 0; i < r->n_entities; i++) {
         const mlia_entity *e = r->entities[i];
-        if (!nx_kind(e->kind))
+        if (!group_kind(s, e->kind))
             continue;
         for (uint32_t k = 0; k < e->n_metrics; k++) {
             const mlia_metric *m = &e->metrics[k];
@@ -247,16 +261,16 @@ static int chains_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
     eol(&o);
     for (uint32_t i = 0; i < r->n_entities; i++) {
         const mlia_entity *e = r->entities[i];
-        if (!nx_kind(e->kind))
+        if (!group_kind(s, e->kind))
             continue;
         text(&o, e->kind);
         text(&o, e->id);
         text(&o, e->name);
-        const mlia_entity *seg = segment_of(e);
+        const mlia_entity *seg = segment_of(s, e);
         text(&o, seg ? seg->id : "");
         const mlia_entity *parent = NULL;
         for (uint32_t k = 0; k < e->n_parents && !parent; k++)
-            if (nx_kind(e->parents[k]->kind))
+            if (group_kind(s, e->parents[k]->kind))
                 parent = e->parents[k];
         text(&o, parent ? parent->id : "");
         const mlia_metric *total = NULL;
@@ -279,21 +293,7 @@ static int chains_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
 
 /* ---- executions.csv: every per-execution value, long form -------------- */
 
-/* Position of `run` in the ascending v[n], or UINT32_MAX. */
-static uint32_t find_run(const uint32_t *v, uint32_t n, uint32_t run)
-{
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < run)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && v[lo] == run ? lo : UINT32_MAX;
-}
-
-typedef struct exec_row {
+typedef struct mlia_csv_exec {
     csv_out *o;
     const char *capture;
     uint32_t execution;         /* 1-based */
@@ -309,43 +309,35 @@ static void row_head(const exec_row *x, const char *entity, const char *metric)
     text(x->o, metric);
 }
 
-static void nx_rows(const exec_row *x, const nx_result *nx, const char *id, const nx_metrics *m, uint32_t k,
-                    mlia_arena *names)
+void mlia_csv_exec_u64(const mlia_csv_exec *x, const char *entity, const char *metric, uint64_t value,
+                       const char *unit)
 {
-    if (m->total.available && m->total_cycles) {
-        row_head(x, id, "total_cycles");
-        u64(x->o, m->total_cycles[k]);
-        text(x->o, "cycles");
-        eol(x->o);
-    }
-    if (m->op.available && m->op_cycles) {
-        row_head(x, id, "op_cycles");
-        u64(x->o, m->op_cycles[k]);
-        text(x->o, "cycles");
-        eol(x->o);
-    }
-    for (uint32_t c = 0; m->has_counters && m->counters && m->counter_stats && c < nx->n_counters; c++) {
-        if (!m->counter_stats[c].available)
-            continue;
-        row_head(x, id, mlia_arena_printf(names, "%s_cycles", nx->counter_labels[c]));
-        u64(x->o, m->counters[(size_t)k * nx->n_counters + c]);
-        text(x->o, "cycles");
-        eol(x->o);
-    }
+    row_head(x, entity, metric);
+    u64(x->o, value);
+    text(x->o, unit);
+    eol(x->o);
+}
+
+void mlia_csv_exec_double(const mlia_csv_exec *x, const char *entity, const char *metric, double value,
+                          const char *unit)
+{
+    row_head(x, entity, metric);
+    dbl(x->o, value);
+    text(x->o, unit);
+    eol(x->o);
 }
 
 static int executions_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
 {
     const mlia_run_record *s = ctx;
     const runtime_analysis *ra = s->runtime;
-    const nx_result *nx = s->nx;
     csv_out o = {.fp = fp, .first = true};
     mlia_buf_init(&o.b);
     static const char *const head[] = {"capture", "execution", "event_block", "entity_id", "metric", "value", "unit"};
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
         text(&o, head[i]);
     eol(&o);
-    mlia_arena names; /* metric names of one execution's NX rows */
+    mlia_arena names; /* metric names of one execution's backend rows */
     mlia_arena_init(&names);
     for (uint32_t x = 0; x < s->n_executions; x++) {
         uint32_t run = s->execution_runs[x];
@@ -366,40 +358,9 @@ static int executions_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
             text(&o, "ms");
             eol(&o);
         }
-        for (uint32_t i = 0; nx && i < nx->n_segments; i++) {
-            const nx_segment *g = &nx->segments[i];
-            if (!g->is_graph || !g->analysed || !g->measured)
-                continue;
-            uint32_t k = find_run(g->recorded_runs, g->n_recorded, run);
-            if (k == UINT32_MAX)
-                continue;
-            nx_rows(&row, nx, g->id, &g->m, k, &names);
-            for (uint32_t c = 0; c < g->n_cascades; c++)
-                nx_rows(&row, nx, nx->cascades[g->first_cascade + c].id, &nx->cascades[g->first_cascade + c].m, k,
-                        &names);
-            for (uint32_t c = 0; c < g->n_chains; c++)
-                nx_rows(&row, nx, nx->chains[g->first_chain + c].id, &nx->chains[g->first_chain + c].m, k, &names);
-            for (uint32_t c = 0; c < g->n_stripes; c++)
-                nx_rows(&row, nx, nx->stripes[g->first_stripe + c].id, &nx->stripes[g->first_stripe + c].m, k,
-                        &names);
-        }
-        if (nx && nx->model.available) {
-            uint32_t k = find_run(nx->model.runs, nx->model.n_exec, run);
-            if (k != UINT32_MAX) {
-                row_head(&row, "model", "total_cycles");
-                u64(&o, nx->model.total_cycles[k]);
-                text(&o, "cycles");
-                eol(&o);
-                row_head(&row, "model", "compute_cycles");
-                u64(&o, nx->model.compute_cycles[k]);
-                text(&o, "cycles");
-                eol(&o);
-                row_head(&row, "model", "target_utilization");
-                dbl(&o, nx->model.utilization[k]);
-                text(&o, "%");
-                eol(&o);
-            }
-        }
+        for (uint32_t b = 0; b < s->n_backends; b++)
+            if (s->backends[b].out->csv_execution)
+                s->backends[b].out->csv_execution(s->backends[b].state, run, &row, &names);
         mlia_arena_free(&names);
         mlia_arena_init(&names);
     }

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "analysis/accuracy.h"
-#include "analysis/nx_analysis.h"
+#include "report/backend_out.h"
 #include "mlia/mlia.h"
 #include "analysis/runtime.h"
 #include "formats/exported_program.h"
@@ -340,7 +340,6 @@ static void write_entity(mlia_jw *w, const mlia_entity *e)
 void result_json_write(const mlia_run_record *s, mlia_jw *w)
 {
     const mlia_result *r = s->result;
-    const nx_result *nx = s->nx;
     mlia_jw_obj_begin(w);
     mlia_jw_kstr(w, "schema_version", "1.2.0");
     mlia_jw_kstr(w, "run_id", s->run_id);
@@ -351,25 +350,25 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
     mlia_jw_kstr(w, "version", MLIA_VERSION);
     mlia_jw_obj_end(w);
 
-    mlia_jw_kobj_begin(w, "target");
-    mlia_jw_kstr(w, "profile_name", "neural-technology");
-    mlia_jw_kstr(w, "target_type", "neural-technology");
-    mlia_jw_karr_begin(w, "components");
-    mlia_jw_obj_begin(w);
-    mlia_jw_kstr(w, "type", "gpu");
-    mlia_jw_kstr(w, "family", "mali");
-    mlia_jw_kstr(w, "model", "nx");
-    mlia_jw_obj_end(w);
-    mlia_jw_arr_end(w);
-    mlia_jw_kobj_begin(w, "configuration");
-    if (nx && nx->resolved) {
-        mlia_jw_kint(w, "statistics_mode", nx->mode);
-        mlia_jw_kstr(w, "device", nx->device);
+    /* the target: the first backend of the run that describes one */
+    bool target = false;
+    for (uint32_t i = 0; i < s->n_backends && !target; i++)
+        if (s->backends[i].out->json_target) {
+            mlia_jw_key(w, "target");
+            s->backends[i].out->json_target(s->backends[i].state, w);
+            target = true;
+        }
+    if (!target) {
+        mlia_jw_kobj_begin(w, "target");
+        mlia_jw_kstr(w, "profile_name", "executorch");
+        mlia_jw_kstr(w, "target_type", "executorch");
+        mlia_jw_karr_begin(w, "components");
+        mlia_jw_arr_end(w);
+        mlia_jw_kobj_begin(w, "configuration");
+        mlia_jw_obj_end(w);
+        mlia_jw_kstr(w, "description", "Measured through ExecuTorch ETDump profiling data");
+        mlia_jw_obj_end(w);
     }
-    mlia_jw_obj_end(w);
-    mlia_jw_kstr(w, "description",
-                 "Arm GPU with neural accelerator (Mali with NX), measured through ExecuTorch ETDump profiling data");
-    mlia_jw_obj_end(w);
 
     mlia_jw_kobj_begin(w, "model");
     mlia_jw_kstr(w, "name", s->etrecord_digest.name);
@@ -400,24 +399,13 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
         mlia_jw_kdouble(w, "ticks_per_second", s->ticks_per_second);
     /* unknown values are left out rather than written as null */
     mlia_jw_kobj_begin(w, "statistics");
-    if (nx && nx->resolved) {
-        mlia_jw_kint(w, "mode", nx->mode);
-        mlia_jw_kbool(w, "mode_assumed", nx->mode_assumed);
-        mlia_jw_kstr(w, "device", nx->device);
-        mlia_jw_kbool(w, "device_assumed", nx->device_assumed);
-        if (nx->device_name)
-            mlia_jw_kstr(w, "device_name", nx->device_name);
-    }
+    for (uint32_t i = 0; i < s->n_backends; i++)
+        if (s->backends[i].out->json_statistics)
+            s->backends[i].out->json_statistics(s->backends[i].state, w);
     mlia_jw_obj_end(w);
-    /* associations may be incomplete, so say how many there are (docs/analysis.md) */
-    if (nx && nx->n_ops) {
-        mlia_jw_kobj_begin(w, "associations");
-        mlia_jw_kuint(w, "compiler_operations", nx->n_ops);
-        mlia_jw_kuint(w, "compiler_operations_associated", nx->n_ops_associated);
-        mlia_jw_kuint(w, "source_operators", s->program ? s->program->graph.n_nodes : 0);
-        mlia_jw_kuint(w, "source_operators_associated", nx->n_sources_associated);
-        mlia_jw_obj_end(w);
-    }
+    for (uint32_t i = 0; i < s->n_backends; i++)
+        if (s->backends[i].out->json_context)
+            s->backends[i].out->json_context(s->backends[i].state, s, w);
     if (s->has_companion) {
         mlia_jw_key(w, "companion_model");
         digest_obj(w, &s->companion_digest);

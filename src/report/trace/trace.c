@@ -459,6 +459,12 @@ static void put_uint(mlia_buf *b, uint64_t v)
         mlia_buf_putc(b, tmp[--n]);
 }
 
+/* The counters' process track name (the backend's group, e.g. "NX statistics"). */
+static const char *counter_group(const trace_source *src)
+{
+    return src->counter_group ? src->counter_group : "Counters";
+}
+
 static uint32_t exec_of(const trace_counter *c, uint32_t k)
 {
     return c->executions[k];
@@ -850,7 +856,7 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
         meta_event(&w, "thread_sort_index", PID_EXECUTIONS, (int64_t)k + 1, "sort_index", NULL, (int64_t)k);
     }
     if (src->n_counters) {
-        meta_event(&w, "process_name", PID_COUNTERS, 0, "name", "NX statistics", 0);
+        meta_event(&w, "process_name", PID_COUNTERS, 0, "name", counter_group(src), 0);
         meta_event(&w, "process_sort_index", PID_COUNTERS, 0, "sort_index", NULL, 1);
     }
     flush(&out, fp, &failed);
@@ -1623,7 +1629,7 @@ int trace_write_perfetto(const trace_source *src, FILE *fp, const char *path, ml
     /* 2. the processes and the counter tracks */
     pf_process_track(&w, PF_UUID_EXECUTIONS, PID_EXECUTIONS, src->method ? src->method : "executions");
     if (src->n_counters)
-        pf_process_track(&w, PF_UUID_COUNTERS, PID_COUNTERS, "NX statistics");
+        pf_process_track(&w, PF_UUID_COUNTERS, PID_COUNTERS, counter_group(src));
     for (uint32_t c = 0; c < src->n_counters; c++) {
         mlia_buf td;
         mlia_buf_init(&td);

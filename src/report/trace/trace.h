@@ -90,6 +90,7 @@ typedef struct trace_source {
     void (*thread_end)(const void *ctx);
     uint32_t n_counters;
     const trace_counter *counters;
+    const char *counter_group;      /* name of the counters' process track, e.g. "NX statistics" */
     uint32_t n_inputs;
     const trace_input *inputs;
 } trace_source;
@@ -106,7 +107,7 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
 /* Stream the same executions as a Perfetto protobuf trace (docs/trace.md,
  * "trace.pftrace"): one track per execution with its events as nested
  * slices (interned names and categories, entity id and debug handle
- * annotations), one counter track per NX counter. Same errors as
+ * annotations), one counter track per counter series (a backend's). Same errors as
  * trace_write_chrome. */
 int trace_write_perfetto(const trace_source *src, FILE *fp, const char *path, mlia_error *err);
 

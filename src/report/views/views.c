@@ -44,6 +44,7 @@
 #include "report/result/headline.h"
 #include "report/result/result_json.h"
 #include "report/views/views_model.h"
+#include "report/backend_out.h"
 
 #define VW_SYNC_CAP 64       /* sync targets per node */
 #define VW_RELATED_CHILDREN 200 /* children listed per entity in the page */
@@ -52,23 +53,21 @@
 /* ------------------------------------------------------------------ */
 /* the view table                                                       */
 
-#define OVERLAY(id, label, unit, kind, metric, group) (&(const vw_overlay_def){id, label, unit, kind, metric, group, false})
-#define MS_P50(id, label, kind, stat) OVERLAY(id, label, "ms", kind, "execution_time:" stat, false)
-#define CYCLES_P50(id, label, kind, group) OVERLAY(id, label, "cycles", kind, "%s:p50", group)
-#define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
-#define OVERLAYS(...) ((const vw_overlay_def *const[]){__VA_ARGS__, NULL})
-/* Numerical accuracy (docs/accuracy.md): values only with intermediate
- * outputs compared with a reference, so these overlays are dropped (and the
- * outputs unchanged) otherwise. A low SNR is bad: its scale is reversed. */
-#define SNR_P50(id, label, kind) (&(const vw_overlay_def){id, label, "dB", kind, "output_snr_db:p50", false, true})
+#define OVERLAY VW_OVERLAY
+#define MS_P50 VW_MS_P50
+#define CYCLES_P50 VW_CYCLES_P50
+#define LIST VW_LIST
+#define OVERLAYS VW_OVERLAYS
+#define SNR_P50 VW_SNR_P50
 #define ERR_P50(id, label, kind) OVERLAY(id, label, "", kind, "output_max_abs_error:p50", false)
+#define CHAIN_GROUP VW_CHAIN_GROUP
 
-/* Chain cycles as a group measurement (trace and PTE views). */
-#define CHAIN_GROUP CYCLES_P50("chain_group_%s", "Chain group %s P50", "chain", true)
-
-/* The views in manifest and page order. A new view is one file
- * (view_<name>.c: its availability and builder, declared in views_model.h)
- * plus one row here; docs/views.md describes each view. */
+/* The shared views; with the rows the run's backends add (their
+ * mlia_backend_out.views, e.g. src/backends/vgf/report/views_nx.c) they are
+ * shown in manifest and page order by `order` (the last member of a row). A
+ * new view is one file (view_<name>.c: its availability and builder,
+ * declared in views_model.h) plus one row here or in its backend's table;
+ * docs/views.md describes each view. */
 static const vw_view_def VIEWS[] = {
     {"source_model", "Source Model", vw_source_unavailable, vw_source_build,
      LIST("execution_time", "kernel_time", "unattributed_time", "execution_coverage"),
@@ -78,34 +77,62 @@ static const vw_view_def VIEWS[] = {
               OVERLAY("kernel_time_p50", "Kernel time P50", "ms", "source_operator", "kernel_time:p50", false),
               SNR_P50("output_snr_db_p50", "Output SNR P50 (low = red)", "source_operator"),
               ERR_P50("output_max_abs_error_p50", "Output max abs error P50", "source_operator")),
-     false},
-    {"segment_cascade_chain", "segment_cascade_chain", vw_chains_unavailable, vw_chains_build,
-     NULL, /* columns with the capture's counters: the builder */
-     OVERLAYS(CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
-              CYCLES_P50("stripe_%s", "Stripe %s P50", "stripe", false),
-              CYCLES_P50("cascade_%s", "Cascade %s P50", "cascade", true),
-              CYCLES_P50("segment_%s", "Segment %s P50", "segment", true)),
-     false},
-    {"etrecord_chain_mapping", "ETRecord Chain Mapping", vw_mapping_unavailable, vw_mapping_build,
-     LIST("total_cycles", "execution_time"),
-     OVERLAYS(CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
-              MS_P50("source_execution_time_p50", "Source operator execution time P50", "source_operator", "p50"),
-              SNR_P50("source_output_snr_db_p50", "Source operator output SNR P50 (low = red)", "source_operator"),
-              SNR_P50("chain_output_snr_db_p50", "Chain: lowest output SNR P50 of its source operators (low = red)",
-                      "chain")),
-     true},
+     false, 10, false},
     {"etdump_backend_trace", "ETDump Backend Trace", vw_trace_unavailable, vw_trace_build,
      LIST("total_cycles", "execution_time", "unattributed_time"),
      OVERLAYS(CHAIN_GROUP,
               MS_P50("runtime_event_execution_time_p50", "Runtime event execution time P50", "runtime_event", "p50"),
               MS_P50("delegate_call_execution_time_p50", "Delegate call execution time P50", "delegate_call", "p50"),
               SNR_P50("delegate_call_output_snr_db_p50", "Delegate call output SNR P50 (low = red)", "delegate_call")),
-     false},
-    {"pte_vgf_backend_hierarchy", "PTE - VGF Backend Hierarchy", vw_pte_unavailable, vw_pte_build,
-     LIST("total_cycles", "execution_time"), OVERLAYS(CHAIN_GROUP), false},
+     false, 40, false},
 };
 
 #define N_VIEWS ((uint32_t)(sizeof VIEWS / sizeof VIEWS[0]))
+
+/* The rows of the run: the shared ones and every backend's, by order (ties:
+ * shared rows first, then backends in registration order). Arena memory. */
+static const vw_view_def **view_rows(vw_ctx *c, uint32_t *n_out)
+{
+    const mlia_run_record *s = c->s;
+    uint32_t n = N_VIEWS;
+    for (uint32_t b = 0; b < s->n_backends; b++)
+        n += s->backends[b].out->n_views;
+    const vw_view_def **rows = mlia_arena_array(c->a, n, sizeof *rows);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < N_VIEWS; i++)
+        rows[m++] = &VIEWS[i];
+    for (uint32_t b = 0; b < s->n_backends; b++)
+        for (uint32_t i = 0; i < s->backends[b].out->n_views; i++)
+            rows[m++] = &s->backends[b].out->views[i];
+    for (uint32_t i = 1; i < m; i++) /* insertion sort: stable, a handful of rows */
+        for (uint32_t j = i; j > 0 && rows[j - 1]->order > rows[j]->order; j--) {
+            const vw_view_def *t = rows[j - 1];
+            rows[j - 1] = rows[j];
+            rows[j] = t;
+        }
+    *n_out = m;
+    return rows;
+}
+
+/* The metric standing for "%s" in overlay rows: the first backend's that
+ * has one, else total cycles. */
+static const char *view_metric(const mlia_run_record *s)
+{
+    for (uint32_t b = 0; b < s->n_backends; b++)
+        if (s->backends[b].out->view_metric)
+            return s->backends[b].out->view_metric(s->backends[b].state);
+    return "total_cycles";
+}
+
+void **vw_backend_scratch(vw_ctx *c, const char *name)
+{
+    for (uint32_t b = 0; b < c->s->n_backends; b++)
+        if (strcmp(c->s->backends[b].name, name) == 0)
+            return &c->backend_scratch[b];
+    void **slot = mlia_arena_alloc(c->a, sizeof *slot);
+    *slot = NULL;
+    return slot;
+}
 
 /* Availability, the row's columns and overlays, then the builder. */
 static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
@@ -116,8 +143,8 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
     if (v->reason) {
         /* docs/page.md, "Not applicable to this capture": a run whose
          * ETDump has no delegate call ran on the CPU, so the NX views have
-         * nothing to show by nature; the PTE view needs --companion-model */
-        if (strcmp(d->id, "pte_vgf_backend_hierarchy") == 0) {
+         * nothing to show by nature; a companion's view needs --companion-model */
+        if (d->needs_companion) {
             v->not_applicable = !c->s->has_companion;
         } else if (strcmp(d->id, "source_model") != 0 && vw_cpu_only(c->s)) {
             v->not_applicable = true;
@@ -129,7 +156,7 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
     v->available = true;
     for (uint32_t k = 0; d->columns && d->columns[k]; k++)
         vw_strs_add(&v->columns, c->a, d->columns[k]);
-    const char *metric = vw_chain_metric(c->s->nx);
+    const char *metric = view_metric(c->s);
     for (uint32_t k = 0; d->overlays && d->overlays[k]; k++) {
         const vw_overlay_def *o = d->overlays[k];
         uint32_t ov = vw_overlay_add(c, v, mlia_arena_printf(c->a, o->id, metric),
@@ -1253,11 +1280,15 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char *
     c.s = s;
     c.a = &arena;
     vw_map_init(&c.links.index, &arena, 256);
-    vw_nx_namespaces(&c);
-    c.n_views = N_VIEWS;
-    c.views = mlia_arena_array(&arena, N_VIEWS, sizeof *c.views);
-    for (uint32_t i = 0; i < N_VIEWS; i++)
-        build_view(&c, &VIEWS[i], &c.views[i]);
+    c.backend_scratch = mlia_arena_array(&arena, s->n_backends ? s->n_backends : 1, sizeof *c.backend_scratch);
+    for (uint32_t b = 0; b < s->n_backends; b++)
+        c.backend_scratch[b] = NULL;
+    uint32_t n_rows;
+    const vw_view_def **rows = view_rows(&c, &n_rows);
+    c.n_views = n_rows;
+    c.views = mlia_arena_array(&arena, n_rows, sizeof *c.views);
+    for (uint32_t i = 0; i < n_rows; i++)
+        build_view(&c, rows[i], &c.views[i]);
     vw_drop_empty_overlays(&c);
     name_overlays(&c);
     graph_summaries(&c);
@@ -1271,14 +1302,14 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char *
     compute_pairs(&o);
     o.me_command = me_command(&c);
     /* the preferred view when it has content, else the first available one */
-    for (uint32_t i = 0; i < N_VIEWS && !o.initial_view; i++)
-        if (VIEWS[i].preferred && c.views[i].available && c.views[i].has_content)
-            o.initial_view = VIEWS[i].id;
-    for (uint32_t i = 0; i < N_VIEWS && !o.initial_view; i++)
+    for (uint32_t i = 0; i < n_rows && !o.initial_view; i++)
+        if (rows[i]->preferred && c.views[i].available && c.views[i].has_content)
+            o.initial_view = rows[i]->id;
+    for (uint32_t i = 0; i < n_rows && !o.initial_view; i++)
         if (c.views[i].available)
-            o.initial_view = VIEWS[i].id;
+            o.initial_view = rows[i]->id;
     if (!o.initial_view)
-        o.initial_view = VIEWS[0].id;
+        o.initial_view = rows[0]->id;
     /* the overlay to pick first: the initial view's first one, else the
      * first overlay of any available view */
     for (uint32_t i = 0; i < c.n_views && !o.first_overlay; i++)

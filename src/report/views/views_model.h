@@ -22,7 +22,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "analysis/nx_analysis.h"
 #include "analysis/run.h"
 #include "core/arena.h"
 
@@ -156,11 +155,9 @@ typedef struct vw_ctx {
     uint32_t n_views;
     vw_view *views;            /* one per row of the view table (views.c), in its order */
     vw_links links;
-    /* NX chain namespaces, indexed like nx_result.chains (NULL without NX):
-     * chain_parent = "segment_<L>/cascade_<x>" (or "segment_<L>"),
-     * chain_path = chain_parent + "/chain_<y>". */
-    const char **chain_parent, **chain_path;
-    const char **segment_ns;   /* "segment_<L>", indexed like nx_result.segments */
+    /* one slot per backend of the run (s->backends), for what its view
+     * builders compute once per views_write (vw_backend_scratch) */
+    void **backend_scratch;
     vw_map keys;               /* vw_key(): "<metric>_<stat>" -> index in key_list */
     vw_strs key_list;
 } vw_ctx;
@@ -237,23 +234,12 @@ void vw_overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, const
 void vw_attr_metric(vw_ctx *c, vw_node *n, const mlia_entity *e, const char *metric, const char *stat);
 /* "a, b, c" of at most cap items, then ", ... (<n> more)". */
 const char *vw_list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t cap);
-/* Some graph segment has a measured chain; else vw_nx_reason() says why not. */
-bool vw_nx_measured(const nx_result *nx);
-const char *vw_nx_reason(const nx_result *nx);
 /* The run had no delegate call in its ETDump and no NX measurement: it ran on
  * the CPU only (docs/page.md, "Not applicable to this capture"). */
 bool vw_cpu_only(const mlia_run_record *s);
-/* A segment the NX views show: a graph segment that was analysed. */
-bool vw_segment_shown(const nx_segment *seg);
-/* total/op cycle attributes (p50, min, max), per-counter cycles, coverage. */
-void vw_cycle_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e);
-/* A measured group `ns` of graph gi: group attributes <kind> = id, "name"
- * (when not NULL) and "<metric>_p50 (group measurement)"; its summary node
- * (label) with the cycle attributes, which carries overlay value ov. */
-void vw_measured_group(vw_ctx *c, vw_view *v, uint32_t gi, const char *ns, const char *kind, const char *id,
-                       const char *name, const char *label, uint32_t ov, const char *metric);
-/* Fills chain_parent / chain_path / segment_ns (idempotent; no-op without NX). */
-void vw_nx_namespaces(vw_ctx *c);
+/* The slot of backend `name` in c->backend_scratch (NULL until the backend
+ * fills it; for a backend that did not run, a fresh slot of the arena). */
+void **vw_backend_scratch(vw_ctx *c, const char *name);
 
 /* ---- the view table (views.c) ---- */
 
@@ -279,22 +265,29 @@ typedef struct vw_view_def {
     const char *const *columns;          /* page table columns, NULL-terminated, or NULL */
     const vw_overlay_def *const *overlays; /* NULL-terminated, or NULL */
     bool preferred;            /* the initial view when available and has_content */
+    uint32_t order;            /* place among all rows (shared and backends'), ascending */
+    bool needs_companion;      /* shows the companion PTE: not applicable without one */
 } vw_view_def;
 
-/* The chain metric of the NX views: "total_cycles" when some chain has it
- * (or without NX), else "op_cycles". */
-const char *vw_chain_metric(const nx_result *nx);
+/* Row-building shorthands of the view tables (views.c, a backend's views). */
+#define VW_OVERLAY(id, label, unit, kind, metric, group) \
+    (&(const vw_overlay_def){id, label, unit, kind, metric, group, false})
+#define VW_MS_P50(id, label, kind, stat) VW_OVERLAY(id, label, "ms", kind, "execution_time:" stat, false)
+#define VW_CYCLES_P50(id, label, kind, group) VW_OVERLAY(id, label, "cycles", kind, "%s:p50", group)
+#define VW_LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define VW_OVERLAYS(...) ((const vw_overlay_def *const[]){__VA_ARGS__, NULL})
+/* Numerical accuracy (docs/accuracy.md): values only with intermediate
+ * outputs compared with a reference, so these overlays are dropped (and the
+ * outputs unchanged) otherwise. A low SNR is bad: its scale is reversed. */
+#define VW_SNR_P50(id, label, kind) \
+    (&(const vw_overlay_def){id, label, "dB", kind, "output_snr_db:p50", false, true})
+/* Chain cycles as a group measurement (trace and PTE views). */
+#define VW_CHAIN_GROUP VW_CYCLES_P50("chain_group_%s", "Chain group %s P50", "chain", true)
 
 /* The views, one file each (view_<name>.c): availability and builder. */
 const char *vw_source_unavailable(const mlia_run_record *s);
 void vw_source_build(vw_ctx *c, vw_view *v);
-const char *vw_chains_unavailable(const mlia_run_record *s);
-void vw_chains_build(vw_ctx *c, vw_view *v);
-const char *vw_mapping_unavailable(const mlia_run_record *s);
-void vw_mapping_build(vw_ctx *c, vw_view *v);
 const char *vw_trace_unavailable(const mlia_run_record *s);
 void vw_trace_build(vw_ctx *c, vw_view *v);
-const char *vw_pte_unavailable(const mlia_run_record *s);
-void vw_pte_build(vw_ctx *c, vw_view *v);
 
 #endif

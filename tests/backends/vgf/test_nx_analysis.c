@@ -5,11 +5,11 @@
  */
 #include <stdarg.h>
 
-#include "analysis/nx_analysis.h"
+#include "backends/vgf/analysis/nx_analysis.h"
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/json_write.h"
-#include "report/inspect/inspect_nx.h"
+#include "backends/vgf/report/inspect_nx.h"
 #include "test.h"
 
 static mlia_arena A;

@@ -15,8 +15,8 @@
 
 #include "core/file.h"
 #include "core/json_write.h"
-#include "formats/vgf.h"
-#include "report/inspect/inspect_vgf.h"
+#include "backends/vgf/formats/vgf.h"
+#include "backends/vgf/report/inspect_vgf.h"
 
 typedef struct loaded {
     char *data;

@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 
-#include "formats/spirv.h"
-#include "formats/tosa.h"
+#include "backends/vgf/formats/spirv.h"
+#include "backends/vgf/formats/tosa.h"
 
 typedef struct words {
     uint32_t w[256];

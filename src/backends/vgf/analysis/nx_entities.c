@@ -9,7 +9,7 @@
  * value with aggregation "sum" for a single execution, else p50/min/max
  * triples.
  */
-#include "analysis/nx_entities.h"
+#include "backends/vgf/analysis/nx_entities.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/str.h"
-#include "formats/nx_stats.h"
+#include "backends/vgf/formats/nx_stats.h"
 #include "test.h"
 
 static mlia_arena A;

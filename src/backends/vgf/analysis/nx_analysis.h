@@ -35,8 +35,8 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "formats/etdump.h"
-#include "formats/nx_debugdb.h"
-#include "formats/nx_stats.h"
+#include "backends/vgf/formats/nx_debugdb.h"
+#include "backends/vgf/formats/nx_stats.h"
 
 /* Optional VGF information for one model-sequence segment, indexed by the
  * statistics' segment_id (vgf_segments[segment_id]). */

@@ -7,7 +7,7 @@
  * its rule (words capitalised, 2D/3D kept upper-case) with its five exceptions
  * written out literally.
  */
-#include "tosa.h"
+#include "backends/vgf/formats/tosa.h"
 
 #include <stddef.h>
 

@@ -19,10 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/nx_analysis.h"
 #include "formats/pte.h"
-#include "formats/vgf.h"
-#include "report/views/views_model.h"
+#include "backends/vgf/report/views_nx.h"
 
 #define VW_MAX_CONST_VALUES 16
 
@@ -89,14 +87,14 @@ static const char *const_text(vw_ctx *c, const vgf_operand *o)
     return r;
 }
 
-/* The overlays of the view's row in views.c, in order. */
+/* The overlays of the view's row (views_nx.c), in order. */
 enum { OV_PTE_CHAIN_GROUP };
 
 const char *vw_pte_unavailable(const mlia_run_record *s)
 {
     if (!s->has_companion || !s->companion)
         return "No companion PTE was given.";
-    if (!s->vgf)
+    if (!vgf_state_of(s) || !vgf_state_of(s)->vgf)
         return "The companion PTE holds no decodable VGF delegate.";
     return NULL;
 }
@@ -105,8 +103,9 @@ void vw_pte_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
     const pte_plan *plan = plan_of(s);
-    const vgf_file *f = s->vgf;
-    const nx_result *nx = s->nx;
+    const vgf_file *f = vgf_state_of(s)->vgf;
+    const nx_result *nx = vgf_nx_of(s);
+    const vgf_views_ns *vns = vgf_views_ns_of(c);
     const mlia_result *r = s->result;
     const char *method = s->method_name ? s->method_name : "forward";
 
@@ -129,7 +128,7 @@ void vw_pte_build(vw_ctx *c, vw_view *v)
                     label = "DELEGATE_CALL";
                     if (mlia_result_find(r, id))
                         entity = id;
-                    is_vgf = in->delegate_index >= 0 && (uint32_t)in->delegate_index == s->vgf_delegate_index;
+                    is_vgf = in->delegate_index >= 0 && (uint32_t)in->delegate_index == vgf_state_of(s)->delegate_index;
                 } else {
                     id = mlia_arena_printf(c->a, "instruction/%u/%u", ci, ii);
                     label = kind ? kind : "instruction";
@@ -236,20 +235,20 @@ void vw_pte_build(vw_ctx *c, vw_view *v)
             const char *id = mlia_arena_printf(c->a, "compiler_operation/segment_%u/spirv-%u", i, op->id);
             uint32_t nxop = vw_map_get(&op_chain, id);
             const nx_compiler_op *cop = nxop != VW_NONE ? &nx->ops[nxop] : NULL;
-            const char *ns = cop && cop->n_parents ? c->chain_path[cop->parents[0]] : segns;
+            const char *ns = cop && cop->n_parents ? vns->chain_path[cop->parents[0]] : segns;
             if (cop && cop->n_parents && !group_done[cop->parents[0]]) {
                 /* the chain's cycles: on its summary node inside the group */
                 uint32_t chi = cop->parents[0];
                 group_done[chi] = 1;
                 const nx_chain *ch = &nx->chains[chi];
                 const mlia_entity *he = mlia_result_find(r, ch->id);
-                vw_group_attr(c, g, c->chain_path[chi], "chain", ch->id);
-                uint32_t hi = vw_summary_node(c, g, c->chain_path[chi], ch->id,
+                vw_group_attr(c, g, vns->chain_path[chi], "chain", ch->id);
+                uint32_t hi = vw_summary_node(c, g, vns->chain_path[chi], ch->id,
                                               mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")));
                 double x;
                 const mlia_metric *m;
                 if (vw_metric(he, metric, "p50", &x, &m)) {
-                    vw_group_attr(c, g, c->chain_path[chi],
+                    vw_group_attr(c, g, vns->chain_path[chi],
                                   mlia_arena_printf(c->a, "%s_p50 (group measurement)", metric), vw_num(c, x, "cycles"));
                     vw_node_attr(c, &g->nodes[hi], mlia_arena_printf(c->a, "%s_p50", metric),
                                  vw_qty(c, x, "cycles"));

@@ -9,7 +9,7 @@
  * input length (base64 output, stripe ids) or by the block count derived from
  * it (memory totals).
  */
-#include "formats/nx_stats.h"
+#include "backends/vgf/formats/nx_stats.h"
 
 #include <inttypes.h>
 #include <stdio.h>

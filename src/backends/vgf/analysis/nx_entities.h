@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/nx_analysis.h"
+#include "backends/vgf/analysis/nx_analysis.h"
 #include "analysis/result.h"
 #include "core/arena.h"
 

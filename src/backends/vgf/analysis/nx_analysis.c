@@ -25,7 +25,7 @@
  * call site is known; an error met in pass 1 finishes the identification
  * scan first so that its token is right.
  */
-#include "analysis/nx_analysis.h"
+#include "backends/vgf/analysis/nx_analysis.h"
 #include "analysis/runtime.h"
 #include "core/oom.h"
 

@@ -4,7 +4,7 @@
  */
 #include "core/arena.h"
 #include "core/error.h"
-#include "formats/nx_debugdb.h"
+#include "backends/vgf/formats/nx_debugdb.h"
 #include "test.h"
 
 static mlia_arena A;

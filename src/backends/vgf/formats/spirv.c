@@ -12,7 +12,7 @@
  * (NonSemantic.Graph.DebugInfo.1) are consumed here for their names and are
  * never operations.
  */
-#include "spirv.h"
+#include "backends/vgf/formats/spirv.h"
 #include "core/cnum.h"
 
 #include <inttypes.h>

@@ -6,9 +6,9 @@
  */
 #include <stdio.h>
 
-#include "report/views/views_model.h"
+#include "backends/vgf/report/views_nx.h"
 
-/* The overlays of the view's row in views.c, in order. */
+/* The overlays of the view's row (views_nx.c), in order. */
 enum { OV_MAPPING_CHAIN, OV_MAPPING_SOURCE, OV_MAPPING_SOURCE_SNR, OV_MAPPING_CHAIN_SNR };
 
 /* Accuracy through the associations (docs/accuracy.md): a chain shows the
@@ -40,7 +40,8 @@ const char *vw_mapping_unavailable(const mlia_run_record *s)
 void vw_mapping_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
-    const nx_result *nx = s->nx;
+    const nx_result *nx = vgf_nx_of(s);
+    const vgf_views_ns *ns = vgf_views_ns_of(c);
     const mlia_result *r = s->result;
     const char *metric = vw_chain_metric(nx);
     const char *method = s->method_name ? s->method_name : "forward";
@@ -59,7 +60,7 @@ void vw_mapping_build(vw_ctx *c, vw_view *v)
             vw_graph *gr = &v->graphs[gi];
             const mlia_entity *he = mlia_result_find(r, ch->id);
             uint32_t ni = vw_node_add(c, gr, ch->id, mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")),
-                                      c->segment_ns[si], ch->id);
+                                      ns->segment_ns[si], ch->id);
             vw_cycle_attrs(c, &gr->nodes[ni], he);
             vw_overlay_metric(c, v, OV_MAPPING_CHAIN, gi, ch->id, he, metric, "p50");
             chain_snr cs = {0, 0, NULL};

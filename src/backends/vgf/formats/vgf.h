@@ -29,9 +29,9 @@
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/str.h"
-#include "formats/schema_vgf.h"
-#include "formats/spirv.h"
-#include "formats/tosa.h"
+#include "backends/vgf/formats/schema_vgf.h"
+#include "backends/vgf/formats/spirv.h"
+#include "backends/vgf/formats/tosa.h"
 
 #define VGF_HEADER_SIZE 128
 #define VGF_DESCRIPTOR_NONE 0xFFFFFFFFu

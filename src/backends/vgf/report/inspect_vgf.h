@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "core/json_write.h"
-#include "formats/vgf.h"
+#include "backends/vgf/formats/vgf.h"
 
 /* One JSON object describing the file (a value: usable after a key). */
 void inspect_vgf(const vgf_file *f, mlia_jw *w);

@@ -10,7 +10,7 @@
  * ';' survive intact. Everything allocates from the caller's arena; the line
  * index is bounded by the payload length.
  */
-#include "formats/nx_debugdb.h"
+#include "backends/vgf/formats/nx_debugdb.h"
 
 #include <inttypes.h>
 #include <openssl/sha.h>
@@ -21,7 +21,7 @@
 #include "core/json_read.h"
 #include "core/str.h"
 #include "core/utf8.h"
-#include "formats/nx_stats.h"
+#include "backends/vgf/formats/nx_stats.h"
 
 /* ------------------------------------------------------------------ */
 /* ordered string map                                                  */

@@ -8,7 +8,7 @@
  * written as an "error" member next to what could be decoded. The JSON tree
  * of each record lives in a scratch arena released after the record.
  */
-#include "report/inspect/inspect_nx.h"
+#include "backends/vgf/report/inspect_nx.h"
 
 #include <stdlib.h>
 
@@ -17,7 +17,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "formats/nx_stats.h"
+#include "backends/vgf/formats/nx_stats.h"
 
 static void write_blob(mlia_jw *w, const nx_blob *b)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/views/views_model.h"
+#include "backends/vgf/report/views_nx.h"
 
 /* Counter label -> overlay id characters ([A-Za-z0-9_-], others '_'). */
 static const char *safe_id(vw_ctx *c, const char *s)
@@ -35,18 +35,19 @@ static void sequence_node(vw_ctx *c, vw_view *v, uint32_t gi, vw_node *n, const 
     vw_overlay_metric(c, v, ov, gi, id, e, metric, "p50");
 }
 
-/* The overlays of the view's row in views.c, in order; one per counter follows. */
+/* The overlays of the view's row (views_nx.c), in order; one per counter follows. */
 enum { OV_CHAINS_CHAIN, OV_CHAINS_STRIPE, OV_CHAINS_CASCADE, OV_CHAINS_SEGMENT, OV_CHAINS_COUNTER0 };
 
 const char *vw_chains_unavailable(const mlia_run_record *s)
 {
-    return vw_nx_measured(s->nx) ? NULL : vw_nx_reason(s->nx);
+    return vw_nx_measured(vgf_nx_of(s)) ? NULL : vw_nx_reason(vgf_nx_of(s));
 }
 
 void vw_chains_build(vw_ctx *c, vw_view *v)
 {
     const mlia_run_record *s = c->s;
-    const nx_result *nx = s->nx;
+    const nx_result *nx = vgf_nx_of(s);
+    const vgf_views_ns *ns = vgf_views_ns_of(c);
     const mlia_result *r = s->result;
     const char *metric = vw_chain_metric(nx);
     uint32_t gi = vw_graph_add(c, v, "nx_hierarchy");
@@ -68,12 +69,12 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
             continue;
         vw_graph *gr = &v->graphs[gi];
         /* the group measurement lives on the segment's summary node */
-        vw_measured_group(c, v, gi, c->segment_ns[si], "segment", seg->id, seg->display_name,
+        vw_measured_group(c, v, gi, ns->segment_ns[si], "segment", seg->id, seg->display_name,
                           mlia_arena_printf(c->a, "Segment %s", seg->token), OV_CHAINS_SEGMENT, metric);
         for (uint32_t k = 0; k < seg->n_cascades; k++) {
             const nx_cascade *ca = &nx->cascades[seg->first_cascade + k];
             const char *cx = vw_strip_prefix(ca->raw_id, "cascade_");
-            vw_measured_group(c, v, gi, mlia_arena_printf(c->a, "%s/cascade_%s", c->segment_ns[si], cx), "cascade",
+            vw_measured_group(c, v, gi, mlia_arena_printf(c->a, "%s/cascade_%s", ns->segment_ns[si], cx), "cascade",
                               ca->id, ca->name, mlia_arena_printf(c->a, "Cascade %s", cx), OV_CHAINS_CASCADE, metric);
         }
         const char *prev = NULL;
@@ -86,7 +87,7 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
             bool own_group = ch->n_stripes > 0 && ch->n_stripes <= VW_MAX_STRIPE_NODES;
             uint32_t ni = vw_node_add(c, gr, ch->id,
                                       mlia_arena_printf(c->a, "Chain %s", vw_strip_prefix(ch->raw_id, "chain_")),
-                                      own_group ? c->chain_path[chi] : c->chain_parent[chi], ch->id);
+                                      own_group ? ns->chain_path[chi] : ns->chain_parent[chi], ch->id);
             vw_node *n = &gr->nodes[ni];
             n->pin_top = own_group;
             vw_node_attr(c, n, "chain", ch->id);
@@ -130,7 +131,7 @@ void vw_chains_build(vw_ctx *c, vw_view *v)
                 const nx_stripe *st = &nx->stripes[seg->first_stripe + q];
                 if (st->chain != chi)
                     continue;
-                uint32_t ti = vw_node_add(c, gr, st->id, st->name, c->chain_path[chi], st->id);
+                uint32_t ti = vw_node_add(c, gr, st->id, st->name, ns->chain_path[chi], st->id);
                 n = &gr->nodes[ti];
                 vw_node_attrf(c, n, "stripe", "%u", st->stripe);
                 sequence_node(c, v, gi, n, st->id, &sprev, OV_CHAINS_STRIPE, metric);

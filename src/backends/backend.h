@@ -1,0 +1,102 @@
+/*
+ * backend.h - the backend interface: everything one ExecuTorch delegate
+ * needs lives in one folder src/backends/<name>/ behind one mlia_backend
+ * (docs/architecture.md, "add a backend"). Models: SQLite's VFS, libgit2's
+ * ODB backends - a table of function pointers the core calls, registered
+ * with one line in src/backends/registry.c.
+ *
+ * A backend
+ *   - recognises its delegate ids (a PTE's delegates, DELEGATE_CALL names)
+ *     and its companion blob (magic bytes);
+ *   - reads its companion blob from the companion PTE (companion_locate)
+ *     and checks it against the capture (companion_check);
+ *   - decodes its event metadata and statistics from the ETDump, maps its
+ *     operators to source operators and adds entities and metrics to the
+ *     result (analyse, model_metrics);
+ *   - says when its associations are incomplete (status "partial");
+ *   - decodes its blobs and ETDump records for `mlia inspect`;
+ *   - contributes to the writers through `out` (report/backend_out.h):
+ *     result JSON members, console lines, CSV rows, view rows, timeline
+ *     counter tracks.
+ *
+ * Floors: a backend may include src/core, src/formats, src/analysis and
+ * src/report, and its own folder, never another backend nor src/pipeline.
+ * Inside its folder the house floors repeat (formats/ -> analysis/ ->
+ * report/ -> the folder's top files); tests/py/test_layering.py checks it.
+ * The pipeline sees a backend only through this header and the registry.
+ *
+ * Ownership: every hook allocates from c->arena (the run's); the state a
+ * backend returns from begin() lives there and is freed with the run.
+ * Fallible hooks return 0, or -1 with *err set (docs/architecture.md,
+ * "Errors").
+ */
+#ifndef MLIA_BACKENDS_BACKEND_H
+#define MLIA_BACKENDS_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/result.h"
+#include "core/arena.h"
+#include "core/error.h"
+#include "core/json_write.h"
+#include "report/backend_out.h"
+
+struct etdump;
+struct ep_program;
+struct pte_program;
+struct pte_plan;
+
+/* What a backend's hooks see of the run (filled by the pipeline; borrowed). */
+typedef struct mlia_backend_ctx {
+    mlia_arena *arena;                   /* the run's */
+    mlia_result *result;
+    const char *method_name;
+    const struct etdump *dump;           /* the pooled captures */
+    const char *etdump_path;             /* the first capture (errors) */
+    uint32_t n_executions;
+    const uint32_t *execution_runs;      /* pooled run index of each analysed execution */
+    const struct ep_program *program;    /* the method's edge program, may be NULL */
+    const char *companion_path;          /* --companion-model, or NULL */
+    const struct pte_program *companion; /* the companion PTE as read, or NULL */
+    const struct pte_plan *plan;         /* its plan of the selected method, or NULL */
+    /* one line of logs/mlia.log (escaped by the pipeline) */
+    void (*log)(void *log_ctx, const char *line);
+    void *log_ctx;
+} mlia_backend_ctx;
+
+/* printf-style line into the run's log. */
+void mlia_backend_log(const mlia_backend_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+typedef struct mlia_backend {
+    const char *name;                    /* folder name and `mlia inspect` kind, e.g. "vgf" */
+    const char *label;                   /* in messages, e.g. "VGF" */
+    const char *const *delegate_ids;     /* NULL-terminated, e.g. {"VgfBackend", NULL} */
+    /* the companion blob's magic (NULL: the backend has no blob format) */
+    bool (*is_blob)(const uint8_t *data, uint64_t size);
+
+    /* The run: begin() returns the backend's state (arena memory); the
+     * pipeline then calls, when a companion PTE was given,
+     * companion_locate(), then analyse(), then companion_check() (after the
+     * pipeline's own instruction checks), then model_metrics() in the
+     * result's metric order. */
+    void *(*begin)(const mlia_backend_ctx *c);
+    int (*companion_locate)(const mlia_backend_ctx *c, void *state, mlia_error *err);
+    int (*analyse)(const mlia_backend_ctx *c, void *state, mlia_error *err);
+    int (*companion_check)(const mlia_backend_ctx *c, void *state, mlia_error *err);
+    void (*model_metrics)(const void *state, mlia_result *r);
+    bool (*incomplete)(const void *state); /* associations incomplete: status "partial" */
+
+    /* `mlia inspect`: a standalone blob file (the whole document); a blob
+     * inside a PTE (one JSON value); the backend's records of an ETDump
+     * (its members, key and value, of the ETDump's object) */
+    int (*inspect_file)(const uint8_t *data, size_t size, const char *path, mlia_arena *a, mlia_jw *w,
+                        mlia_error *err);
+    void (*inspect_blob)(const uint8_t *data, size_t size, const char *file, mlia_jw *w);
+    int (*inspect_records)(const struct etdump *d, mlia_jw *w, mlia_arena *a, mlia_error *err);
+
+    mlia_backend_out out;                /* the writers' hooks */
+} mlia_backend;
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * registry.c - the backend table. Adding a backend is its folder
+ * src/backends/<name>/ (defining one mlia_backend) plus one line below
+ * (docs/architecture.md, "add a backend"). The order is the order in which
+ * the backends run and write, so it is part of the output bytes.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cnum.h"
+
+#include "backends/registry.h"
+
+extern const mlia_backend mlia_backend_vgf;
+
+static const mlia_backend *const BACKENDS[] = {
+    &mlia_backend_vgf, /* VGF delegate with NX statistics (src/backends/vgf/) */
+};
+
+#define N_BACKENDS ((uint32_t)(sizeof BACKENDS / sizeof BACKENDS[0]))
+
+uint32_t mlia_backend_count(void)
+{
+    return N_BACKENDS;
+}
+
+const mlia_backend *mlia_backend_at(uint32_t i)
+{
+    return i < N_BACKENDS ? BACKENDS[i] : NULL;
+}
+
+const mlia_backend *mlia_backend_for_delegate(mlia_str id)
+{
+    for (uint32_t i = 0; i < N_BACKENDS; i++)
+        for (const char *const *d = BACKENDS[i]->delegate_ids; d && *d; d++)
+            if (mlia_str_eq(id, *d))
+                return BACKENDS[i];
+    return NULL;
+}
+
+const mlia_backend *mlia_backend_for_blob(const uint8_t *data, uint64_t size)
+{
+    for (uint32_t i = 0; i < N_BACKENDS; i++)
+        if (BACKENDS[i]->is_blob && BACKENDS[i]->is_blob(data, size))
+            return BACKENDS[i];
+    return NULL;
+}
+
+const mlia_backend *mlia_backend_named(const char *name)
+{
+    for (uint32_t i = 0; name && i < N_BACKENDS; i++)
+        if (strcmp(BACKENDS[i]->name, name) == 0)
+            return BACKENDS[i];
+    return NULL;
+}
+
+void mlia_backend_log(const mlia_backend_ctx *c, const char *fmt, ...)
+{
+    char line[4096];
+    MLIA_FORMAT_ARGS(line, fmt);
+    if (c->log)
+        c->log(c->log_ctx, line);
+}
