@@ -295,7 +295,7 @@ export function addBaselinePane(app, viewId) {
       return showRelated(own.concat(locations));
     };
   }
-  pane.setView(data.isAvailable(viewId) ? viewId : 'source_model');
+  pane.setView(data.isAvailable(viewId) ? viewId : (data.viewIds.find((id) => data.isAvailable(id)) || data.viewIds[0]));
   // the baseline follows the new pane to another view (a located change, the view menu)
   const viewChanged = app.onPaneViewChanged.bind(app);
   app.onPaneViewChanged = (p) => {

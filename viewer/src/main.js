@@ -18,7 +18,8 @@
 
 import { el, clear } from './dom.js';
 import { PageData } from './model.js';
-import { Pane, VIEW_ORDER, viewLabel } from './pane.js';
+import { Pane, viewLabel } from './pane.js';
+import { checkPage } from './contract.js';
 import { renderDetails } from './details.js';
 import { EntityTable } from './table.js';
 import { Search } from './search.js';
@@ -26,7 +27,6 @@ import { buildHeadline } from './headline.js';
 import { Timeline } from './timeline.js';
 import { prepareCompare, addBaselinePane, startCompare } from './compare.js';
 
-const SCHEMA = 'mlia.page/1';
 const MAX_PANES = 4;
 
 function now() {
@@ -132,12 +132,12 @@ class App {
       const reason = view && typeof view.reason === 'string' && view.reason ? view.reason : 'not present in the page data';
       return `${viewLabel(this.data, id)}: ${reason}`;
     };
-    const missing = VIEW_ORDER.filter(([id]) => !this.data.isAvailable(id));
-    const unavailable = missing.filter(([id]) => !notApplicable.has(id)).map(([id]) => reasonOf(id));
-    const inapplicable = missing.filter(([id]) => notApplicable.has(id)).map(([id]) => reasonOf(id));
-    const pageWarning = this.doc.schema === SCHEMA ? []
-      : [`unexpected page schema ${JSON.stringify(this.doc.schema)}; expected ${SCHEMA}`];
-    const warnings = pageWarning.concat(Array.isArray(this.doc.warnings) ? this.doc.warnings.map(String) : []);
+    const missing = this.data.viewIds.filter((id) => !this.data.isAvailable(id));
+    const unavailable = missing.filter((id) => !notApplicable.has(id)).map((id) => reasonOf(id));
+    const inapplicable = missing.filter((id) => notApplicable.has(id)).map((id) => reasonOf(id));
+    // the schema was checked before (contract.js): a page of another
+    // schema is not shown at all
+    const warnings = Array.isArray(this.doc.warnings) ? this.doc.warnings.map(String) : [];
     const sections = [
       list('warnings', 'Warnings', warnings),
       list('assumptions', 'Assumptions', this.doc.assumptions),
@@ -161,15 +161,13 @@ class App {
   }
 
   start() {
-    const available = VIEW_ORDER.map(([id]) => id).filter((id) => this.data.isAvailable(id));
-    let first = typeof this.doc.initial_view === 'string' && this.data.isAvailable(this.doc.initial_view)
-      ? this.doc.initial_view : (available[0] || VIEW_ORDER[0][0]);
-    // the second pane shows another available view; with only one
-    // available view a second pane would repeat it: one pane
-    let second = 'source_model';
-    if (second === first || !this.data.isAvailable(second)) {
-      second = available.find((id) => id !== first) || null;
-    }
+    const available = this.data.viewIds.filter((id) => this.data.isAvailable(id));
+    const first = this.data.isAvailable(this.doc.initial_view) ? this.doc.initial_view : (available[0] || this.data.viewIds[0]);
+    // the second pane shows the first other available view in the data's
+    // order (Source Model, first in the C table, when it is not the first
+    // pane's); with only one available view a second pane would repeat
+    // it: one pane
+    const second = available.find((id) => id !== first) || null;
     let t = now();
     this.addPane(first);
     this.timings.pane0 = now() - t;
@@ -187,7 +185,7 @@ class App {
     let view = viewId;
     if (!view) {
       const shown = new Set(this.panes.map((p) => p.viewId));
-      view = VIEW_ORDER.map(([id]) => id).find((id) => this.data.isAvailable(id) && !shown.has(id)) || VIEW_ORDER[0][0];
+      view = this.data.viewIds.find((id) => this.data.isAvailable(id) && !shown.has(id)) || this.data.viewIds[0];
     }
     const pane = new Pane(this, this.nextPaneIndex++, null);
     this.panes.push(pane);
@@ -346,6 +344,12 @@ function boot() {
     }
     if (doc !== null && (typeof doc !== 'object' || Array.isArray(doc))) {
       showFatal('the embedded data is not a JSON object.');
+      doc = null;
+    }
+    // the page accepts exactly the contract (contract.js, docs/page.md)
+    const problem = doc ? checkPage(doc) : null;
+    if (problem) {
+      showFatal(`the embedded data breaks the page contract (${problem}).`);
       doc = null;
     }
   }

@@ -184,7 +184,10 @@ export class PageData {
   constructor(doc) {
     this.doc = doc;
     this.title = typeof doc.title === 'string' ? doc.title : 'mlia check';
+    // the view registry: ids, labels and order come from the data
+    // (contract.js); the page keeps no list of views of its own
     this.views = Array.isArray(doc.views) ? doc.views.filter((v) => v && typeof v.id === 'string') : [];
+    this.viewIds = this.views.map((v) => v.id);
     this.viewById = new Map(this.views.map((v) => [v.id, v]));
     this.entities = doc.entities && typeof doc.entities === 'object' ? doc.entities : {};
     this.entityNodes = doc.entity_nodes && typeof doc.entity_nodes === 'object' ? doc.entity_nodes : {};

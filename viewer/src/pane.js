@@ -24,14 +24,6 @@ function fitText(text, maxChars) {
   return maxChars <= 1 ? '' : `${s.slice(0, maxChars - 1)}\u2026`;
 }
 
-export const VIEW_ORDER = [
-  ['source_model', 'Source Model'],
-  ['segment_cascade_chain', 'segment_cascade_chain'],
-  ['etrecord_chain_mapping', 'ETRecord Chain Mapping'],
-  ['etdump_backend_trace', 'ETDump Backend Trace'],
-  ['pte_vgf_backend_hierarchy', 'PTE - VGF Backend Hierarchy'],
-];
-
 const MIN_ZOOM = 0.02;
 const MAX_ZOOM = 4;
 const DRAG_THRESHOLD = 4;
@@ -47,12 +39,12 @@ export const FIT_MIN_TEXT_PX = 9;
 const NODE_TEXT_MIN_PX = 10;
 export const FIT_MIN_ZOOM = FIT_MIN_TEXT_PX / NODE_TEXT_MIN_PX;
 
-// Label of a view: the one in the page data, else the product's name.
+// Label of a view: the one in the page data (contract.js: every view has
+// one), else its id.
 export function viewLabel(data, viewId) {
   const view = data.viewById.get(viewId);
   if (view && typeof view.label === 'string' && view.label) return view.label;
-  const known = VIEW_ORDER.find(([id]) => id === viewId);
-  return known ? known[1] : String(viewId);
+  return String(viewId);
 }
 
 export function itemKey(item) {
@@ -112,7 +104,7 @@ export class Pane {
       this.setView(this.viewSelect.value);
       this.app.onPaneViewChanged(this);
     } });
-    for (const [viewId] of VIEW_ORDER) {
+    for (const viewId of this.data.viewIds) {
       const label = viewLabel(this.data, viewId);
       const available = this.data.isAvailable(viewId);
       this.viewSelect.appendChild(el('option', {
@@ -314,8 +306,7 @@ export class Pane {
   }
 
   setView(viewId) {
-    const known = VIEW_ORDER.some(([id]) => id === viewId);
-    this.viewId = known ? viewId : VIEW_ORDER[0][0];
+    this.viewId = this.data.viewById.has(viewId) ? viewId : this.data.viewIds[0];
     this.viewSelect.value = this.viewId;
     this.root.setAttribute('data-view', this.viewId);
     const graphs = this.data.graphIds(this.viewId);

@@ -6,7 +6,7 @@
 // the list is deterministic. At most MAX_RESULTS results are listed.
 
 import { el, clear } from './dom.js';
-import { viewLabel, VIEW_ORDER } from './pane.js';
+import { viewLabel } from './pane.js';
 
 export const MAX_RESULTS = 100;
 
@@ -70,7 +70,7 @@ export class Search {
       return [];
     }
     const found = [];
-    for (const [viewId] of VIEW_ORDER) {
+    for (const viewId of this.data.viewIds) {
       for (const graphId of this.data.graphIds(viewId)) {
         const model = this.data.model(viewId, graphId);
         const consider = (item) => {

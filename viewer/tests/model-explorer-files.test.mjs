@@ -64,7 +64,7 @@ function docFromModelExplorerFiles(base, manifest, sync) {
   // with a sync file, only its two views (a pane shows exactly those)
   const shown = (v) => v.available && (!sync || v.id === sync.left || v.id === sync.right);
   const views = manifest.views.map((v) => {
-    if (!shown(v)) return { id: v.id, label: v.label, available: false, reason: v.reason, collection: null, overlays: [] };
+    if (!shown(v)) return { id: v.id, label: v.label, available: false, reason: v.reason || `not part of ${sync.file}`, collection: null, overlays: [] };
     const collection = readJson(base, v.model);
     const overlays = v.overlays.map((o) => {
       const nd = readJson(base, o.file);

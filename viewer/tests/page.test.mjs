@@ -34,7 +34,7 @@ const groupSel = (i, path) => `${pane(i)} g.group[data-group="${path}"]`;
 
 test('one available view: one pane, not the same view twice (issue 19, 6)', async () => {
   const doc = JSON.parse(JSON.stringify(data));
-  for (const v of doc.views) if (v.id !== 'source_model') Object.assign(v, { available: false, reason: 'not in this test' });
+  for (const v of doc.views) if (v.id !== 'source_model') Object.assign(v, { available: false, reason: 'not in this test', collection: null, overlays: [] });
   doc.initial_view = 'source_model';
   const page = await open(doc);
   assert.equal(await page.locator('.pane').count(), 1);
