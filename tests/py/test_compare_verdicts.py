@@ -16,7 +16,7 @@ import sys
 import tempfile
 import unittest
 
-from helpers import ROOT, build_fixture, check_args, load_sample, need_binary, run_mlia
+from helpers import MLIA, ROOT, build_fixture, check_args, load_sample, need_binary, run_mlia
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import mlia  # noqa: E402
@@ -91,6 +91,14 @@ class Verdicts(unittest.TestCase):
         r = lines.index("Regressions (1 entity, 1 likely)")
         self.assertEqual(lines[r + 2], "  1  +200 %  +2.064  ms       1.032  3.097  likely, 1 sample each  "
                                        f"{CONV}  execution_time (exclusive)  aten.convolution.default at lenet.py:22")
+        # on a terminal too: the operator named whole, never "no change"
+        from test_compare import run_on_pty
+        shown = run_on_pty([MLIA, "compare", self.base1, self.slow1, "--output-dir", os.path.join(self.tmp, "pty")],
+                           env={"COLUMNS": "100"})
+        self.assertNotIn("No change", shown)
+        self.assertIn("Regressions (1 entity, 1 likely)\r\n", shown)
+        self.assertIn(f"  {CONV}\r\n", shown)  # the id whole, on the line of its numbers
+        self.assertIn("      execution_time (exclusive)  aten.convolution.default at lenet.py:22\r\n", shown)
         # the gate fails on the likely regression; the statistics-only gate does not
         self.compare(self.base1, self.slow1, "--fail-on-regression", "-q", expect=3)
         self.compare(self.base1, self.slow1, "--fail-on-regression", "--tested-only", "-q", expect=0)

@@ -388,6 +388,15 @@ static void ctable_print(mlia_buf *b, ctable *t, size_t width)
     bool wrap = width && total > width;
     for (uint32_t i = 0; i <= t->n_rows; i++) {
         size_t at = 0;
+        /* continuation lines of this row: under the names when its widest
+         * name fits there, else near the margin (one indent per row) */
+        size_t widest = 0;
+        for (int c = t->n_left; c < t->n_cols; c++) {
+            size_t cw = dwidth(i == 0 ? t->head[c] : t->cells[i - 1][c]);
+            if (cw > widest)
+                widest = cw;
+        }
+        size_t ind = left + widest <= width ? left : 6;
         for (int c = 0; c < t->n_cols; c++) {
             const char *cell = i == 0 ? t->head[c] : t->cells[i - 1][c];
             size_t cw = dwidth(cell);
@@ -397,8 +406,6 @@ static void ctable_print(mlia_buf *b, ctable *t, size_t width)
                     while (b->len && b->data[b->len - 1] == ' ')
                         b->len--;
                     mlia_buf_putc(b, '\n');
-                    /* under the names, or near the margin when that is too far right */
-                    size_t ind = left + cw <= width ? left : 6;
                     spaces(b, ind);
                     at = ind;
                 } else {
