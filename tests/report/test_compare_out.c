@@ -96,11 +96,11 @@ TEST(terminal_wraps_between_names)
         return;
     if (getenv("MLIA_TEST_SHOW"))
         printf("%s", text);
-    /* the id stays on the line of its numbers (a grep finds both), whole */
+    /* the id stays on the line of its numbers (a grep finds both), whole; the
+     * other names continue near the margin (the id would not fit under the names) */
     CHECK(strstr(text, "\n  1   +50 %   +500  cycles     1,000  1,500  tested, 3 samples each  source_operator/forward/"
                        "a_very_long_operator_name_that_does_not_fit_beside_the_numbers_at_all\n"
-                       "                                                                   total_cycles\n"
-                       "                                                                   s\n") != NULL);
+                       "      total_cycles  s\n") != NULL);
     if (test_current_failed)
         printf("%s", text);
     free(text);
