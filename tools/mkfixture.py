@@ -5,6 +5,7 @@ Usage:
   python3 tools/mkfixture.py DESC.json OUTDIR      -> OUTDIR/<name>.etrecord,
                                                       OUTDIR/<name>.etdump,
                                                       OUTDIR/<name>.pte (if "pte"),
+                                                      OUTDIR/<name>.log (if "ethosu_log"),
                                                       OUTDIR/<name>.debug.bin (if "debug"),
                                                       OUTDIR/<name>.ref.etdump and
                                                       <name>.ref.debug.bin (if
@@ -68,6 +69,15 @@ def build_desc(desc, outdir, base_dir="."):
             path = os.path.join(outdir, fx.name + suffix + ".debug.bin")
             buf.write(path, size)
             out[kind + "debug_buffer"] = path
+    if desc.get("ethosu_log"):
+        # the Ethos-U runner's console log carrying the ETDump (docs/delegates.md)
+        from fixturelib import ethosu_log
+        with open(out["etdump"], "rb") as f:
+            text = ethosu_log.runner_log(f.read(), desc["ethosu_log"])
+        path = os.path.join(outdir, fx.name + ".log")
+        with open(path, "w", encoding="ascii", newline="") as f:
+            f.write(text)
+        out["log"] = path
     if desc.get("pte"):
         data, _layout = fx.pte_bytes()
         path = os.path.join(outdir, fx.name + ".pte")

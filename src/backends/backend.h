@@ -44,6 +44,8 @@
 #include "report/backend_out.h"
 
 struct etdump;
+struct etrecord_method;
+struct runtime_analysis;
 struct ep_program;
 struct pte_program;
 struct pte_plan;
@@ -58,6 +60,14 @@ typedef struct mlia_backend_ctx {
     uint32_t n_executions;
     const uint32_t *execution_runs;      /* pooled run index of each analysed execution */
     const struct ep_program *program;    /* the method's edge program, may be NULL */
+    const struct etrecord_method *maps;  /* the method's ETRecord maps (delegate map), may be NULL */
+    const struct runtime_analysis *runtime; /* delegate calls and their events (analysis/runtime.h) */
+    double ticks_per_second;             /* the CPU tick rate given (--...ticks-per-second), else 0 */
+    uint32_t n_captures;                 /* --profiling-data files */
+    const char *const *capture_paths;    /* [n_captures] */
+    /* [n_captures]: what this backend's unwrap_capture returned for each
+     * capture it unwrapped, NULL for the others */
+    void *const *capture_extra;
     const char *companion_path;          /* --companion-model, or NULL */
     const struct pte_program *companion; /* the companion PTE as read, or NULL */
     const struct pte_plan *plan;         /* its plan of the selected method, or NULL */
@@ -75,6 +85,14 @@ typedef struct mlia_backend {
     const char *const *delegate_ids;     /* NULL-terminated, e.g. {"VgfBackend", NULL} */
     /* the companion blob's magic (NULL: the backend has no blob format) */
     bool (*is_blob)(const uint8_t *data, uint64_t size);
+    /* A --profiling-data file that is this backend's container of an
+     * ETDump (e.g. the Ethos-U runner's console log): returns 1 with the
+     * ETDump bytes (*etdump, *n, arena memory) and what else the container
+     * held (*extra, arena memory; the backend's hooks find it in
+     * ctx->capture_extra), 0 when the bytes are not its container, or -1
+     * with *err set. */
+    int (*unwrap_capture)(const uint8_t *data, size_t size, const char *path, mlia_arena *a, const uint8_t **etdump,
+                          size_t *n, void **extra, mlia_error *err);
 
     /* The run: begin() returns the backend's state (arena memory); the
      * pipeline then calls, when a companion PTE was given,

@@ -13,9 +13,13 @@
 #include "backends/registry.h"
 
 extern const mlia_backend mlia_backend_vgf;
+extern const mlia_backend mlia_backend_xnnpack;
+extern const mlia_backend mlia_backend_ethosu;
 
 static const mlia_backend *const BACKENDS[] = {
-    &mlia_backend_vgf, /* VGF delegate with NX statistics (src/backends/vgf/) */
+    &mlia_backend_vgf,     /* VGF delegate with NX statistics (src/backends/vgf/) */
+    &mlia_backend_xnnpack, /* XNNPACK on CPUs (src/backends/xnnpack/) */
+    &mlia_backend_ethosu,  /* Arm Ethos-U, its runner's log and PMU report (src/backends/ethosu/) */
 };
 
 #define N_BACKENDS ((uint32_t)(sizeof BACKENDS / sizeof BACKENDS[0]))

@@ -27,11 +27,25 @@ void check_backend_ctx(mlia_session *s, mlia_backend_ctx *c)
     c->n_executions = s->n_executions;
     c->execution_runs = s->execution_runs;
     c->program = s->program;
+    c->maps = s->method;
+    c->runtime = s->runtime;
+    c->ticks_per_second = s->opts->ticks_per_second > 0 ? s->opts->ticks_per_second : 0;
     c->companion_path = s->has_companion ? s->opts->companion_path : NULL;
     c->companion = s->companion;
     c->plan = s->companion_plan;
     c->log = log_line;
     c->log_ctx = s;
+    c->n_captures = s->n_captures;
+    c->capture_paths = s->etdump_paths;
+}
+
+/* The captures' extras of backend b only (arena memory). */
+static void *const *extras_of(mlia_session *s, uint32_t b)
+{
+    void **x = mlia_arena_array(&s->arena, s->n_captures ? s->n_captures : 1, sizeof *x);
+    for (uint32_t i = 0; i < s->n_captures; i++)
+        x[i] = s->capture_backend && s->capture_backend[i] == b + 1 ? s->capture_extra[i] : NULL;
+    return x;
 }
 
 void backends_begin(mlia_session *s)
@@ -42,6 +56,7 @@ void backends_begin(mlia_session *s)
     s->backends = mlia_arena_array(&s->arena, s->n_backends ? s->n_backends : 1, sizeof *s->backends);
     for (uint32_t i = 0; i < s->n_backends; i++) {
         const mlia_backend *b = mlia_backend_at(i);
+        c.capture_extra = extras_of(s, i);
         s->backends[i] = (mlia_backend_run){b->name, &b->out, b->begin ? b->begin(&c) : NULL};
     }
 }
@@ -52,6 +67,7 @@ int backends_analyse(mlia_session *s, mlia_error *err)
     check_backend_ctx(s, &c);
     for (uint32_t i = 0; i < s->n_backends; i++) {
         const mlia_backend *b = mlia_backend_at(i);
+        c.capture_extra = extras_of(s, i);
         if (b->analyse && b->analyse(&c, (void *)s->backends[i].state, err))
             return -1;
     }

@@ -22,9 +22,48 @@
 #include <sys/stat.h>
 
 #include "analysis/runtime.h"
+#include "backends/registry.h"
+#include "core/sha256.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
+#include "formats/pte.h"
 #include "pipeline/stages.h"
+
+/* A capture that is no ETDump may be a backend's container of one (e.g.
+ * the Ethos-U runner's console log, docs/delegates.md): the first
+ * registered backend that recognises it gives the ETDump bytes, which
+ * replace the mapping; the digest stays the file's own. */
+static int unwrap(mlia_session *s, uint32_t i, mlia_error *err)
+{
+    mlia_file *f = &s->etdump_files[i];
+    if (!f->size || pte_file_kind(f->data, f->size))
+        return 0;
+    for (uint32_t b = 0; b < mlia_backend_count(); b++) {
+        const mlia_backend *be = mlia_backend_at(b);
+        if (!be->unwrap_capture)
+            continue;
+        const uint8_t *bytes;
+        size_t n;
+        void *extra = NULL;
+        int r = be->unwrap_capture(f->data, f->size, s->etdump_paths[i], &s->arena, &bytes, &n, &extra, err);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            continue;
+        mlia_sha256_hex(f->data, f->size, s->captures[i].digest.sha256); /* the file given */
+        mlia_file_close(f);
+        f->path = s->etdump_paths[i];
+        f->data = bytes; /* arena memory: mapped 0, nothing to free or release */
+        f->size = n;
+        f->mapped = 0;
+        f->fd = -1;
+        s->capture_backend[i] = b + 1;
+        s->capture_extra[i] = extra;
+        mlia_log_add(s, "capture %s: %s container, %zu bytes of ETDump", s->etdump_paths[i], be->label, n);
+        return 0;
+    }
+    return 0;
+}
 
 int captures_open(mlia_session *s, mlia_error *err)
 {
@@ -40,7 +79,9 @@ int captures_open(mlia_session *s, mlia_error *err)
     s->etdump_files = calloc(s->n_captures, sizeof *s->etdump_files);
     s->captures = calloc(s->n_captures, sizeof *s->captures);
     s->dumps = calloc(s->n_captures, sizeof *s->dumps);
-    if (!s->etdump_files || !s->captures || !s->dumps)
+    s->capture_backend = calloc(s->n_captures, sizeof *s->capture_backend);
+    s->capture_extra = calloc(s->n_captures, sizeof *s->capture_extra);
+    if (!s->etdump_files || !s->captures || !s->dumps || !s->capture_backend || !s->capture_extra)
         return mlia_error_setf(err, NULL, "out of memory");
     for (uint32_t i = 0; i < s->n_captures; i++)
         s->etdump_files[i].fd = -1; /* closable before being opened */
@@ -58,6 +99,8 @@ int captures_open(mlia_session *s, mlia_error *err)
         const char *b = strrchr(path, '/');
         d->name = b ? b + 1 : path;
         d->size = f->size;
+        if (unwrap(s, i, err))
+            return -1;
         /* the same file twice would count its executions twice */
         struct stat st;
         if (s->n_captures > 1 && stat(path, &st) == 0)
@@ -80,6 +123,10 @@ void captures_free(mlia_session *s)
     free(s->etdump_files);
     free(s->captures);
     free(s->dumps);
+    free(s->capture_backend);
+    free(s->capture_extra);
+    s->capture_backend = NULL;
+    s->capture_extra = NULL;
     s->etdump_files = NULL;
     s->captures = NULL;
     s->dumps = NULL;

@@ -178,7 +178,9 @@ static void *worker_body(void *arg)
      * process, and a truncation is an error, not a SIGBUS on this thread */
     job->rc_digest = mlia_file_sha256_hex(&s->etrecord_file, s->etrecord_digest.sha256, &job->err_digest);
     for (uint32_t i = 0; i < s->n_captures && !job->rc_digest; i++)
-        job->rc_digest = mlia_file_sha256_hex(&s->etdump_files[i], s->captures[i].digest.sha256, &job->err_digest);
+        if (!s->capture_backend[i]) /* an unwrapped capture has its file's digest already (captures.c) */
+            job->rc_digest =
+                mlia_file_sha256_hex(&s->etdump_files[i], s->captures[i].digest.sha256, &job->err_digest);
     if (s->has_companion && !job->rc_digest)
         job->rc_digest = mlia_file_sha256_hex(&s->companion_file, s->companion_digest.sha256, &job->err_digest);
     if (s->has_debug_buffer && !job->rc_digest)

@@ -58,6 +58,11 @@ typedef struct mlia_session {
     mlia_file *etdump_files;
     mlia_capture_info *captures;            /* digests, executions (what the writers read) */
     struct etdump **dumps;                  /* each capture as read */
+    /* a capture a backend unwrapped (its container, e.g. an Ethos-U runner
+     * log): the backend's index in the registry + 1 (0: a plain ETDump) and
+     * what its unwrap_capture returned besides the ETDump */
+    uint32_t *capture_backend;
+    void **capture_extra;
 
     /* intermediate outputs (accuracy_stage.c): the run's debug buffer and a
      * reference capture with its buffer; the buffers are read piece by piece */

@@ -294,6 +294,26 @@ class Fixture:
                              "instruction_id": i, "metadata": m, "start": s, "end": e}}
                 for name, (s, e), m in evs]
 
+    def _xnnpack_events(self, ins, i, r, start, end):
+        """XNNPACK's profiler inside one DELEGATE_CALL (docs/delegates.md,
+        "XNNPACK"): one event per runtime operator, named "<operator> #k" (k
+        counts repeats of the name in this execution), durations in whole
+        microseconds converted to ticks (ns: x 1000) and laid back to back
+        from `xnnpack_lead` ticks after the call's start; all are logged
+        after the run, so they precede DELEGATE_CALL. `xnnpack` is
+        [[operator, [us per execution, ...]], ...] in execution order."""
+        t = start + ins["spec"].get("xnnpack_lead", 1000)
+        seen, out = {}, []
+        for name, us in ins["spec"]["xnnpack"]:
+            seen[name] = seen.get(name, 0) + 1
+            d = us[r % len(us)] * 1000
+            out.append({"profile": {"delegate_debug_id_str": "%s #%d" % (name, seen[name]), "chain_index": 0,
+                                    "instruction_id": i, "metadata": b"", "start": t, "end": t + d}})
+            t += d
+        if t > end:
+            raise ValueError("xnnpack: the operators' durations exceed the delegate call's duration")
+        return out
+
     # -- 3b. intermediate outputs (debug events + debug buffer) -------------
     def debug_spec(self, reference=False):
         """The run's (or the reference's) debug description, or None."""
@@ -423,6 +443,19 @@ class Fixture:
                                                "instruction_id": i, "start": s + lead,
                                                "end": s + lead + kt}})
                     events.append({"profile": {"name": "OPERATOR_CALL", "chain_index": 0,
+                                               "instruction_id": i, "start": s, "end": e}})
+                elif ins["spec"].get("ethosu_scopes"):
+                    # Ethos-U logs named scopes (no delegate id) with the
+                    # call's chain and instruction: [[name, lead, duration]]
+                    # in ticks after the call's start (docs/delegates.md)
+                    for name, lead, dur in ins["spec"]["ethosu_scopes"]:
+                        events.append({"profile": {"name": name, "chain_index": 0, "instruction_id": i,
+                                                   "start": s + lead, "end": s + lead + dur}})
+                    events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
+                                               "instruction_id": i, "start": s, "end": e}})
+                elif ins["spec"].get("xnnpack"):
+                    events += self._xnnpack_events(ins, i, r, s, e)
+                    events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
                                                "instruction_id": i, "start": s, "end": e}})
                 elif ins["spec"].get("duration_only"):
                     # a profiler that logs durations only (start 0, end = duration),

@@ -731,6 +731,75 @@ static void rank_p50_min(char rank[16], char (*v)[MLIA_FMT_CAP], uint32_t i, con
     fmt_ms(v[1], sizeof v[1], x->min);
 }
 
+/* Top delegate operators of each backend (docs/delegates.md): the runtime
+ * events a backend marked with its delegate id (attribute "backend"), by P50
+ * execution time, with how each maps to source operators. Nothing is
+ * written when no backend marked any (so VGF-only runs are unchanged). */
+static void put_delegate_operators(out *o, const mlia_result *r)
+{
+    mlia_buf *b = o->b;
+    uint32_t n;
+    const char *backends[16];
+    uint32_t n_backends = 0;
+    for (uint32_t i = 0; i < r->n_entities; i++) {
+        const mlia_entity *e = r->entities[i];
+        const char *be = e && streq(e->kind, "runtime_event") ? attr_str(e, "backend") : NULL;
+        bool seen = !be;
+        for (uint32_t k = 0; k < n_backends && !seen; k++)
+            seen = streq(backends[k], be);
+        if (!seen && n_backends < 16)
+            backends[n_backends++] = be;
+    }
+    if (!n_backends)
+        return;
+    mlia_buf scratch;
+    mlia_buf_init(&scratch);
+    ranked *list = collect(&scratch, r, "runtime_event", "execution_time", "delegate operators", &n);
+    mlia_buf_free(&scratch);
+    for (uint32_t k = 0; k < n_backends; k++) {
+        uint32_t total = 0;
+        for (uint32_t i = 0; list && i < n; i++)
+            total += streq(attr_str(list[i].e, "backend"), backends[k]);
+        uint32_t shown = total < MLIA_CONSOLE_TOP ? total : MLIA_CONSOLE_TOP;
+        char title[256];
+        snprintf(title, sizeof title, "Top %.100s operators by P50 execution time (%u of %u measured)", backends[k],
+                 shown, total);
+        mlia_buf_putc(b, '\n');
+        put_wrapped(o, title, 0, 2);
+        if (!shown) {
+            mlia_buf_puts(b, "  none measured\n");
+            continue;
+        }
+        size_t want = strlen("Operator");
+        for (uint32_t i = 0, m = 0; list && i < n && m < shown; i++)
+            if (streq(attr_str(list[i].e, "backend"), backends[k])) {
+                want = max_len(want, list[i].e->name);
+                m++;
+            }
+        size_t fixed = 3 + 2 + 3 * (1 + 9) + 2 + 20;
+        size_t wop = o->width > fixed + 20 ? o->width - fixed : 20;
+        if (want < wop)
+            wop = want;
+        size_t widths[6] = {3, wop, 9, 9, 9, 20}, gaps[6] = {0, 2, 1, 1, 1, 2};
+        bool right[6] = {true, false, true, true, true, false}, wrap[6] = {false, true, false, false, false, true};
+        const char *head[6] = {"#", "Operator", "P50 ms", "Min ms", "Max ms", "Source operators"};
+        put_row(b, 6, head, widths, right, NULL, gaps);
+        for (uint32_t i = 0, m = 0; list && i < n && m < shown; i++) {
+            const ranked *x = &list[i];
+            if (!streq(attr_str(x->e, "backend"), backends[k]))
+                continue;
+            char rank[16], v[3][MLIA_FMT_CAP];
+            rank_p50_min(rank, v, m, x);
+            fmt_ms(v[2], sizeof v[2], x->max);
+            const char *mapping = attr_str(x->e, "source_mapping");
+            const char *cells[6] = {rank, x->e->name, v[0], v[1], v[2], mapping ? mapping : "-"};
+            put_row(b, 6, cells, widths, right, wrap, gaps);
+            m++;
+        }
+    }
+    free(list);
+}
+
 /* Columns: rank 3, name columns, 3 x (1 + 9) numbers, 2 + 11 attribution;
  * the name columns take the rest of the width. */
 static void put_operators(out *o, const mlia_result *r)
@@ -983,6 +1052,7 @@ char *mlia_console_summary_width(const mlia_result *r, const char *method, uint3
     put_inference(&o, r);
     put_nx(&o, r);
     put_operators(&o, r);
+    put_delegate_operators(&o, r);
     put_accuracy(&o, r);
     put_chains(&o, r);
     put_warnings(&o, r);
