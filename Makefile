@@ -8,15 +8,17 @@
 #   make schema     regenerate src/formats/schema_*.h and tools/fixturelib/schema_*.py from
 #                   tools/schema/*.fbs (tools/schemagen.py; commit the result)
 #   make schema-check  fail with a diff when those committed files are stale (CI)
-#   make oom-sweep  fail the Nth allocation for every N on three runs (ASan, build-oom/)
+#   make oom-sweep  fail the Nth allocation for every N on three runs (ASan, build-oom/), then
+#                   the Nth of the whole process (LD_PRELOAD shim) on five (oom-process-sweep)
 #   make coverage   line coverage of src/ over the whole suite (gcov + lcov, build-cov/)
 #   make install    PREFIX=/usr/local DESTDIR=: bin/mlia, lib/libmlia.so.<version>
 #                   (+ soname links), lib/libmlia.a, include/mlia/*.h,
 #                   lib/pkgconfig/mlia.pc, share/man/man1/mlia.1
 #   make uninstall  removes exactly what `make install` wrote
 #
-# Dependencies (Debian): libzip-dev libjson-c-dev libssl-dev zlib1g-dev (libbz2-dev to link
-# libmlia statically: libzip.pc lists -lbz2)
+# Dependencies (Debian): libzip-dev nettle-dev (SHA-256 without heap allocation,
+# docs/hardening.md) zlib1g-dev (libbz2-dev and libssl-dev to link libmlia statically:
+# libzip.pc lists -lbz2 -lssl -lcrypto)
 # pkg-config python3 flatbuffers-compiler (tests) - see tools/setup.sh.
 
 BUILD   ?= build
@@ -25,10 +27,10 @@ SAN     ?=
 WERROR  ?= -Werror
 OPT     ?= -O2 -g
 
-PKGS    := libzip libcrypto
+PKGS    := libzip nettle
 CFLAGS_BASE := -std=c17 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter \
                -fPIC -Iinclude -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzip -lcrypto) -lm
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzip -lnettle) -lm
 
 ifeq ($(SAN),1)
   OPT := -O1 -g -fno-omit-frame-pointer
@@ -69,7 +71,7 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: oom-sweep coverage fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
+.PHONY: oom-sweep oom-process-sweep coverage fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
         install uninstall schema schema-check $(BUILD)/mlia.pc
 
 all: $(BUILD)/mlia $(BUILD)/libmlia.so $(BUILD)/libmlia.a
@@ -134,6 +136,19 @@ oom-sweep:
 	@$(MAKE) --no-print-directory BUILD=build-oom SAN=1 EXTRA_CFLAGS='$(OOM_HOOK)' build-oom/oom_sweep
 	@ASAN_OPTIONS=detect_leaks=1:exitcode=23 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  build-oom/oom_sweep
+	@$(MAKE) --no-print-directory oom-process-sweep
+
+# Process-wide sweep (docs/hardening.md): the plain build's `mlia` with
+# tests/oom/shim.c preloaded, which fails the Nth allocation of the whole
+# process (C library, libzip, zlib included), for every N of a check, a
+# check with the views, a compare and two inspects (tests/oom/process_sweep.py).
+# OOM_PROCESS_STRIDE thins it out, OOM_PROCESS_JOBS runs that many at once.
+oom-process-sweep: $(BUILD)/mlia $(BUILD)/oom_shim.so
+	@MLIA_BUILD=$(BUILD) python3 tests/oom/process_sweep.py
+
+$(BUILD)/oom_shim.so: tests/oom/shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c17 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -O2 -g -fPIC -shared -o $@ $<
 
 # Line coverage of src/ over the whole suite (docs/hardening.md, README): an -O0
 # --coverage build in build-cov/ runs `check-only`, then lcov keeps src/ and
@@ -188,7 +203,7 @@ D_PC  := $(DESTDIR)$(PKGCONFIGDIR)
 D_MAN := $(DESTDIR)$(MANDIR)/man1
 HEADERS := $(notdir $(wildcard include/mlia/*.h))
 
-# pkg-config file of the installed library: libzip and libcrypto are only
+# pkg-config file of the installed library: libzip and nettle are only
 # needed to link statically (Requires.private), like -lm and -pthread.
 $(BUILD)/mlia.pc:
 	@mkdir -p $(dir $@)

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
+#include <nettle/sha2.h>
 
 #ifndef MLIA_SOURCE_DIR
 #define MLIA_SOURCE_DIR "."
@@ -136,15 +136,14 @@ static inline int test_sha256_file(const char *path, char hex[65])
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
+    struct sha256_ctx ctx;
+    unsigned char buf[65536], md[SHA256_DIGEST_SIZE];
     size_t n;
-    int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1;
-    while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
-        ok = EVP_DigestUpdate(ctx, buf, n) == 1;
-    ok = ok && !ferror(f) && EVP_DigestFinal_ex(ctx, md, &len) == 1 && len == 32;
-    EVP_MD_CTX_free(ctx);
+    sha256_init(&ctx);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(&ctx, n, buf);
+    int ok = !ferror(f);
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, md);
     fclose(f);
     if (!ok)
         return -1;

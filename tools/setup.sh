@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 want_page=0
 [ "${1:-}" = "--page" ] && want_page=1
 
-pkgs=(build-essential pkg-config libzip-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler
+pkgs=(build-essential pkg-config libzip-dev nettle-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler
       protobuf-compiler)
 [ "$want_page" = 1 ] && pkgs+=(chromium nodejs npm clang libclang-rt-14-dev
                                python3-venv python3-setuptools python3-wheel libbz2-dev

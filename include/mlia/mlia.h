@@ -10,6 +10,16 @@
  * Ownership: strings returned through out-parameters are malloc'ed and must be
  * released with mlia_free(). Input strings are borrowed for the call only.
  *
+ * NULL: mlia_free, mlia_check_output_free and mlia_compare_output_free accept
+ * NULL and do nothing, like free(NULL). A NULL pointer argument that a
+ * function needs (the options, the output struct, a required path in the
+ * options such as etrecord_path, new_run or an element of etdump_paths, a
+ * request, inspect's json or FILE) is a usage error: the function returns 2
+ * with *error = "<function>: <argument> is NULL" (for example "mlia_check:
+ * opts->etrecord_path is NULL"). `error` itself may always be NULL (the
+ * return code alone then tells what happened); so may the `result` of the
+ * JSON entry points (the result text is then dropped).
+ *
  * Strings in: every const char * is a NUL-terminated C string, and the
  * library uses its bytes up to the first NUL, nothing after it; paths are
  * passed to the OS byte for byte (no encoding is assumed). A caller that
@@ -136,14 +146,15 @@ typedef struct mlia_check_output {
 } mlia_check_output;
 
 /* Run the job. Returns 0 on success; on failure returns 1 and sets *error to
- * the one-line message "<file>: <what>" (without the "mlia: error: " prefix).
+ * the one-line message "<file>: <what>" (without the "mlia: error: " prefix),
+ * or 2 for a usage error (a NULL argument, see NULL above).
  * `out` fields are set only on success; release them with
  * mlia_check_output_free(). */
 MLIA_API int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error);
 MLIA_API void mlia_check_output_free(mlia_check_output *out);
 
 /* `mlia inspect FILE`: decoded structure as pretty JSON (trailing newline).
- * Returns 0 or 1 with *error set. */
+ * Returns 0 or 1 with *error set (2: a NULL argument). */
 MLIA_API int mlia_inspect(const char *path, char **json, char **error);
 /* The same document written to `out` as it is produced (memory bounded by
  * the largest ETDump run's metadata, not by the number of events). On an
@@ -193,7 +204,8 @@ typedef struct mlia_compare_output {
 } mlia_compare_output;
 
 /* Returns 0, or 1 with *error = "<file>: <what>" (different programs or
- * schema versions, unreadable or non-mlia inputs, write failures). */
+ * schema versions, unreadable or non-mlia inputs, write failures), or 2 for a
+ * NULL argument. */
 MLIA_API int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error);
 MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 

@@ -33,7 +33,7 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     const char *request_json = q->json;
     char **result = q->result, **error = message;
     mlia_json *req = NULL;
-    mlia_json_opts jo = {false, 64};
+    mlia_json_opts jo = {.max_depth = 64};
     int rc;
     if (!request_json || mlia_json_parse(request_json, strlen(request_json), &jo, &q->arena, &req, NULL, err) ||
         req->type != MLIA_JSON_OBJECT) {
@@ -206,5 +206,10 @@ out:
 
 int mlia_run_advisor_json(const char *request_json, char **result, char **error)
 {
+    if (!request_json) { /* a usage error, like every NULL pointer argument (issue 30 item 3) */
+        if (result)
+            *result = NULL;
+        return mlia_guard_fail(error, 2, "mlia_run_advisor_json: request_json is NULL");
+    }
     return mlia_guard_run_request(&MLIA_OOM_ANALYSIS, advisor_body, request_json, result, error);
 }

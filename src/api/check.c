@@ -2,6 +2,7 @@
  * check.c - mlia_check(), the public face of the check pipeline
  * (src/pipeline/check.c), run through the entry guard (guard.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +32,37 @@ static void check_on_oom(void *ctx)
     check_session_abort_outputs(((check_call *)ctx)->s);
 }
 
+/* A NULL where the API needs a pointer: "mlia_check: <argument> is NULL"
+ * into msg (issue 30 item 3), or 0. */
+static int null_argument(const mlia_check_options *o, const mlia_check_output *out, char *msg, size_t n)
+{
+    const char *what = !o                ? "opts"
+                       : !out            ? "out"
+                       : !o->etrecord_path ? "opts->etrecord_path"
+                       : o->n_etdump_paths > 0 && !o->etdump_paths ? "opts->etdump_paths"
+                       : o->n_etdump_paths <= 0 && !o->etdump_path ? "opts->etdump_path"
+                       : o->n_cli_args > 0 && !o->cli_args ? "opts->cli_args"
+                                                             : NULL;
+    if (what) {
+        snprintf(msg, n, "mlia_check: %s is NULL", what);
+        return 1;
+    }
+    for (int i = 0; i < o->n_etdump_paths; i++)
+        if (!o->etdump_paths[i]) {
+            snprintf(msg, n, "mlia_check: opts->etdump_paths[%d] is NULL", i);
+            return 1;
+        }
+    return 0;
+}
+
 int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error)
 {
+    char null_msg[96];
+    if (null_argument(opts, out, null_msg, sizeof null_msg)) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        return mlia_guard_fail(error, 2, null_msg);
+    }
     memset(out, 0, sizeof *out);
     if (error)
         *error = NULL;
@@ -69,6 +99,8 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
 
 void mlia_check_output_free(mlia_check_output *out)
 {
+    if (!out) /* like free(NULL) */
+        return;
     free(out->result_json);
     free(out->console);
     free(out->output_path);

@@ -41,6 +41,21 @@ static void compare_on_oom(void *ctx)
 
 int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error)
 {
+    /* a NULL where a pointer is needed is a usage error (issue 30 item 3) */
+    const char *null_arg = !opts ? "mlia_compare: opts is NULL"
+                           : !out ? "mlia_compare: out is NULL"
+                           : !opts->new_run ? "mlia_compare: opts->new_run is NULL"
+                           : opts->n_baselines > 0 && !opts->baselines ? "mlia_compare: opts->baselines is NULL"
+                           : opts->n_baselines <= 0 && !opts->baseline ? "mlia_compare: opts->baseline is NULL"
+                                                                       : NULL;
+    for (int i = 0; !null_arg && i < opts->n_baselines; i++)
+        if (!opts->baselines[i])
+            null_arg = "mlia_compare: an element of opts->baselines is NULL";
+    if (null_arg) {
+        if (out)
+            memset(out, 0, sizeof *out);
+        return mlia_guard_fail(error, 2, null_arg);
+    }
     memset(out, 0, sizeof *out);
     mlia_ledger led; /* core/alloc.h */
     mlia_ledger_open(&led);
@@ -57,6 +72,8 @@ int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, cha
 
 void mlia_compare_output_free(mlia_compare_output *out)
 {
+    if (!out) /* like free(NULL) */
+        return;
     free(out->json);
     free(out->console);
     free(out->json_path);
@@ -71,7 +88,7 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
 {
     mlia_guard_request *q = ctx;
     mlia_json *req = NULL;
-    mlia_json_opts jo = {false, 64};
+    mlia_json_opts jo = {.max_depth = 64};
     if (!q->json || mlia_json_parse(q->json, strlen(q->json), &jo, &q->arena, &req, NULL, err) ||
         req->type != MLIA_JSON_OBJECT) {
         *message = strdup("invalid request");
@@ -142,5 +159,10 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
 
 int mlia_compare_json(const char *request_json, char **result, char **error)
 {
+    if (!request_json) {
+        if (result)
+            *result = NULL;
+        return mlia_guard_fail(error, 2, "mlia_compare_json: request_json is NULL");
+    }
     return mlia_guard_run_request(&MLIA_OOM_COMPARISON, compare_request_body, request_json, result, error);
 }

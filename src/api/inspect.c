@@ -45,7 +45,11 @@ static int inspect_guarded(inspect_call *c, char **error)
 
 int mlia_inspect(const char *path, char **json, char **error)
 {
-    *json = NULL;
+    /* a NULL where a pointer is needed is a usage error (issue 30 item 3) */
+    if (json)
+        *json = NULL;
+    if (!path || !json)
+        return mlia_guard_fail(error, 2, !path ? "mlia_inspect: path is NULL" : "mlia_inspect: json is NULL");
     mlia_ledger led; /* core/alloc.h */
     mlia_ledger_open(&led);
     inspect_call c = {.path = path};
@@ -61,6 +65,8 @@ int mlia_inspect(const char *path, char **json, char **error)
 
 int mlia_inspect_to(const char *path, FILE *out, char **error)
 {
+    if (!path || !out)
+        return mlia_guard_fail(error, 2, !path ? "mlia_inspect_to: path is NULL" : "mlia_inspect_to: out is NULL");
     mlia_ledger led; /* core/alloc.h */
     mlia_ledger_open(&led);
     inspect_call c = {.path = path, .out = out};

@@ -50,6 +50,7 @@ typedef struct json_parser {
     unsigned depth;
     unsigned max_depth;
     bool allow_nonfinite;
+    bool refuse_nul;
     mlia_arena *arena;
     const char *file;
     mlia_error *err;
@@ -244,6 +245,11 @@ static int parse_string(json_parser *ps, const char **out, size_t *out_len, bool
             unsigned cp;
             if (hex4(ps, i + 2, &cp) < 0)
                 return -1;
+            if (cp == 0 && ps->refuse_nul)
+                return mlia_error_setf(ps->err, ps->file,
+                                       "NUL character (\\u0000) in a string at byte %zu: refused (names are "
+                                       "compared and written up to their first NUL, so two names could merge)",
+                                       i);
             if (cp >= 0xdc00 && cp <= 0xdfff)
                 return fail(ps, i, "lone surrogate in \\u escape");
             if (cp >= 0xd800 && cp <= 0xdbff) {
@@ -532,6 +538,7 @@ int mlia_json_parse(const char *text, size_t len, const mlia_json_opts *opts, ml
     ps.len = text ? len : 0;
     ps.max_depth = opts && opts->max_depth ? opts->max_depth : JSON_DEFAULT_MAX_DEPTH;
     ps.allow_nonfinite = opts && opts->allow_nonfinite;
+    ps.refuse_nul = opts && opts->refuse_nul;
     ps.arena = arena;
     ps.file = file;
     ps.err = err;

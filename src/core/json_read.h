@@ -76,6 +76,12 @@ struct mlia_json {
 typedef struct mlia_json_opts {
     bool allow_nonfinite;   /* accept NaN, Infinity, -Infinity tokens */
     unsigned max_depth;     /* 0 = default 512 */
+    /* A decoded \u0000 in a string or a key is an error: "<file>: NUL
+     * character (\u0000) in a string at byte N: refused (names are compared
+     * and written up to their first NUL, so two names could merge)". Every
+     * format reader sets it (docs/hardening.md, "Names with NUL"); the JSON
+     * requests do not, they name the member in their own usage error. */
+    bool refuse_nul;
 } mlia_json_opts;
 
 /* Parse `len` bytes of `text` (need not be NUL-terminated). The whole input

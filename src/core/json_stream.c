@@ -260,6 +260,11 @@ static int read_string(mlia_jstream *js)
         unsigned cp;
         if (hex4(js, js->pos + 2, &cp))
             return -1;
+        if (cp == 0) /* as json_read.h's refuse_nul: every string read here is a name or text */
+            return mlia_error_setf(js->err, js->file,
+                                   "NUL character (\\u0000) in a string at byte %llu: refused (names are "
+                                   "compared and written up to their first NUL, so two names could merge)",
+                                   (unsigned long long)(js->base + js->pos));
         size_t adv = 6;
         if (cp >= 0xdc00 && cp <= 0xdfff)
             return fail(js, js->base + js->pos, "lone surrogate in \\u escape");

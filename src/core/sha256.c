@@ -1,24 +1,29 @@
 /*
- * sha256.c - SHA-256 through OpenSSL's EVP interface (see sha256.h).
+ * sha256.c - SHA-256 through nettle (see sha256.h).
+ *
+ * nettle's context is a plain struct on the caller's stack: hashing
+ * allocates nothing, so it cannot fail and cannot be the place where a
+ * process under memory pressure crashes (docs/hardening.md, "Process-wide
+ * sweep": OpenSSL's EVP_Digest allocated its context and, on its first use,
+ * its provider tables, and crashed inside libcrypto when one of those
+ * allocations failed).
  */
 #include "core/sha256.h"
 
 #include "core/oom.h"
 
-#include <openssl/evp.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <nettle/sha2.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 void mlia_sha256(const void *data, size_t len, uint8_t out[32])
 {
-    unsigned int n = 0;
-    /* For the built-in SHA-256 the one way EVP_Digest fails is allocating
-     * its context: report it as what it is, through the library's one
-     * out-of-memory path (core/oom.h), never by ending the host. */
-    if (!EVP_Digest(data ? data : "", len, out, &n, EVP_sha256(), NULL) || n != 32)
-        mlia_oom(sizeof(void *) * 64);
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    if (len)
+        sha256_update(&ctx, len, data);
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
 }
 
 static void to_hex(const uint8_t d[32], char out[65])
@@ -42,10 +47,11 @@ int mlia_sha256_fd_hex(int fd, uint64_t size, char out[65])
 {
     enum { PIECE = 1 << 20 };
     unsigned char *buf = malloc(PIECE);
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    if (!buf)
+        mlia_oom(PIECE); /* out of memory, not an unreadable file */
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
     int rc = -1;
-    if (!buf || !ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
-        goto done;
     uint64_t at = 0;
     while (at < size) {
         size_t want = size - at < PIECE ? (size_t)(size - at) : PIECE;
@@ -54,18 +60,14 @@ int mlia_sha256_fd_hex(int fd, uint64_t size, char out[65])
             continue;
         if (n <= 0)
             goto done;
-        if (!EVP_DigestUpdate(ctx, buf, (size_t)n))
-            goto done;
+        sha256_update(&ctx, (size_t)n, buf);
         at += (uint64_t)n;
     }
     uint8_t d[32];
-    unsigned int n = 0;
-    if (!EVP_DigestFinal_ex(ctx, d, &n) || n != 32)
-        goto done;
+    sha256_digest(&ctx, SHA256_DIGEST_SIZE, d);
     to_hex(d, out);
     rc = 0;
 done:
-    EVP_MD_CTX_free(ctx);
     free(buf);
     return rc;
 }

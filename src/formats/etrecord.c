@@ -25,10 +25,12 @@
 #include "core/oom.h"
 #include "etrecord.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zip.h>
+#include <zlib.h> /* Z_MEM_ERROR only */
 
 #include "core/json_read.h"
 #include "formats/pte.h"
@@ -38,6 +40,24 @@
 #define DEFLATE_MAX_RATIO 1032u
 
 /* ---- zip access ------------------------------------------------------ */
+
+/* libzip reports an allocation that failed inside it (or inside zlib, whose
+ * Z_MEM_ERROR it passes on as ZIP_ER_ZLIB) as an error code: that is out of
+ * memory, not a damaged archive, and goes to the library's one
+ * out-of-memory path (core/oom.h). Callers release what their frame holds
+ * before asking. Found by the process-wide allocation sweep
+ * (docs/hardening.md): "debug_handle_map: Malloc failure" was a per-method
+ * program error in `mlia inspect`, which then exited 0 with a different
+ * output. */
+static bool zip_code_is_oom(int zip_code, int system_code)
+{
+    return zip_code == ZIP_ER_MEMORY || (zip_code == ZIP_ER_ZLIB && system_code == Z_MEM_ERROR);
+}
+
+static bool zip_error_is_oom(zip_error_t *ze)
+{
+    return zip_code_is_oom(zip_error_code_zip(ze), zip_error_code_system(ze));
+}
 
 /* Not a ZIP: say what the bytes are when we can tell (a PTE, ETDump,
  * BundledProgram or VGF given in the ETRecord's place, or an empty file). */
@@ -77,6 +97,10 @@ static zip_t *open_zip_flags(const uint8_t *data, size_t size, const char *file,
     }
     zip_source_t *src = zip_source_buffer_create(data, size, 0, &ze);
     if (!src) {
+        if (zip_error_is_oom(&ze)) {
+            zip_error_fini(&ze);
+            mlia_oom(0);
+        }
         mlia_error_setf(err, file, "Invalid etrecord file passed in. (%s)", zip_error_strerror(&ze));
         zip_error_fini(&ze);
         return NULL;
@@ -85,6 +109,11 @@ static zip_t *open_zip_flags(const uint8_t *data, size_t size, const char *file,
     if (!z) {
         int code = zip_error_code_zip(&ze);
         *zip_code = code;
+        if (zip_error_is_oom(&ze)) {
+            zip_source_free(src);
+            zip_error_fini(&ze);
+            mlia_oom(0);
+        }
         if (code == ZIP_ER_EXISTS) {
             zip_source_free(src);
             zip_error_fini(&ze);
@@ -114,6 +143,17 @@ static zip_t *open_zip(etrecord *rec, mlia_error *err)
     int code = 0;
     int flags = rec->zip_flags ? rec->zip_flags : ZIP_RDONLY | ZIP_CHECKCONS;
     zip_t *z = open_zip_flags(rec->data, rec->size, rec->file, flags, &code, err);
+    if (!z && (code == ZIP_ER_INCONS || code == ZIP_ER_OK)) {
+        /* libzip 1.7 reports some allocations that fail while it checks
+         * the archive as "Zip archive inconsistent", or with no error code
+         * at all (the process-wide allocation sweep, docs/hardening.md).
+         * The archive is bytes in memory: a damaged one fails the same way
+         * twice, so a second attempt tells the two apart; only its error
+         * is kept. */
+        mlia_error_clear(err);
+        code = 0;
+        z = open_zip_flags(rec->data, rec->size, rec->file, flags, &code, err);
+    }
     if (!z && code == ZIP_ER_EXISTS) {
         flags = ZIP_RDONLY;
         z = open_zip_flags(rec->data, rec->size, rec->file, flags, &code, err);
@@ -159,6 +199,8 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
     size_t n = (size_t)e->size;
     uint8_t *buf = mlia_arena_alloc(arena, n + 1);
     zip_file_t *zf = zip_fopen_index(z, e->index, 0);
+    if (!zf && zip_error_is_oom(zip_get_error(z)))
+        mlia_oom(0); /* the archive handle is the caller's, registered (etrecord_read_entry) */
     if (!zf)
         return mlia_error_setf(err, file, "%s: %s", e->name, zip_strerror(z));
     size_t got = 0;
@@ -168,6 +210,11 @@ static int read_entry_from(etrecord *rec, zip_t *z, const etrecord_entry *e, mli
         zip_uint64_t want = got < n ? n - got : sizeof extra;
         zip_int64_t r = zip_fread(zf, dst, want);
         if (r < 0) {
+            zip_error_t *fe = zip_file_get_error(zf);
+            if (zip_error_is_oom(fe)) {
+                zip_fclose(zf);
+                mlia_oom(0);
+            }
             mlia_error_setf(err, file, "%s: %s", e->name, zip_file_strerror(zf));
             zip_fclose(zf);
             return -1;
@@ -413,7 +460,7 @@ static int load_map(etrecord *rec, zip_t *z, const char *name, mlia_arena *arena
     if (read_entry_from(rec, z, e, arena, &text, &len, err) < 0)
         return -1;
     const char *jfile = rec->file ? mlia_arena_printf(arena, "%s: %s", rec->file, name) : name;
-    mlia_json_opts opts = {true, 0};
+    mlia_json_opts opts = {.allow_nonfinite = true, .refuse_nul = true};
     if (mlia_json_parse((const char *)text, len, &opts, arena, root, jfile, err) < 0)
         return -1;
     if ((*root)->type != MLIA_JSON_OBJECT) {
@@ -734,7 +781,10 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
          * matched its map keys (one method became two). Python's zipfile,
          * which writes ETRecords, stores names as UTF-8 bytes (with the flag
          * when they are not ASCII): the raw bytes are the method's name. */
-        if (zip_stat_index(z, i, ZIP_FL_ENC_RAW, &st) < 0 || !(st.valid & ZIP_STAT_NAME)) {
+        int stat_rc = zip_stat_index(z, i, ZIP_FL_ENC_RAW, &st);
+        if (stat_rc < 0 && zip_error_is_oom(zip_get_error(z)))
+            mlia_oom(0); /* z is registered for the jump (above) */
+        if (stat_rc < 0 || !(st.valid & ZIP_STAT_NAME)) {
             mlia_error_setf(err, file, "central directory entry %u: %s", i, zip_strerror(z));
             goto done;
         }
@@ -789,7 +839,7 @@ int etrecord_read(const uint8_t *data, size_t size, const char *file, mlia_arena
         mlia_json *v;
         const char *jfile = file ? mlia_arena_printf(arena, "%s: export_graph_id", file)
                                  : "export_graph_id";
-        mlia_json_opts opts = {false, 4};
+        mlia_json_opts opts = {.max_depth = 4, .refuse_nul = true};
         if (mlia_json_parse((const char *)text, len, &opts, arena, &v, jfile, err) < 0)
             goto done;
         if (v->type != MLIA_JSON_NUMBER || !v->num_int_fits) {

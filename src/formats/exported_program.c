@@ -647,7 +647,7 @@ static int parse_delegate(ep_ctx *c, ep_node *nd, uint32_t depth)
     c->path[c->plen] = 0;
     const char *doc_name = mlia_arena_printf(c->arena, "%s%s%s", c->entry ? c->entry : "",
                                              c->entry ? ": " : "", c->path);
-    mlia_json_opts opts = {true, 0};
+    mlia_json_opts opts = {.allow_nonfinite = true, .refuse_nul = true};
     mlia_json *root;
     /* The JSON parser prefixes "<file>: " itself; give it "<file>: <entry>: <path>". */
     const char *jfile = c->file ? mlia_arena_printf(c->arena, "%s: %s", c->file, doc_name)
@@ -1033,7 +1033,7 @@ int ep_parse_scratch(mlia_scratch *text, const char *json, size_t len, const cha
     mlia_scratch tree;
     mlia_scratch_begin(&tree, arena);
     int rc = -1;
-    mlia_json_opts opts = {true, 0};
+    mlia_json_opts opts = {.allow_nonfinite = true, .refuse_nul = true};
     mlia_json *root;
     int parsed = mlia_json_parse(json, len, &opts, &tree.a, &root, jfile, err);
     if (text) /* the tree holds copies of every string and number */

@@ -313,6 +313,14 @@ static int fb_string_at(const fb_table *t, uint64_t refpos, const char *name, in
                        n);
     if (b->base[s + 4 + n] != 0)
         return fb_fail(t, name, index, s + 4 + n, err, "string not NUL-terminated");
+    /* A string's bytes are a name or a label that the analysis compares and
+     * every output writes as a C string: a NUL inside would cut it there and
+     * could make two names one (docs/hardening.md, "Names with NUL"). */
+    const uint8_t *nul = memchr(b->base + s + 4, 0, n);
+    if (nul)
+        return fb_fail(t, name, index, (uint64_t)(nul - b->base), err,
+                       "string of %" PRIu32 " bytes holds a NUL byte at byte %zu of it", n,
+                       (size_t)(nul - (b->base + s + 4)));
     out->ptr = (const char *)(b->base + s + 4);
     out->len = n;
     return 0;

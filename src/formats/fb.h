@@ -222,7 +222,8 @@ FB_SCALAR_GETTER(fb_get_f64, double, 8, { uint64_t u_ = fb_le64(q); memcpy(out, 
 /* Sub-table field: 1 present (out filled), 0 absent, -1 error. */
 int fb_get_table(const fb_table *t, unsigned slot, const char *name, fb_table *out, mlia_error *err);
 /* String field: 1 present, 0 absent (out->ptr NULL), -1 error. The string
- * must be NUL-terminated inside the buffer; out->len excludes the NUL. */
+ * must be NUL-terminated inside the buffer and hold no other NUL (an error:
+ * names are C strings downstream); out->len excludes the NUL. */
 int fb_get_string(const fb_table *t, unsigned slot, const char *name, mlia_str *out, mlia_error *err);
 /* Vector field of elem_size-byte elements (4 for tables/strings): 1 present,
  * 0 absent (out->present false, n 0), -1 error. */

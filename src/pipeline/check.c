@@ -18,6 +18,7 @@
  * open until the end of the run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,25 +442,38 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         if (rc)
             goto fail;
     }
-    if (mlia_outdir_commit(od, err))
-        goto fail;
     {
-        char *final = realpath(mlia_outdir_final_path(od), NULL);
-        const char *fp = final ? final : mlia_outdir_final_path(od);
-        *output_path = strdup(fp);
-        if (!*output_path) /* found by the allocation-failure sweep */
-            mlia_oom(strlen(fp) + 1);
+        /* What the caller gets is allocated before the commit: an
+         * allocation failing after it would report an error for an output
+         * already in place (the process-wide sweep, docs/hardening.md).
+         * DIR exists now and DIR/mlia-output is never a link (outdir.c), so
+         * the resolved DIR + "/mlia-output" is the final folder's real path;
+         * realpath failing for memory is out of memory, not a reason to
+         * show another path. */
+        errno = 0;
+        char *real_dir = realpath(od->dir, NULL);
+        if (!real_dir && errno == ENOMEM)
+            mlia_oom(PATH_MAX);
+        mlia_buf fp;
+        mlia_buf_init(&fp);
+        if (real_dir)
+            mlia_buf_printf(&fp, "%s/%s", strcmp(real_dir, "/") ? real_dir : "", MLIA_OUTDIR_NAME);
+        else
+            mlia_buf_puts(&fp, mlia_outdir_final_path(od));
+        free(real_dir);
+        *output_path = mlia_buf_take(&fp);
         if (s->opts->model_explorer) {
-            size_t n = strlen(fp) + 64;
+            size_t n = strlen(*output_path) + 64;
             *page_path = malloc(n);
             if (!*page_path)
                 mlia_oom(n);
-            snprintf(*page_path, n, "%s/model-explorer/bundle/index.html", fp);
+            snprintf(*page_path, n, "%s/model-explorer/bundle/index.html", *output_path);
             if (me_rel)
-                *me_command = me_shell_command(fp, me_rel);
+                *me_command = me_shell_command(*output_path, me_rel);
         }
-        free(final);
     }
+    if (mlia_outdir_commit(od, err))
+        goto fail;
     s->outdir = NULL;
     free(me_rel);
     mlia_outdir_abort(od);
@@ -757,10 +771,30 @@ static int stage_outputs(mlia_session *s, mlia_error *err)
         json_text = mlia_buf_take(&json);
     }
 
+    /* the summary before the outputs are committed: after the commit
+     * nothing may fail (docs/hardening.md, "Process-wide sweep") */
+    char *console = mlia_console_summary(mlia_session_record(s), s->opts->console_width);
+    char *status_error = NULL;
+    if (s->runtime && s->runtime->nothing_attributed) {
+        /* "<etdump>: None of ... (status incompatible; the outputs were written)" */
+        const char *why = mlia_arena_printf(&s->arena, "%s: %s (status incompatible; the outputs were written)",
+                                            s->captures[0].digest.path, s->runtime->nothing_attributed);
+        status_error = strdup(why);
+        if (!status_error) {
+            free(console);
+            free(json_text);
+            mlia_oom(strlen(why) + 1);
+        }
+    }
     char *page = NULL, *outp = NULL, *me_cmd = NULL, *me_hint = NULL;
     if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, &me_hint, err)) {
+        free(page);
+        free(outp);
+        free(me_cmd);
         free(me_hint);
         free(json_text);
+        free(console);
+        free(status_error);
         return -1;
     }
     out->result_json = json_text;
@@ -768,15 +802,8 @@ static int stage_outputs(mlia_session *s, mlia_error *err)
     out->model_explorer_command = me_cmd;
     out->model_explorer_hint = me_hint;
     out->output_path = outp;
-    out->console = mlia_console_summary(&s->record, s->opts->console_width);
-    if (s->runtime && s->runtime->nothing_attributed) {
-        /* "<etdump>: None of ... (status incompatible; the outputs were written)" */
-        const char *why = mlia_arena_printf(&s->arena, "%s: %s (status incompatible; the outputs were written)",
-                                            s->captures[0].digest.path, s->runtime->nothing_attributed);
-        out->status_error = strdup(why);
-        if (!out->status_error)
-            mlia_oom(strlen(why) + 1);
-    }
+    out->console = console;
+    out->status_error = status_error;
     return 0;
 }
 

@@ -14,7 +14,7 @@
 static mlia_json *parse_opts(mlia_arena *a, const char *s, bool nonfinite, unsigned depth,
                              mlia_error *err)
 {
-    mlia_json_opts o = {nonfinite, depth};
+    mlia_json_opts o = {.allow_nonfinite = nonfinite, .max_depth = depth};
     mlia_json *v = NULL;
     mlia_error_clear(err);
     if (mlia_json_parse(s, strlen(s), &o, a, &v, "t.json", err) < 0)
@@ -458,6 +458,32 @@ TEST(repeated_keys_are_interned)
     mlia_buf_free(&s);
 }
 
+/* issue 30 item 2: a decoded \u0000 is kept (with its length) by default,
+ * and refused, with its byte offset, when the caller's names are C strings. */
+TEST(nul_in_strings_kept_or_refused)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    const char *s = "{\"n\\u0000a\": \"x\\u0000y\"}";
+    mlia_error err;
+    mlia_json *v = parse_opts(&a, s, false, 0, &err);
+    CHECK(v);
+    CHECK_UINT(v->u.object.members[0].key_len, 3);
+    CHECK_UINT(v->u.object.members[0].value->u.string.len, 3);
+    CHECK(memcmp(v->u.object.members[0].value->u.string.s, "x\0y", 4) == 0);
+    mlia_json_opts o = {.refuse_nul = true};
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_json_parse(s, strlen(s), &o, &a, &v, "t.json", &err), -1);
+    CHECK_STR(err.text, "t.json: NUL character (\\u0000) in a string at byte 3: refused (names are compared "
+                        "and written up to their first NUL, so two names could merge)");
+    const char *t = "[\"ok\", \"\\u0000\"]";
+    mlia_error_clear(&err);
+    CHECK_INT(mlia_json_parse(t, strlen(t), &o, &a, &v, "t.json", &err), -1);
+    CHECK_STR(err.text, "t.json: NUL character (\\u0000) in a string at byte 8: refused (names are compared "
+                        "and written up to their first NUL, so two names could merge)");
+    mlia_arena_free(&a);
+}
+
 int main(void)
 {
     RUN(rfc_example_object);
@@ -472,5 +498,6 @@ int main(void)
     RUN(large_document_is_fast);
     RUN(clone_outlives_its_tree);
     RUN(repeated_keys_are_interned);
+    RUN(nul_in_strings_kept_or_refused);
     return test_summary();
 }

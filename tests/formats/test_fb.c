@@ -81,6 +81,35 @@ TEST(scalars_strings_vectors)
     tb_free(&b);
 }
 
+/* issue 30 item 2: a NUL inside a string is an error with its position, not
+ * a shorter name (every reader's strings come through fb_string_at: ETDump
+ * names and delegate ids, PTE and VGF strings). */
+TEST(nul_inside_a_string)
+{
+    tb b;
+    tb_init(&b);
+    build_basic(&b, false);
+    size_t at = 0;
+    for (size_t i = 0; i + 5 < b.n; i++)
+        if (!memcmp(b.d + i, "hello", 5))
+            at = i;
+    b.d[at + 2] = 0; /* "he\0lo" */
+    fb_buf fb;
+    fb_table root;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(fb_open(&fb, b.d, b.n, "t.bin", 1000, NULL, false, 0, &root, &err), 0);
+    mlia_str s;
+    CHECK_INT(fb_get_string(&root, 4, "delegate_debug_id_str", &s, &err), -1);
+    char want[256];
+    snprintf(want, sizeof want,
+             "t.bin: string of 5 bytes holds a NUL byte at byte 2 of it at byte %zu (delegate_debug_id_str)",
+             1000 + at + 2);
+    CHECK_STR(err.text, want);
+    CHECK(s.ptr == NULL);
+    tb_free(&b);
+}
+
 TEST(error_messages_with_paths)
 {
     tb b;
@@ -345,6 +374,7 @@ int main(void)
     RUN(read_records);
     RUN(scalars_strings_vectors);
     RUN(error_messages_with_paths);
+    RUN(nul_inside_a_string);
     RUN(open_errors);
     RUN(vgf_options);
     RUN(unions_depth_budget);

@@ -105,10 +105,10 @@ class MakeInstall(unittest.TestCase):
         self.assertEqual(q("--cflags"), [f"-I{self.prefix}/include"])
         self.assertEqual(q("--libs"), [f"-L{self.prefix}/lib", "-lmlia"])
         static = q("--static", "--libs")
-        for flag in ("-lmlia", "-lzip", "-lcrypto", "-lm", "-pthread"):
+        for flag in ("-lmlia", "-lzip", "-lnettle", "-lm", "-pthread"):
             self.assertIn(flag, static)
         pc = open(os.path.join(self.prefix, "lib", "pkgconfig", "mlia.pc"), encoding="utf-8").read()
-        self.assertIn("Requires.private: libzip libcrypto\n", pc)
+        self.assertIn("Requires.private: libzip nettle\n", pc)
         self.assertIn("Libs.private: -lm -pthread\n", pc)
 
     def build_and_run(self, name, link):

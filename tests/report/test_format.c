@@ -21,7 +21,7 @@ TEST(table_of_values)
     mlia_arena a;
     mlia_arena_init(&a);
     mlia_json *doc = NULL;
-    mlia_json_opts o = {false, 16};
+    mlia_json_opts o = {.allow_nonfinite = false, .max_depth = 16};
     int rc = mlia_json_parse(text, size, &o, &a, &doc, "format-table.json", &err);
     free(text);
     if (rc != 0) {

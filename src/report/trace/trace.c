@@ -988,7 +988,11 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     mlia_jw_karr_begin(w, "executions");
     for (uint32_t k = 0; k < nx && !oom; k++) {
         load_execution(src, k, &vec);
-        if (vec.oom || total + vec.n > TRACE_PAGE_MAX_EVENTS)
+        if (vec.oom) {
+            oom = true;
+            break;
+        }
+        if (total + vec.n > TRACE_PAGE_MAX_EVENTS)
             break;
         total += vec.n;
         shown++;
@@ -1014,6 +1018,15 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
         }
         mlia_jw_arr_end(w);
         mlia_jw_obj_end(w);
+    }
+    if (oom) {
+        /* Out of memory is an error of the run, never a shorter timeline:
+         * a page that left executions out without saying so was a
+         * different output (the process-wide sweep, docs/hardening.md). */
+        free(vec.v);
+        mlia_arena_free(&vec.names);
+        site_map_free(&sites);
+        mlia_oom(0);
     }
     mlia_jw_arr_end(w);
     mlia_jw_kuint(w, "shown_executions", shown);
@@ -1045,7 +1058,6 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
     free(vec.v);
     mlia_arena_free(&vec.names);
     site_map_free(&sites);
-    (void)oom; /* an execution that could not be listed ends the list */
 }
 
 /* ------------------------------------------------------------------ */

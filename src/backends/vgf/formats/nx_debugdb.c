@@ -13,12 +13,12 @@
 #include "backends/vgf/formats/nx_debugdb.h"
 
 #include <inttypes.h>
-#include <openssl/sha.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/json_read.h"
+#include "core/sha256.h"
 #include "core/str.h"
 #include "core/utf8.h"
 #include "backends/vgf/formats/nx_stats.h"
@@ -647,7 +647,7 @@ void nx_label_parse(const char *label, mlia_arena *arena, nx_label_info *out)
     mlia_json *root = NULL;
     mlia_error e;
     mlia_error_clear(&e);
-    mlia_json_opts opts = {.allow_nonfinite = false, .max_depth = 0};
+    mlia_json_opts opts = {.allow_nonfinite = false, .max_depth = 0, .refuse_nul = true};
     if (n && (label[0] == '{' || ascii_space(label[0])) &&
         mlia_json_parse(label, n, &opts, arena, &root, NULL, &e) == 0 && root->type == MLIA_JSON_OBJECT) {
         out->kind = NX_LABEL_JSON;
@@ -761,8 +761,8 @@ char *nx_code_stack_id(const nx_code_frame *frames, uint32_t upto, mlia_arena *a
             mlia_buf_putc(&text, *c == '\\' ? '/' : *c);
         mlia_buf_printf(&text, ":%" PRIu64 ":%s", frames[i].line, frames[i].function ? frames[i].function : "");
     }
-    unsigned char md[SHA256_DIGEST_LENGTH];
-    SHA256((const unsigned char *)(text.data ? text.data : ""), text.len, md);
+    uint8_t md[32];
+    mlia_sha256(text.data, text.len, md);
     mlia_buf_free(&text);
     char hex[13];
     for (int i = 0; i < 6; i++)

@@ -762,7 +762,7 @@ int nx_wrapper_parse(const uint8_t *bytes, size_t len, bool scanner, mlia_arena 
     mlia_json *root = NULL;
     mlia_error jerr;
     mlia_error_clear(&jerr);
-    mlia_json_opts opts = {.allow_nonfinite = false, .max_depth = 0};
+    mlia_json_opts opts = {.allow_nonfinite = false, .max_depth = 0, .refuse_nul = true};
     if (mlia_json_parse((const char *)bytes, len, &opts, arena, &root, NULL, &jerr) < 0) {
         if (scanner && !contains_schema_text(bytes, len))
             return NX_NOT_A_RECORD;
