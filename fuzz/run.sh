@@ -20,14 +20,17 @@ mkdir -p "$out/crashes" "$out/obj"
 command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang libclang-rt-14-dev)"; exit 1; }
 CFLAGS=(-std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
         -Iinclude -Isrc)
-# the library's objects, as the Makefile builds them (alloc.h force-included), once
+# the library's objects, as the Makefile builds them (alloc.h force-included);
+# all of them again whenever any source or header changed since the last build
+# (a struct that grew in a header must not meet objects built with the old one)
 lib_srcs=$(ls src/core/*.c src/formats/*.c src/analysis/*.c src/report/*.c src/report/*/*.c src/pipeline/*.c \
               src/api/*.c src/backends/*.c src/backends/*/*.c src/backends/*/*/*.c)
-printf '%s\n' $lib_srcs | FLAGS="${CFLAGS[*]}" OUT="$out/obj" xargs -P "${FUZZ_JOBS:-2}" -I{} sh -c '
-  o="$OUT/$(echo {} | tr / _).o"
-  if [ ! -e "$o" ] || [ {} -nt "$o" ] || [ src/core/alloc.h -nt "$o" ]; then
-    clang $FLAGS -include src/core/alloc.h -c {} -o "$o" || exit 255
-  fi'
+if [ ! -e "$out/obj/.stamp" ] || [ -n "$(find src include fuzz -newer "$out/obj/.stamp" -print -quit)" ]; then
+  rm -f "$out"/obj/*.o
+  printf '%s\n' $lib_srcs | FLAGS="${CFLAGS[*]}" OUT="$out/obj" xargs -P "${FUZZ_JOBS:-2}" -I{} sh -c '
+    clang $FLAGS -include src/core/alloc.h -c {} -o "$OUT/$(echo {} | tr / _).o" || exit 255'
+  touch "$out/obj/.stamp"
+fi
 objs=$(for s in $lib_srcs; do echo "$out/obj/$(echo "$s" | tr / _).o"; done)
 for t in $TARGETS; do
   clang "${CFLAGS[@]}" -fsanitize=fuzzer fuzz/fuzz_$t.c $objs -lzip -lnettle -lm -pthread -o "$out/fuzz_$t"
