@@ -20,7 +20,9 @@
  * The shim allocates nothing and keeps its state in three atomics; it reads
  * the environment in its constructor, before main.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
