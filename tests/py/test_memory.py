@@ -70,6 +70,33 @@ class LenetMemory(unittest.TestCase):
         # the static view has no instruction, hence no memory figure
         self.assertIsNone(r.m(sid("aten_view_copy_default"), "live_bytes"))
 
+    def test_memory_csv(self):
+        with open(os.path.join(self.out, "mlia-output", "csv", "memory.csv"), encoding="utf-8") as f:
+            rows = f.read().splitlines()
+        self.assertEqual(rows[0], "instruction,operator,source_operator,live_bytes,allocated_bytes,live_tensors")
+        self.assertEqual(rows[8], "7,aten::addmm.out,aten_addmm_default,194080,480,4")
+        self.assertEqual(len(rows), 15)
+
+    def test_console_section(self):
+        p = run_mlia(*check_args(self.etrecord, self.etdump, "--companion-model", self.pte, "--output-dir",
+                                 os.path.join(self.tmp, "console")))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("Memory plan (forward): 1 pool, 194,080 bytes planned", p.stdout)
+        text = " ".join(p.stdout.split())
+        self.assertIn("pool 1: size 194,080 bytes, peak 194,080 bytes at instruction 7 (aten::addmm.out, "
+                      "aten_addmm_default), waste 0 bytes", text)
+        self.assertIn("1 7 aten_addmm_default 194,080 480", text)
+        self.assertIn("Runtime allocations: not recorded in the ETDump", text)
+
+    def test_memory_tensors_csv(self):
+        with open(os.path.join(self.out, "mlia-output", "csv", "memory_tensors.csv"), encoding="utf-8") as f:
+            rows = f.read().splitlines()
+        self.assertEqual(rows[0], "value,pool,offset,bytes,dtype,first,last,producer,last_consumer,view_of,role")
+        self.assertIn("10,1,37632,4096,FLOAT,0,0,,0,,input", rows)
+        self.assertIn("71,1,192000,1600,FLOAT,5,7,,7,57,", rows)
+        self.assertIn("92,1,193600,40,FLOAT,13,13,13,13,,output", rows)
+        self.assertEqual(len(rows), 19)
+
 
 class MemoryFixtures(unittest.TestCase):
     @classmethod

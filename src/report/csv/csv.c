@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <string.h>
 
+#include "analysis/memory.h"
 #include "report/backend_out.h"
 #include "analysis/result.h"
 #include "analysis/runtime.h"
 #include "core/json_write.h"
 #include "core/utf8.h"
+#include "formats/pte.h"
 
 #define CSV_FLUSH ((size_t)1 << 16)
 
@@ -368,12 +370,90 @@ static int executions_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
     return finish(&o, path, err);
 }
 
+/* ---- memory.csv and memory_tensors.csv: the memory view (docs/memory.md) */
+
+static int memory_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
+{
+    const memory_analysis *ma = ((const mlia_run_record *)ctx)->memory;
+    csv_out o = {.fp = fp, .first = true};
+    mlia_buf_init(&o.b);
+    static const char *const head[] = {"instruction", "operator", "source_operator", "live_bytes", "allocated_bytes",
+                                       "live_tensors"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        text(&o, head[i]);
+    char col[48];
+    for (uint32_t p = 0; ma->n_pools > 1 && p < ma->n_pools; p++) {
+        snprintf(col, sizeof col, "pool_%u_live_bytes", ma->pools[p].id);
+        text(&o, col);
+    }
+    eol(&o);
+    for (uint32_t k = 0; k < ma->n_instructions; k++) {
+        const memory_instruction *mi = &ma->instructions[k];
+        u64(&o, k);
+        text(&o, mi->op);
+        text(&o, mi->node_name ? mi->node_name : "");
+        u64(&o, mi->live);
+        u64(&o, mi->allocates);
+        u64(&o, mi->n_live);
+        for (uint32_t p = 0; ma->n_pools > 1 && p < ma->n_pools; p++)
+            u64(&o, ma->pools[p].live[k]);
+        eol(&o);
+    }
+    return finish(&o, path, err);
+}
+
+static void instr_cell(csv_out *o, int32_t k)
+{
+    if (k < 0)
+        empty(o);
+    else
+        u64(o, (uint64_t)k);
+}
+
+static int memory_tensors_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
+{
+    const memory_analysis *ma = ((const mlia_run_record *)ctx)->memory;
+    csv_out o = {.fp = fp, .first = true};
+    mlia_buf_init(&o.b);
+    static const char *const head[] = {"value", "pool", "offset", "bytes", "dtype", "first", "last", "producer",
+                                       "last_consumer", "view_of", "role"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        text(&o, head[i]);
+    eol(&o);
+    for (uint32_t i = 0; i < ma->n_tensors; i++) {
+        const memory_tensor *m = &ma->tensors[i];
+        u64(&o, m->value);
+        u64(&o, m->pool);
+        u64(&o, m->offset);
+        u64(&o, m->nbytes);
+        const char *dt = et_scalar_type_name(m->scalar_type);
+        text(&o, dt ? dt : "");
+        instr_cell(&o, m->first);
+        instr_cell(&o, m->last);
+        instr_cell(&o, m->producer);
+        instr_cell(&o, m->last_consumer);
+        if (m->alias_of >= 0)
+            u64(&o, (uint64_t)m->alias_of);
+        else
+            empty(&o);
+        text(&o, m->is_mutable ? "mutable" : m->is_input && m->is_output ? "input,output" : m->is_input ? "input"
+                                          : m->is_output                 ? "output"
+                                                                         : "");
+        eol(&o);
+    }
+    return finish(&o, path, err);
+}
+
 int csv_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
 {
     void *ctx = (void *)s; /* the stream callbacks only read it */
     if (mlia_outdir_stream(od, "csv/operators.csv", operators_to, ctx, err) ||
         mlia_outdir_stream(od, "csv/chains.csv", chains_to, ctx, err) ||
         mlia_outdir_stream(od, "csv/executions.csv", executions_to, ctx, err))
+        return -1;
+    if (s->memory && s->memory->available &&
+        (mlia_outdir_stream(od, "csv/memory.csv", memory_to, ctx, err) ||
+         mlia_outdir_stream(od, "csv/memory_tensors.csv", memory_tensors_to, ctx, err)))
         return -1;
     return 0;
 }

@@ -36,6 +36,7 @@
 
 #include "core/error.h"
 #include "core/oom.h"
+#include "analysis/memory.h"
 #include "core/str.h"
 #include "report/format.h"
 #include "report/result/headline.h"
@@ -1035,8 +1036,118 @@ static void put_warnings(out *o, const mlia_result *r)
     }
 }
 
+/* The memory view (docs/memory.md): pools with size, peak and waste, then
+ * the instructions with the most live bytes. Nothing without a PTE plan. */
+static void put_memory(out *o, const memory_analysis *ma)
+{
+    if (!ma)
+        return;
+    mlia_buf *b = o->b;
+    char v1[MLIA_FMT_CAP], v2[MLIA_FMT_CAP], v3[MLIA_FMT_CAP];
+    if (!ma->available) {
+        mlia_buf_puts(b, "\nMemory plan: unavailable: ");
+        put_wrapped(o, ma->reason, 27, 4);
+        return;
+    }
+    mlia_fmt_int(v1, sizeof v1, (double)ma->total_planned);
+    char line[512];
+    snprintf(line, sizeof line, "Memory plan (%s): %u pool%s, %s bytes planned", ma->method, ma->n_pools,
+             ma->n_pools == 1 ? "" : "s", v1);
+    mlia_buf_puts(b, "\n");
+    put_wrapped(o, line, 0, 2);
+    if (!ma->n_pools) {
+        mlia_buf_puts(b, "  no planned memory: the method's tensors live in delegate or caller memory\n");
+        return;
+    }
+    for (uint32_t p = 0; p < ma->n_pools; p++) {
+        const memory_pool *pl = &ma->pools[p];
+        mlia_fmt_int(v1, sizeof v1, (double)pl->size);
+        mlia_fmt_int(v2, sizeof v2, (double)pl->peak);
+        mlia_fmt_int(v3, sizeof v3, (double)pl->waste);
+        const memory_instruction *mi = pl->peak_instruction >= 0 ? &ma->instructions[pl->peak_instruction] : NULL;
+        if (mi)
+            snprintf(line, sizeof line, "pool %u: size %s bytes, peak %s bytes at instruction %d (%s%s%s), waste %s bytes",
+                     pl->id, v1, v2, pl->peak_instruction, mi->op, mi->node_name ? ", " : "",
+                     mi->node_name ? mi->node_name : "", v3);
+        else
+            snprintf(line, sizeof line, "pool %u: size %s bytes, nothing live, waste %s bytes", pl->id, v1, v3);
+        mlia_buf_puts(b, "  ");
+        put_wrapped(o, line, 2, 4);
+        if (pl->peak_aligned != pl->peak) {
+            mlia_fmt_int(v2, sizeof v2, (double)pl->peak_aligned);
+            snprintf(line, sizeof line, "with every tensor rounded up to %u bytes the peak is %s bytes",
+                     MEMORY_DEFAULT_ALIGNMENT, v2);
+            mlia_buf_puts(b, "    ");
+            put_wrapped(o, line, 4, 4);
+        }
+    }
+    /* top instructions by live bytes (ties: instruction order) */
+    uint32_t n = ma->n_instructions, shown = n < MLIA_CONSOLE_TOP ? n : MLIA_CONSOLE_TOP;
+    if (!shown)
+        return;
+    uint32_t *top = malloc(sizeof *top * shown);
+    if (!top)
+        mlia_oom(sizeof *top * shown);
+    uint32_t nt = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t at = nt < shown ? nt++ : shown;
+        if (at == shown) {
+            if (ma->instructions[k].live <= ma->instructions[top[shown - 1]].live)
+                continue;
+            at = shown - 1;
+        }
+        while (at > 0 && ma->instructions[top[at - 1]].live < ma->instructions[k].live) {
+            top[at] = top[at - 1];
+            at--;
+        }
+        top[at] = k;
+    }
+    mlia_buf_printf(b, "  Top instructions by live bytes (%u of %u)\n", shown, n);
+    mlia_buf_puts(b, "      #  Instr  Source operator (or kernel)                     Live bytes   Allocated\n");
+    for (uint32_t i = 0; i < shown; i++) {
+        const memory_instruction *mi = &ma->instructions[top[i]];
+        mlia_fmt_int(v1, sizeof v1, (double)mi->live);
+        mlia_fmt_int(v2, sizeof v2, (double)mi->allocates);
+        char name[256];
+        snprintf(name, sizeof name, "%s", mi->node_name ? mi->node_name : mi->op);
+        char clean[256];
+        size_t cl = 0;
+        for (const char *q = name; *q && cl + 1 < sizeof clean; q++)
+            clean[cl++] = (*q >= 32 && *q < 127) ? *q : '?';
+        clean[cl] = 0;
+        if (cl > 46) {
+            clean[43] = clean[44] = clean[45] = '.';
+            clean[46] = 0;
+        }
+        mlia_buf_printf(b, "    %3u  %5u  %-46s %11s %11s\n", i + 1, top[i], clean, v1, v2);
+    }
+    free(top);
+    if (ma->has_runtime) {
+        mlia_buf_puts(b, "  Runtime allocations (ETDump):");
+        for (uint32_t a = 0; a < ma->n_allocators; a++) {
+            mlia_fmt_int(v1, sizeof v1, (double)ma->allocators[a].bytes);
+            char safe[128];
+            mlia_escape_text(safe, sizeof safe, ma->allocators[a].name, strlen(ma->allocators[a].name));
+            mlia_buf_printf(b, "%s %s %s bytes in %llu", a ? ";" : "", safe, v1,
+                            (unsigned long long)ma->allocators[a].count);
+        }
+        mlia_buf_puts(b, "\n");
+    } else {
+        mlia_buf_puts(b, "  Runtime allocations: not recorded in the ETDump\n");
+    }
+}
+
+static char *summary(const mlia_result *r, const char *method, uint32_t n_executions, unsigned width,
+                     const memory_analysis *ma);
+
 char *mlia_console_summary_width(const mlia_result *r, const char *method, uint32_t n_executions,
                                  unsigned width)
+{
+    return summary(r, method, n_executions, width, NULL);
+}
+
+static char *summary(const mlia_result *r, const char *method, uint32_t n_executions, unsigned width,
+                     const memory_analysis *ma)
 {
     mlia_buf b;
     mlia_buf_init(&b);
@@ -1055,6 +1166,7 @@ char *mlia_console_summary_width(const mlia_result *r, const char *method, uint3
     put_delegate_operators(&o, r);
     put_accuracy(&o, r);
     put_chains(&o, r);
+    put_memory(&o, ma);
     put_warnings(&o, r);
     return mlia_buf_take(&b);
 }
@@ -1066,5 +1178,5 @@ char *mlia_console_summary_result(const mlia_result *r, const char *method, uint
 
 char *mlia_console_summary(const mlia_run_record *s, unsigned width)
 {
-    return mlia_console_summary_width(s->result, s->method_name, s->n_executions, width);
+    return summary(s->result, s->method_name, s->n_executions, width, s->memory);
 }
