@@ -25,6 +25,7 @@ import { EntityTable } from './table.js';
 import { Search } from './search.js';
 import { buildHeadline } from './headline.js';
 import { Timeline } from './timeline.js';
+import { MemoryTab } from './memory.js';
 import { prepareCompare, addBaselinePane, startCompare } from './compare.js';
 
 const MAX_PANES = 4;
@@ -71,30 +72,58 @@ class App {
     document.addEventListener('keydown', (ev) => this.onKey(ev));
   }
 
-  // The Timeline tab (timeline.js), when the data has executions.
+  // The Timeline tab (timeline.js), when the data has executions, and the
+  // Memory tab (memory.js), when it has a memory plan (docs/memory.md).
   buildTimeline(header) {
     const tl = this.doc.timeline;
-    if (!tl || typeof tl !== 'object' || !Array.isArray(tl.executions) || !tl.executions.length) return;
-    this.timeline = new Timeline(this, tl);
+    const hasTimeline = tl && typeof tl === 'object' && Array.isArray(tl.executions) && tl.executions.length;
+    const mem = this.doc.memory;
+    const hasMemory = mem && typeof mem === 'object';
+    if (!hasTimeline && !hasMemory) return;
     this.graphsTab = el('button', { type: 'button', id: 'tab-graphs', class: 'tab active', text: 'Graphs', onclick: () => this.showGraphs() });
-    this.timelineTab = el('button', { type: 'button', id: 'tab-timeline', class: 'tab', text: 'Timeline', onclick: () => this.showTimeline() });
-    header.insertBefore(el('nav', { class: 'tabs' }, this.graphsTab, this.timelineTab), this.addPaneButton);
-    document.body.insertBefore(this.timeline.root, this.tableBox.nextSibling);
+    const tabs = [this.graphsTab];
+    if (hasTimeline) {
+      this.timeline = new Timeline(this, tl);
+      this.timelineTab = el('button', { type: 'button', id: 'tab-timeline', class: 'tab', text: 'Timeline', onclick: () => this.showTimeline() });
+      tabs.push(this.timelineTab);
+      document.body.insertBefore(this.timeline.root, this.tableBox.nextSibling);
+    }
+    if (hasMemory) {
+      this.memory = new MemoryTab(this, mem);
+      this.memoryTab = el('button', { type: 'button', id: 'tab-memory', class: 'tab', text: 'Memory', onclick: () => this.showMemory() });
+      tabs.push(this.memoryTab);
+      document.body.insertBefore(this.memory.root, this.tableBox.nextSibling);
+    }
+    header.insertBefore(el('nav', { class: 'tabs' }, tabs), this.addPaneButton);
+  }
+
+  // One tab at a time: the others' sections hidden, their buttons inactive.
+  leaveTabs() {
+    document.body.classList.remove('timeline-mode', 'memory-mode');
+    if (this.timeline) this.timeline.hide();
+    if (this.memory) this.memory.hide();
+    for (const t of [this.graphsTab, this.timelineTab, this.memoryTab]) if (t) t.classList.remove('active');
   }
 
   showTimeline() {
     if (!this.timeline) return;
+    this.leaveTabs();
     document.body.classList.add('timeline-mode');
-    this.graphsTab.classList.remove('active');
     this.timelineTab.classList.add('active');
     this.timeline.show();
   }
 
+  showMemory() {
+    if (!this.memory) return;
+    this.leaveTabs();
+    document.body.classList.add('memory-mode');
+    this.memoryTab.classList.add('active');
+    this.memory.show();
+  }
+
   showGraphs() {
-    if (!this.timeline) return;
-    document.body.classList.remove('timeline-mode');
-    this.timeline.hide();
-    this.timelineTab.classList.remove('active');
+    if (!this.timeline && !this.memory) return;
+    this.leaveTabs();
     this.graphsTab.classList.add('active');
     for (const p of this.panes) {
       p.cachedSize = null;

@@ -92,7 +92,7 @@ static void tensor_outputs(vw_ctx *c, const ep_graph *g, vw_node *n, const char 
 }
 
 /* The overlays of the view's row in views.c, in order. */
-enum { OV_SOURCE_P50, OV_SOURCE_MIN, OV_SOURCE_MAX, OV_SOURCE_KERNEL, OV_SOURCE_SNR, OV_SOURCE_ERR };
+enum { OV_SOURCE_P50, OV_SOURCE_MIN, OV_SOURCE_MAX, OV_SOURCE_KERNEL, OV_SOURCE_SNR, OV_SOURCE_ERR, OV_SOURCE_MEMORY };
 
 /* Output statistics and error metrics of an operator (docs/accuracy.md):
  * P50 attributes, an unavailable SNR with its reason (the infinite SNR of
@@ -217,6 +217,7 @@ void vw_source_build(vw_ctx *c, vw_view *v)
         vw_overlay_metric(c, v, OV_SOURCE_KERNEL, gi, id, ent, "kernel_time", "p50");
         vw_overlay_metric(c, v, OV_SOURCE_SNR, gi, id, ent, "output_snr_db", "p50");
         vw_overlay_metric(c, v, OV_SOURCE_ERR, gi, id, ent, "output_max_abs_error", "p50");
+        vw_overlay_metric(c, v, OV_SOURCE_MEMORY, gi, id, ent, "live_bytes", "max"); /* docs/memory.md */
         for (uint32_t j = 0; j < nd->n_outputs; j++) {
             if (!nd->outputs[j])
                 continue;

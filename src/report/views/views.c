@@ -76,7 +76,9 @@ static const vw_view_def VIEWS[] = {
               MS_P50("execution_time_max", "Execution time max", "source_operator", "max"),
               OVERLAY("kernel_time_p50", "Kernel time P50", "ms", "source_operator", "kernel_time:p50", false),
               SNR_P50("output_snr_db_p50", "Output SNR P50 (low = red)", "source_operator"),
-              ERR_P50("output_max_abs_error_p50", "Output max abs error P50", "source_operator")),
+              ERR_P50("output_max_abs_error_p50", "Output max abs error P50", "source_operator"),
+              OVERLAY("memory_live_bytes", "Memory: live bytes while it runs", "bytes", "source_operator",
+                      "live_bytes", false)),
      false, 10, false},
     {"etdump_backend_trace", "ETDump Backend Trace", vw_trace_unavailable, vw_trace_build,
      LIST("total_cycles", "execution_time", "unattributed_time"),
@@ -1156,9 +1158,13 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     for (uint32_t i = 0; i < r->n_warnings; i++)
         if (is_assumption(r->warnings[i]))
             mlia_jw_str(w, r->warnings[i]);
-    if (s->has_companion)
+    if (s->has_companion && s->vgf)
         mlia_jw_str(w, "The companion PTE passed the structural compatibility checks only (segments, SPIR-V result "
                        "ids, instruction count); this does not prove that this PTE produced the capture.");
+    else if (s->has_companion)
+        mlia_jw_str(w, "The companion PTE passed the structural compatibility checks only (instruction ids and "
+                       "kinds); this does not prove that this PTE produced the capture, nor that its memory plan is "
+                       "the one that ran.");
     mlia_jw_arr_end(w);
     mlia_jw_karr_begin(w, "notes");
     if (s->ticks_per_second > 0 && s->ticks_per_second != 1e9) { /* docs/captures.md */
@@ -1193,6 +1199,10 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     if (s->trace) { /* the Timeline tab (docs/trace.md) */
         mlia_jw_key(w, "timeline");
         trace_write_page_timeline(s->trace, w);
+    }
+    if (s->memory) { /* the Memory tab (docs/memory.md) */
+        mlia_jw_key(w, "memory");
+        vw_memory_write(s, c->a, w);
     }
     mlia_jw_obj_end(w);
 }

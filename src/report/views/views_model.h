@@ -240,6 +240,9 @@ bool vw_cpu_only(const mlia_run_record *s);
 /* The slot of backend `name` in c->backend_scratch (NULL until the backend
  * fills it; for a backend that did not run, a fresh slot of the arena). */
 void **vw_backend_scratch(vw_ctx *c, const char *name);
+/* The page data's "memory" object (view_memory.c; s->memory not NULL). */
+struct mlia_jw;
+void vw_memory_write(const mlia_run_record *s, mlia_arena *a, struct mlia_jw *w);
 
 /* ---- the view table (views.c) ---- */
 

@@ -95,7 +95,7 @@ const char *vw_pte_unavailable(const mlia_run_record *s)
     if (!s->has_companion || !s->companion)
         return "No companion PTE was given.";
     if (!vgf_state_of(s) || !vgf_state_of(s)->vgf)
-        return "The companion PTE holds no decodable VGF delegate.";
+        return "The companion PTE has no VgfBackend delegate.";
     return NULL;
 }
 
