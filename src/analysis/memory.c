@@ -208,6 +208,16 @@ static bool writes_value(const pte_plan *p, const pte_instruction *in, int32_t v
     return false;
 }
 
+/* Outputs of delegate call k from the ETRecord's instruction -> output
+ * count map, 0 when unknown. */
+static uint32_t delegate_outputs(const mctx *c, uint32_t k, uint32_t n_args)
+{
+    const etrecord_method *maps = c->in->maps;
+    if (!maps || k >= maps->n_instr || maps->num_outs[k] < 0 || (uint64_t)maps->num_outs[k] > n_args)
+        return 0;
+    return (uint32_t)maps->num_outs[k];
+}
+
 static void lifetimes(mctx *c, const pte_chain *ch)
 {
     memory_analysis *ma = c->ma;
@@ -220,8 +230,10 @@ static void lifetimes(mctx *c, const pte_chain *ch)
             for (uint32_t a = 0; a < in->n_args; a++) {
                 /* out-variant kernels: the last argument (or the members
                  * of a list there) is written; it may also appear earlier
-                 * as the out= argument */
-                bool w = in->kind == PTE_INSTR_KERNEL && writes_value(c->plan, in, in->args[a]);
+                 * as the out= argument. A delegate call's outputs are its
+                 * last num_outs arguments (ETRecord map; unknown without) */
+                bool w = in->kind == PTE_INSTR_KERNEL ? writes_value(c->plan, in, in->args[a])
+                                                      : a >= in->n_args - delegate_outputs(c, k, in->n_args);
                 touch(c, in->args[a], k, w);
             }
             break;
@@ -432,6 +444,15 @@ static void name_instructions(mctx *c, const pte_chain *ch)
         for (uint32_t j = 0; j < h->n && match < 0; j++) {
             for (uint32_t q = ep_handle_first(hn, nh, h->v[j]); q < nh && hn[q].handle == h->v[j]; q++) {
                 const ep_node *nd = &g->nodes[hn[q].node];
+                if (in->kind == PTE_INSTR_DELEGATE) {
+                    /* a delegate call runs the lowered call node, not one of
+                     * the operators it covers */
+                    if (nd->is_delegate) {
+                        match = (int32_t)hn[q].node;
+                        break;
+                    }
+                    continue;
+                }
                 if (first < 0)
                     first = (int32_t)hn[q].node;
                 mlia_str nb = op_base(nd->target ? ep_target_short(nd->target) : NULL, false);
@@ -616,6 +637,17 @@ void memory_add_metrics(const memory_analysis *ma, mlia_result *r)
         mlia_metric m = mlia_metric_uint("runtime_allocated_bytes", "bytes", ma->allocators[i].bytes, "sum", 0);
         mlia_metric_qualify(&m, "allocator", ma->allocators[i].name);
         mlia_result_add_metric(r, m);
+    }
+    /* delegate calls: their own live and written bytes */
+    for (uint32_t k = 0; k < ma->n_instructions; k++) {
+        const memory_instruction *mi = &ma->instructions[k];
+        mlia_entity *e = mi->kind == PTE_INSTR_DELEGATE
+                             ? mlia_result_find(r, mlia_arena_printf(a, "delegate_call/%s/0/%" PRIu32, ma->method, k))
+                             : NULL;
+        if (e) {
+            mlia_entity_add_metric(r, e, mlia_metric_uint("live_bytes", "bytes", mi->live, "max", 0));
+            mlia_entity_add_metric(r, e, mlia_metric_uint("allocated_bytes", "bytes", mi->allocates, "sum", 0));
+        }
     }
     /* source operators: the largest live bytes over their instructions and
      * the bytes they write first */

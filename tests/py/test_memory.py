@@ -121,6 +121,9 @@ class MemoryFixtures(unittest.TestCase):
         self.assertEqual([(m["qualifiers"], m["value"]) for m in live], [({"instruction": "0"}, 16386)])
         self.assertEqual(res.model_metric("peak_activation_memory")["value"], 16386)
         self.assertEqual(bytes_metrics(res.r["metrics"], "memory_pool_waste")[0]["value"], 14)
+        # the delegate call writes its output (2 bytes: the ETRecord's output count)
+        self.assertEqual(res.m("delegate_call/forward/0/0", "live_bytes")["value"], 16386)
+        self.assertEqual(res.m("delegate_call/forward/0/0", "allocated_bytes")["value"], 2)
         self.assertTrue(any(e.startswith("compiler_operation/") for e in res.entities))
 
     def test_no_pools(self):

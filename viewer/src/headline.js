@@ -8,7 +8,6 @@
 
 import { el } from './dom.js';
 import { formatSig4, formatInt, formatPct } from './format.js';
-import { peakText } from './memory.js';
 
 const num = (v) => typeof v === 'number' && Number.isFinite(v);
 
@@ -60,13 +59,6 @@ export function buildHeadline(app, doc) {
     parts.push(item('hl-nx', 'NX', el('strong', { text: `${formatInt(nx.p50)} cycles` }), nx.samples > 1 ? 'P50 total' : 'total'));
   } else if (h.cpu_only) {
     parts.push(item('hl-nx', 'NX', el('span', { class: 'hl-na', text: 'not applicable (CPU only)' })));
-  }
-  // the memory plan's peak (docs/memory.md), when a PTE was given
-  const peak = peakText(doc.memory);
-  if (peak) {
-    const open = el('button', { type: 'button', class: 'link hl-memory-link', text: peak, title: 'Show the Memory tab',
-      onclick: () => app.showMemory() });
-    parts.push(item('hl-memory', 'Memory', open));
   }
   return el('section', { id: 'headline', 'aria-label': 'Result' }, parts);
 }

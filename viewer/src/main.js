@@ -17,6 +17,7 @@
 // for the benchmark.
 
 import { el, clear } from './dom.js';
+import { formatInt } from './format.js';
 import { PageData } from './model.js';
 import { Pane, viewLabel } from './pane.js';
 import { checkPage } from './contract.js';
@@ -25,7 +26,7 @@ import { EntityTable } from './table.js';
 import { Search } from './search.js';
 import { buildHeadline } from './headline.js';
 import { Timeline } from './timeline.js';
-import { MemoryTab } from './memory.js';
+import { MemoryTab, peakText } from './memory.js';
 import { prepareCompare, addBaselinePane, startCompare } from './compare.js';
 
 const MAX_PANES = 4;
@@ -90,7 +91,11 @@ class App {
     }
     if (hasMemory) {
       this.memory = new MemoryTab(this, mem);
-      this.memoryTab = el('button', { type: 'button', id: 'tab-memory', class: 'tab', text: 'Memory', onclick: () => this.showMemory() });
+      // the tab states the peak, so it is in sight from any tab (docs/memory.md)
+      const peak = peakText(mem);
+      const label = peak && Number.isFinite(mem.peak) ? `Memory \u00b7 peak ${formatInt(mem.peak)} B` : 'Memory';
+      this.memoryTab = el('button', { type: 'button', id: 'tab-memory', class: 'tab', text: label,
+        title: peak ? `${peak}: show the Memory tab` : 'Show the Memory tab', onclick: () => this.showMemory() });
       tabs.push(this.memoryTab);
       document.body.insertBefore(this.memory.root, this.tableBox.nextSibling);
     }

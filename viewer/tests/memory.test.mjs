@@ -3,7 +3,7 @@
 // companion, the real capture lenet.etdp, and an ETRecord built for that
 // program from samples/lenet.json (tools/mkfixture.py). The peak of the
 // hand derivation (194,080 bytes at instruction 7, aten_addmm_default) is
-// in the visible text; clicking the peak's bar lists the four tensors live
+// in the visible text (the Memory tab's button, then its summary); clicking the peak's bar lists the four tensors live
 // there and links to the source operator in the graph views. Skipped with
 // the reason when the real fixtures, $BUILD/mlia or python3 are missing.
 import { describe, test, before, after } from 'node:test';
@@ -42,9 +42,11 @@ describe('the memory view of lenet.pte', { skip: SKIP ? `cannot generate the pag
     if (current) assert.deepEqual(current.problems, [], 'no console error, page error or dialog');
   });
 
-  test('the headline states the peak', async () => {
-    const text = await current.page.textContent('#headline .hl-memory');
-    assert.equal(text, 'MemoryPeak 194,080 bytes at instruction 7 (aten_addmm_default)');
+  test('the Memory tab button states the peak from any tab', async () => {
+    assert.equal(await current.page.isVisible('#tab-memory'), true);
+    assert.equal(await current.page.textContent('#tab-memory'), 'Memory \u00b7 peak 194,080 B');
+    assert.equal(await current.page.getAttribute('#tab-memory', 'title'),
+      'Peak 194,080 bytes at instruction 7 (aten_addmm_default): show the Memory tab');
   });
 
   test('the Memory tab: summary, curve, layout, click a bar, locate the operator', async () => {
