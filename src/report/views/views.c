@@ -37,6 +37,7 @@
 #include "analysis/runtime.h"
 #include "core/json_write.h"
 #include "formats/exported_program.h"
+#include "formats/pte.h"
 #include "mlia/mlia.h"
 #include "report/views/page_asset.h"
 #include "report/trace/trace.h"
@@ -136,6 +137,21 @@ void **vw_backend_scratch(vw_ctx *c, const char *name)
     return slot;
 }
 
+/* The companion PTE's plan of the method calls a delegate: a PTE without
+ * one gives the memory view only (docs/memory.md), so the companion views
+ * of delegates are not applicable rather than unavailable. */
+static bool companion_has_delegates(const mlia_run_record *s)
+{
+    const pte_program *p = s->companion;
+    if (!p)
+        return false;
+    for (uint32_t i = 0; i < p->n_plans; i++)
+        if ((p->n_plans == 1 || (s->method_name && mlia_str_eq(p->plans[i].name, s->method_name))) &&
+            p->plans[i].n_delegates > 0)
+            return true;
+    return false;
+}
+
 /* Availability, the row's columns and overlays, then the builder. */
 static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
 {
@@ -147,7 +163,8 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
          * ETDump has no delegate call ran on the CPU, so the NX views have
          * nothing to show by nature; a companion's view needs --companion-model */
         if (d->needs_companion) {
-            v->not_applicable = !c->s->has_companion;
+            /* no PTE, or one whose method calls no delegate (docs/memory.md) */
+            v->not_applicable = !c->s->has_companion || !companion_has_delegates(c->s);
         } else if (strcmp(d->id, "source_model") != 0 && vw_cpu_only(c->s)) {
             v->not_applicable = true;
             v->reason = "The model ran on the CPU only (no delegate call in the ETDump), so there are no NX "
@@ -1158,7 +1175,7 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     for (uint32_t i = 0; i < r->n_warnings; i++)
         if (is_assumption(r->warnings[i]))
             mlia_jw_str(w, r->warnings[i]);
-    if (s->has_companion && s->vgf)
+    if (s->has_companion && companion_has_delegates(s))
         mlia_jw_str(w, "The companion PTE passed the structural compatibility checks only (segments, SPIR-V result "
                        "ids, instruction count); this does not prove that this PTE produced the capture.");
     else if (s->has_companion)
