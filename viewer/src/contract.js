@@ -73,6 +73,7 @@ export function checkPage(doc, where = '') {
     if (!isStringArray(columns)) return `${at(`table_columns.${view}`)}: expected an array of strings`;
   }
   if (doc.timeline !== undefined && !isObject(doc.timeline)) return `${at('timeline')}: expected an object`;
+  if (doc.memory !== undefined && (!isObject(doc.memory) || typeof doc.memory.available !== 'boolean')) return `${at('memory')}: expected an object with "available" true or false`;
   if ((doc.compare === undefined) !== (doc.baseline_page === undefined)) return `${at('compare')}: "compare" and "baseline_page" come together`;
   if (doc.compare !== undefined) {
     if (!isObject(doc.compare)) return `${at('compare')}: expected an object`;
