@@ -4,6 +4,8 @@
 #   make check      build and run every test (unit, CLI, end to end)
 #   make demo       run the main job on the repository's own sample
 #   make asan       build and run the whole suite under ASan+UBSan (build-asan/)
+#   make DEBUG=1 BUILD=build-debug check   -O0 with the internal assertions on
+#                   (MLIA_ASSERT, src/core/assert.h; also on in asan, oom-sweep, fuzz)
 #   make bench      speed and memory figures on generated large captures
 #   make schema     regenerate src/formats/schema_*.h and tools/fixturelib/schema_*.py from
 #                   tools/schema/*.fbs (tools/schemagen.py; commit the result)
@@ -24,6 +26,7 @@
 BUILD   ?= build
 CC      ?= cc
 SAN     ?=
+DEBUG   ?=
 WERROR  ?= -Werror
 OPT     ?= -O2 -g
 
@@ -36,6 +39,15 @@ ifeq ($(SAN),1)
   OPT := -O1 -g -fno-omit-frame-pointer
   CFLAGS_BASE += -fsanitize=address,undefined -fno-sanitize-recover=undefined
   LDSAN := -fsanitize=address,undefined
+endif
+# Internal invariants (MLIA_ASSERT, src/core/assert.h): on in debug and
+# sanitizer builds (and so in make asan and make oom-sweep; fuzz/run.sh sets
+# it too), off in release builds.
+ifeq ($(DEBUG),1)
+  OPT := -O0 -g
+endif
+ifneq ($(SAN)$(DEBUG),)
+  CFLAGS_BASE += -DMLIA_ASSERTIONS=1
 endif
 
 CFLAGS := $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
@@ -74,7 +86,7 @@ BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 .PHONY: oom-sweep oom-process-sweep coverage fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
         install uninstall schema schema-check $(BUILD)/mlia.pc
 
-all: $(BUILD)/mlia $(BUILD)/libmlia.so $(BUILD)/libmlia.a
+all: $(BUILD)/mlia $(BUILD)/libmlia.so $(BUILD)/libmlia.a $(BUILD)/libmlia_internal.a
 
 # src/core/alloc.h is force-included into every object (LIB_CFLAGS): a change
 # to it rebuilds them all, so that no object keeps plain malloc/free.
@@ -82,24 +94,40 @@ $(BUILD)/obj/%.o: src/%.c src/core/alloc.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/libmlia.a: $(LIB_OBJ)
+# Two archives of the same objects. The installed libmlia.a exports only the
+# public names (mlia_* of include/mlia/mlia.h): the objects are linked into
+# one relocatable object (ld -r) whose hidden symbols objcopy makes local, so
+# a host's own csv_write or nx_run never clashes with ours, and nm -g lists
+# only the MLIA_API functions (tests/py/test_layering.py). The command line,
+# the tests, the benchmarks and the sweep use internals: they link
+# libmlia_internal.a, the plain archive, never installed.
+LD      ?= ld
+OBJCOPY ?= objcopy
+$(BUILD)/libmlia_internal.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
 
+$(BUILD)/libmlia.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ $(BUILD)/libmlia_public.o
+	$(LD) -r -o $(BUILD)/libmlia_public.o $^
+	$(OBJCOPY) --localize-hidden $(BUILD)/libmlia_public.o
+	ar rcs $@ $(BUILD)/libmlia_public.o
+
 $(BUILD)/libmlia.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,$(SONAME) $(LDSAN) -o $@ $^ $(LIBS) -pthread
 
-$(BUILD)/mlia: $(CLI_OBJ) $(BUILD)/libmlia.a
-	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/libmlia.a $(LIBS)
+$(BUILD)/mlia: $(CLI_OBJ) $(BUILD)/libmlia_internal.a
+	$(CC) $(LDSAN) -o $@ $(CLI_OBJ) $(BUILD)/libmlia_internal.a $(LIBS)
 
-$(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/libmlia.a
+$(BUILD)/tests/%: tests/%.c tests/test.h $(BUILD)/libmlia_internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -DMLIA_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
+	$(CC) $(CFLAGS) -Itests -DMLIA_SOURCE_DIR='"$(CURDIR)"' -o $@ $< $(BUILD)/libmlia_internal.a $(LIBS) $(LDSAN)
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libmlia.a
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libmlia_internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libmlia_internal.a $(LIBS) $(LDSAN)
 
 # `make check` and `make demo` do their own set-up (tools/setup.sh installs
 # missing Debian packages as root, or says what to install); MLIA_SKIP_SETUP=1
@@ -169,9 +197,9 @@ coverage:
 	  if ($$2 + 0 < min) { print "coverage: " $$2 " % of the lines of src/, below " min " %"; exit 1 } } \
 	  END { if (!found) { print "coverage: no summary"; exit 1 } }' build-cov/coverage.txt
 
-$(BUILD)/oom_sweep: tests/oom/sweep.c tests/oom/hook.c tests/oom/hook.h tests/oom/tree_digest.h $(BUILD)/libmlia.a
+$(BUILD)/oom_sweep: tests/oom/sweep.c tests/oom/hook.c tests/oom/hook.h tests/oom/tree_digest.h $(BUILD)/libmlia_internal.a
 	$(CC) $(filter-out $(OOM_HOOK),$(CFLAGS)) -Itests/oom -DMLIA_SOURCE_DIR='"$(CURDIR)"' -o $@ \
-	  tests/oom/sweep.c tests/oom/hook.c $(BUILD)/libmlia.a $(LIBS) $(LDSAN)
+	  tests/oom/sweep.c tests/oom/hook.c $(BUILD)/libmlia_internal.a $(LIBS) $(LDSAN)
 
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) bash bench/run.sh
@@ -188,7 +216,7 @@ schema-check:
 	@python3 tools/schemagen.py --check
 
 clean:
-	rm -rf build build-asan build-oom build-cov
+	rm -rf build build-asan build-oom build-cov build-debug
 
 # Install paths may hold spaces or shell characters (DESTDIR="/tmp/a b"): every
 # path reaches the shell through $(call q,...), one single-quoted word, so it

@@ -18,7 +18,8 @@ TARGETS=${FUZZ_TARGETS:-readers debug_buffer compare captures options trace}
 out=$repo/build-fuzz
 mkdir -p "$out/crashes" "$out/obj"
 command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang libclang-rt-14-dev)"; exit 1; }
-CFLAGS=(-std=c17 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+# MLIA_ASSERTIONS=1: the internal invariants are checked (src/core/assert.h)
+CFLAGS=(-std=c17 -D_GNU_SOURCE -DMLIA_ASSERTIONS=1 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
         -Iinclude -Isrc)
 # the library's objects, as the Makefile builds them (alloc.h force-included);
 # all of them again whenever any source or header changed since the last build

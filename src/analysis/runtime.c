@@ -24,6 +24,7 @@
  *    timing is shared and `shared_with` lists the other group members.
  */
 #include "runtime.h"
+#include "core/assert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -597,6 +598,9 @@ typedef struct tick_table {
 
 static inline size_t table_cell(const tick_table *t, uint32_t row, uint32_t exec)
 {
+    /* rows come from table_add_row / table_reserve, executions from the
+     * capture: both inside the table */
+    MLIA_ASSERT(row < t->cap_rows && exec < (t->n_exec ? t->n_exec : 1));
     return (size_t)exec * t->cap_rows + row;
 }
 
@@ -731,6 +735,8 @@ static uint64_t union_within(interval *iv, uint32_t n, uint64_t s, uint64_t e)
     }
     if (open)
         total += ce - cs;
+    /* attribution never gives a window more time than it lasts */
+    MLIA_ASSERT(total <= (e > s ? e - s : 0));
     return total;
 }
 

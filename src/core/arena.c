@@ -2,6 +2,7 @@
  * arena.c - chunked bump allocator (see arena.h).
  */
 #include "arena.h"
+#include "core/assert.h"
 #include "core/cnum.h"
 #include "oom.h"
 
@@ -99,7 +100,10 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
         }
         c = n;
     }
+    /* the chunk chosen above has room, and every block stays 16-aligned */
+    MLIA_ASSERT(c->used <= c->cap && c->cap - c->used >= need);
     void *p = c->data + c->used;
+    MLIA_ASSERT(((uintptr_t)p & 15u) == 0);
     bool fresh_big = c->used == 0 && need > MLIA_ARENA_MIN_CHUNK / 2;
     c->used += need;
     a->total += need;

@@ -2,6 +2,7 @@
  * json_write.c - streaming JSON writer (see json_write.h).
  */
 #include "json_write.h"
+#include "core/assert.h"
 #include "core/cnum.h"
 
 #include <math.h>
@@ -120,6 +121,11 @@ static void open_container(mlia_jw *w, char c, bool obj)
 
 static void close_container(mlia_jw *w, char c)
 {
+    /* nesting: the container open at this depth is the one being closed,
+     * and no key waits for its value */
+    MLIA_ASSERT(w->depth > 0);
+    MLIA_ASSERT(w->is_object[w->depth] == (c == '}'));
+    MLIA_ASSERT(!w->after_key);
     bool had = w->need_comma[w->depth];
     w->depth--;
     if (had)
@@ -288,6 +294,8 @@ static void write_string(mlia_jw *w, const char *s, size_t len)
 
 void mlia_jw_keyn(mlia_jw *w, const char *key, size_t len)
 {
+    /* a key only directly inside an object, never two in a row */
+    MLIA_ASSERT(w->depth > 0 && w->is_object[w->depth] && !w->after_key);
     before_item(w);
     if (w->buf && plain_prefix(key, len, w->html_safe) == len) {
         /* the usual key: '"', the key, '"', ':' and the space in one go */

@@ -47,6 +47,7 @@
 #ifndef MLIA_FORMATS_FB_H
 #define MLIA_FORMATS_FB_H
 
+#include "core/assert.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -240,11 +241,18 @@ int fb_get_union(const fb_table *t, unsigned type_slot, const char *name, uint8_
 /* ---- vector elements (index must be < v->n; bounds were checked) ---- */
 
 static inline const uint8_t *fb_vec_data(const fb_vec *v) { return v->owner->b->base + v->pos; }
-static inline uint8_t fb_vec_u8(const fb_vec *v, uint32_t i) { return fb_vec_data(v)[i]; }
-static inline int32_t fb_vec_i32(const fb_vec *v, uint32_t i) { return (int32_t)fb_le32(fb_vec_data(v) + 4 * (uint64_t)i); }
-static inline uint32_t fb_vec_u32(const fb_vec *v, uint32_t i) { return fb_le32(fb_vec_data(v) + 4 * (uint64_t)i); }
-static inline int64_t fb_vec_i64(const fb_vec *v, uint32_t i) { return (int64_t)fb_le64(fb_vec_data(v) + 8 * (uint64_t)i); }
-static inline uint64_t fb_vec_u64(const fb_vec *v, uint32_t i) { return fb_le64(fb_vec_data(v) + 8 * (uint64_t)i); }
+/* Element i of `width` bytes: the index and the bytes were checked when the
+ * vector was opened (fb_get_vector), so here they are an invariant. */
+static inline const uint8_t *fb_vec_at(const fb_vec *v, uint32_t i, unsigned width)
+{
+    MLIA_ASSERT(i < v->n && v->pos + ((uint64_t)i + 1) * width <= v->owner->b->end);
+    return fb_vec_data(v) + (uint64_t)i * width;
+}
+static inline uint8_t fb_vec_u8(const fb_vec *v, uint32_t i) { return *fb_vec_at(v, i, 1); }
+static inline int32_t fb_vec_i32(const fb_vec *v, uint32_t i) { return (int32_t)fb_le32(fb_vec_at(v, i, 4)); }
+static inline uint32_t fb_vec_u32(const fb_vec *v, uint32_t i) { return fb_le32(fb_vec_at(v, i, 4)); }
+static inline int64_t fb_vec_i64(const fb_vec *v, uint32_t i) { return (int64_t)fb_le64(fb_vec_at(v, i, 8)); }
+static inline uint64_t fb_vec_u64(const fb_vec *v, uint32_t i) { return fb_le64(fb_vec_at(v, i, 8)); }
 static inline double fb_vec_f64(const fb_vec *v, uint32_t i)
 {
     uint64_t u = fb_vec_u64(v, i);
@@ -255,6 +263,7 @@ static inline double fb_vec_f64(const fb_vec *v, uint32_t i)
 /* Table element i: path segment name[i]. */
 static inline int fb_vec_table(const fb_vec *v, uint32_t i, fb_table *out, mlia_error *err)
 {
+    MLIA_ASSERT(i < v->n);
     return fb_table_at(v->owner, v->pos + 4 * (uint64_t)i, v->name, (int64_t)i, out, err);
 }
 /* String element i (0 on success, -1 on error). */

@@ -23,9 +23,18 @@ PROGRAM = r"""
 #include <stdio.h>
 #include <mlia/mlia.h>
 
+/* A host's own functions named like internals of the library: the static
+ * archive keeps its internals local, so they never clash (Makefile). */
+int csv_write(void);
+int csv_write(void) { return 7; }
+int nx_run(void);
+int nx_run(void) { return 8; }
+
 /* Prints the library version, then `mlia inspect` of argv[1]. */
 int main(int argc, char **argv)
 {
+    if (csv_write() + nx_run() != 15)
+        return 3;
     char *json = NULL, *error = NULL;
     if (argc != 2)
         return 2;
@@ -134,6 +143,13 @@ class MakeInstall(unittest.TestCase):
         self.assertEqual(first, version())
         self.assertEqual(json.loads(rest)["format"], "etdump")
         return needed
+
+    def test_installed_static_archive_exports_only_mlia_names(self):
+        lib = os.path.join(self.prefix, "lib", "libmlia.a")
+        out = subprocess.run(["nm", "-g", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
+        names = [line.split()[-1] for line in out.splitlines() if len(line.split()) == 3]
+        self.assertTrue(names)
+        self.assertEqual([n for n in names if not n.startswith("mlia_")], [])
 
     def test_program_linked_with_the_shared_library(self):
         needed = self.build_and_run("prog-shared", "shared")

@@ -16,7 +16,8 @@
 - no circle of files: the include graph of src/ has no cycle, and no function
   is defined in one .c file of a floor and called from another in a circle
   (the old check.c <-> companion.c <-> nx_glue.c loop);
-- the shared library exports only the public API (mlia_* of include/mlia);
+- the shared library and the static archive export only the public API
+  (mlia_* of include/mlia; the archive's internals are made local, Makefile);
 - the repository stands alone in its words: comments and docs cite files
   inside the repository (docs/formats/*.md for format facts), never the
   specification files kept outside it or ../shared.
@@ -327,6 +328,23 @@ class Layering(unittest.TestCase):
         self.assertTrue(public)
         self.assertEqual([n for n in names if n not in public], [])
         self.assertLessEqual(len(names), 20)
+
+    def test_static_archive_exports_only_the_public_api(self):
+        if os.environ.get("MLIA_COVERAGE") == "1":
+            self.skipTest("coverage build: the gcov runtime adds its own symbols (make coverage)")
+        lib = os.path.join(ROOT, BUILD, "libmlia.a")
+        if not os.path.exists(lib):
+            self.skipTest(f"{lib} not built")
+        out = subprocess.run(["nm", "-g", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
+        names = sorted(line.split()[-1] for line in out.splitlines() if len(line.split()) == 3)
+        with open(os.path.join(ROOT, "include", "mlia", "mlia.h"), encoding="utf-8") as f:
+            public = set(re.findall(r"MLIA_API\s+[a-z_ ]+?\**\b(mlia_[a-z_]+)\(", f.read()))
+        self.assertTrue(public)
+        # the check, literally: only mlia_ globals ...
+        self.assertEqual([n for n in names if not n.startswith("mlia_")], [])
+        # ... and of those only the public API (internal mlia_* are local too)
+        self.assertEqual([n for n in names if n not in public], [])
+        self.assertEqual(sorted(set(names)), sorted(public))
 
 
 if __name__ == "__main__":
