@@ -59,10 +59,3 @@ const mlia_backend *mlia_backend_named(const char *name)
     return NULL;
 }
 
-void mlia_backend_log(const mlia_backend_ctx *c, const char *fmt, ...)
-{
-    char line[4096];
-    MLIA_FORMAT_ARGS(line, fmt);
-    if (c->log)
-        c->log(c->log_ctx, line);
-}

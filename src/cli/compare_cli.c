@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/console.h"
 #include "core/cnum.h"
 #include "mlia/mlia.h"
 

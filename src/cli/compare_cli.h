@@ -12,8 +12,4 @@
 int mlia_cli_compare(int argc, char **argv);
 const char *mlia_cli_compare_help(void);
 
-/* Columns for console tables (main.c): the terminal's width, or 0 (the
- * fixed 100 columns) when standard output is not a terminal. */
-unsigned mlia_cli_console_width(void);
-
 #endif

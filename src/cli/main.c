@@ -37,6 +37,7 @@
 
 #include "cli/args.h"
 #include "cli/compare_cli.h"
+#include "cli/console.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/oom.h"
@@ -189,27 +190,6 @@ static int check_input(const char *path)
         return input_fail(err.text);
     if (access(path, R_OK) != 0)
         return path_fail(path, strerror(errno));
-    return 0;
-}
-
-/* Columns of the console summary: on a terminal, $COLUMNS when it is a
- * number, else the terminal's width; 0 (the fixed 100 columns) when standard
- * output is not a terminal, so that piped output does not depend on the
- * window. The library clamps it to 80..400. */
-unsigned mlia_cli_console_width(void)
-{
-    if (!isatty(STDOUT_FILENO))
-        return 0;
-    const char *env = getenv("COLUMNS");
-    if (env && *env) {
-        char *end;
-        unsigned long v = strtoul(env, &end, 10);
-        if (!*end && v > 0 && v < 100000)
-            return (unsigned)v;
-    }
-    struct winsize ws;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-        return ws.ws_col;
     return 0;
 }
 

@@ -13,9 +13,12 @@
 - inside src/report, each product's folder (result, views, trace, inspect,
   compare) includes only its own files, the shared report/outdir.h and the
   products it is declared to build on (REPORT_PRODUCTS);
-- no circle of files: the include graph of src/ has no cycle, and no function
-  is defined in one .c file of a floor and called from another in a circle
-  (the old check.c <-> companion.c <-> nx_glue.c loop);
+- no circle of files: the include graph of src/ has no cycle, and the graph
+  of files joined by includes and by calls has none either: a file x.c and
+  its x.h are one unit; unit a -> b when a includes b's header or a's object
+  uses a symbol that b's object defines (nm of $BUILD/obj, so calls through
+  function pointers count too). This catches the old check.c <-> companion.c
+  <-> nx_glue.c loop and src/cli/main.c <-> src/cli/compare_cli.c;
 - the shared library and the static archive export only the public API
   (mlia_* of include/mlia; the archive's internals are made local, Makefile);
 - the repository stands alone in its words: comments and docs cite files
@@ -250,6 +253,74 @@ def include_cycles():
     return cycles
 
 
+def unit_of(path):
+    """"src/cli/main.c", "cli/main.h" -> "cli/main" (a .c and its .h are one unit)."""
+    r = os.path.relpath(path, os.path.join(ROOT, "src")) if os.path.isabs(path) else path
+    return os.path.splitext(r)[0]
+
+
+def call_edges(objdir):
+    """unit -> units whose objects define a symbol that its object uses."""
+    defined, used = {}, {}
+    for dirpath, _, names in os.walk(objdir):
+        for n in sorted(names):
+            if not n.endswith(".o"):
+                continue
+            obj = os.path.join(dirpath, n)
+            unit = os.path.splitext(os.path.relpath(obj, objdir))[0]
+            if not os.path.exists(os.path.join(ROOT, "src", unit + ".c")):
+                continue  # a stale object of a file moved or deleted since it was built
+            out = subprocess.run(["nm", "-g", obj], capture_output=True, text=True, check=True).stdout
+            for line in out.splitlines():
+                parts = line.split()
+                if len(parts) == 2 and parts[0] == "U":
+                    used.setdefault(unit, set()).add(parts[1])
+                elif len(parts) == 3:
+                    defined[parts[2]] = unit
+    return {u: {defined[s] for s in syms if s in defined and defined[s] != u} for u, syms in used.items()}
+
+
+def unit_cycles(edges):
+    """Every strongly connected set of more than one unit, each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(" <-> ".join(sorted(group)))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return sorted(out)
+
+
+def include_and_call_edges(objdir):
+    edges = {u: set(t) for u, t in call_edges(objdir).items()}
+    for path in src_files():
+        u = unit_of(path)
+        for t in includes(path):
+            if os.path.exists(os.path.join(ROOT, "src", t)) and unit_of(t) != u:
+                edges.setdefault(u, set()).add(unit_of(t))
+    return edges
+
+
 class Layering(unittest.TestCase):
     def test_every_include_points_down(self):
         self.assertEqual(violations(), [])
@@ -280,6 +351,17 @@ class Layering(unittest.TestCase):
 
     def test_no_include_cycle(self):
         self.assertEqual(include_cycles(), [])
+
+    def test_no_circle_of_files_through_calls_and_includes(self):
+        # the check must be able to fail
+        self.assertEqual(unit_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}), ["a <-> b <-> c"])
+        self.assertEqual(unit_cycles({"a": {"b"}, "b": set()}), [])
+        objdir = os.path.join(ROOT, BUILD, "obj")
+        if not os.path.isdir(objdir):
+            self.skipTest(f"{objdir} not built")
+        edges = include_and_call_edges(objdir)
+        self.assertIn("core/arena", edges.get("formats/fb", set()) | edges.get("formats/etdump", set()))
+        self.assertEqual(unit_cycles(edges), [])
 
     def test_no_outside_paths(self):
         # the pattern must be able to fail: it catches the citation forms

@@ -1,8 +1,9 @@
 /*
  * views_nx.c - what the VGF backend's views share: the backend's state in
  * the run record, the NX namespaces, cycle attributes and measured groups,
- * its rows of the shared "ETDump Backend Trace" view, and its rows of the
- * view table (report/views/views.c places them by their order).
+ * and its rows of the shared "ETDump Backend Trace" view. Its rows of the
+ * view table are in views_rows.c (apart, so that the builders calling these
+ * helpers are not called back through the table: no circle of files).
  */
 #include <stdio.h>
 #include <string.h>
@@ -201,28 +202,3 @@ void vgf_trace_view_rows(vw_ctx *c, vw_view *v, const void *state, uint32_t grou
         }
     }
 }
-
-/* ------------------------------------------------------------------ */
-/* the backend's rows of the view table (order: docs/views.md)          */
-
-const vw_view_def vgf_views[VGF_N_VIEWS] = {
-    {"segment_cascade_chain", "segment_cascade_chain", vw_chains_unavailable, vw_chains_build,
-     NULL, /* columns with the capture's counters: the builder */
-     VW_OVERLAYS(VW_CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
-                 VW_CYCLES_P50("stripe_%s", "Stripe %s P50", "stripe", false),
-                 VW_CYCLES_P50("cascade_%s", "Cascade %s P50", "cascade", true),
-                 VW_CYCLES_P50("segment_%s", "Segment %s P50", "segment", true)),
-     false, 20, false},
-    {"etrecord_chain_mapping", "ETRecord Chain Mapping", vw_mapping_unavailable, vw_mapping_build,
-     VW_LIST("total_cycles", "execution_time"),
-     VW_OVERLAYS(VW_CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
-                 VW_MS_P50("source_execution_time_p50", "Source operator execution time P50", "source_operator",
-                           "p50"),
-                 VW_SNR_P50("source_output_snr_db_p50", "Source operator output SNR P50 (low = red)",
-                            "source_operator"),
-                 VW_SNR_P50("chain_output_snr_db_p50",
-                            "Chain: lowest output SNR P50 of its source operators (low = red)", "chain")),
-     true, 30, false},
-    {"pte_vgf_backend_hierarchy", "PTE - VGF Backend Hierarchy", vw_pte_unavailable, vw_pte_build,
-     VW_LIST("total_cycles", "execution_time"), VW_OVERLAYS(VW_CHAIN_GROUP), false, 50, true},
-};
