@@ -23,6 +23,7 @@
 #include "formats/pte.h"
 #include "formats/result_read.h"
 #include "backends/vgf/formats/vgf.h"
+#include "backends/ethosu/formats/runner_log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    uint8_t which = data[0] % 9;
+    uint8_t which = data[0] % 10;
     data++;
     size--;
     mlia_arena a;
@@ -120,6 +121,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* an mlia output document (mlia compare) */
         result_doc d;
         result_doc_read((const char *)data, size, "f", &a, &d, &err);
+        break;
+    }
+    case 9: {
+        /* an Ethos-U runner's console log (docs/delegates.md) */
+        ethosu_runner_log *log;
+        if (ethosu_is_runner_log(data, size))
+            ethosu_read_runner_log(data, size, "f", &a, &log, &err);
         break;
     }
     }

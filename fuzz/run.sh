@@ -70,6 +70,16 @@ doc = ('{"schema_version":"1.2.0","model":{"name":"m.etrecord"},"context":{"runt
        '"value":1,"unit":"cycles","samples":3,"qualifiers":{"statistic":"min","attribution":"shared"}}]}]}]}')
 open(os.path.join(sys.argv[2], "result"), "wb").write(b"\x08" + doc.encode())
 PY
+python3 - "$tmp/c9" <<'PY'
+import base64, os, sys
+os.makedirs(sys.argv[1], exist_ok=True)
+log = ("boot\r\nI [executorch:arm_perf_monitor.cpp:120 StopMeasurements()] NPU Inferences : 2\r\n"
+       "Ethos-U PMU report:\r\nethosu_pmu_cycle_cntr :  10 (5.00 per inference)\r\n"
+       "ethosu_pmu_cntr0 : 4 (2.00 per inference)\r\nEthos-U PMU Events:[ETHOSU_PMU_NPU_IDLE]\r\n"
+       "#[RUN THIS]\r\n# Writing etdump.bin [base64]\r\necho \"%s\" | base64 -d >etdump.bin\r\n#[END]\r\n"
+       % base64.b64encode(b"\0\0\0\0ED00").decode())
+open(os.path.join(sys.argv[1], "log"), "wb").write(b"\x09" + log.encode())
+PY
 # the whole-pipeline targets: their fixed inputs (FUZZ_WORK) and seeds
 mlia=""
 for m in build/mlia build-asan/mlia; do [ -x "$m" ] && { mlia=$m; break; }; done
@@ -146,7 +156,7 @@ run() { # binary corpus-dirs...
 }
 for t in $TARGETS; do
   if [ "$t" = readers ]; then
-    for c in 0 1 2 3 4 5 6 7 8; do
+    for c in 0 1 2 3 4 5 6 7 8 9; do
       mkdir -p "$tmp/c$c"
       echo "fuzz: readers, selector $c for ${SECS}s"
       run "$out/fuzz_readers" "$tmp/c$c"

@@ -119,6 +119,15 @@ class EthosU(unittest.TestCase):
         # PMU figures stay cycles and counts whatever the rate
         self.assertEqual(pmu_metric(res, "npu_active_cycles", "total")["unit"], "cycles")
 
+    def test_console_shows_the_pmu_report(self):
+        _, p = self.run_check("u85")
+        lines = [" ".join(line.split()) for line in p.stdout.splitlines()]
+        i = lines.index("Ethos-U PMU report")
+        self.assertEqual(lines[i + 1], "Metric Total Per inference Unit")
+        self.assertIn("npu_active_cycles 600,001 300,000.5 cycles", lines[i + 2:i + 16])
+        self.assertIn("ethosu_pmu_mac_active 480,000 240,000 cycles", lines[i + 2:i + 16])
+        self.assertIn("ethosu_pmu_sram_rd_data_beat_received 200,000 100,000 count", lines[i + 2:i + 16])
+
     def test_a_broken_log_is_an_input_error(self):
         bad = os.path.join(self.tmp, "bad.log")
         with open(bad, "w", encoding="ascii") as f:

@@ -732,6 +732,59 @@ static void rank_p50_min(char rank[16], char (*v)[MLIA_FMT_CAP], uint32_t i, con
     fmt_ms(v[1], sizeof v[1], x->min);
 }
 
+/* A backend's report figures (docs/delegates.md, e.g. the Ethos-U PMU
+ * report): the model metrics qualified with statistic "total" and a
+ * "source", one table per source with the total and the per-inference
+ * value, each in its own unit (cycles and counts are never made times).
+ * Nothing is written when no metric has a source. */
+static void put_reports(out *o, const mlia_result *r)
+{
+    mlia_buf *b = o->b;
+    const char *sources[8];
+    uint32_t n_sources = 0;
+    for (uint32_t i = 0; i < r->n_metrics; i++) {
+        const char *src = qualifier(&r->metrics[i], "source");
+        bool seen = !src;
+        for (uint32_t k = 0; k < n_sources && !seen; k++)
+            seen = streq(sources[k], src);
+        if (!seen && n_sources < 8)
+            sources[n_sources++] = src;
+    }
+    for (uint32_t k = 0; k < n_sources; k++) {
+        char title[160];
+        snprintf(title, sizeof title, "%.100s", sources[k]);
+        mlia_buf_putc(b, '\n');
+        put_wrapped(o, title, 0, 2);
+        size_t wname = strlen("Metric");
+        for (uint32_t i = 0; i < r->n_metrics; i++)
+            if (streq(qualifier(&r->metrics[i], "source"), sources[k]))
+                wname = max_len(wname, r->metrics[i].name);
+        size_t widths[4] = {wname, 14, 16, 7}, gaps[4] = {2, 2, 2, 2};
+        bool right[4] = {false, true, true, false};
+        const char *head[4] = {"Metric", "Total", "Per inference", "Unit"};
+        put_row(b, 4, head, widths, right, NULL, gaps);
+        for (uint32_t i = 0; i < r->n_metrics; i++) {
+            const mlia_metric *t = &r->metrics[i];
+            if (!streq(qualifier(t, "source"), sources[k]) || !streq(qualifier(t, "statistic"), "total") ||
+                !numeric(t))
+                continue;
+            const mlia_metric *per = NULL;
+            for (uint32_t j = 0; j < r->n_metrics && !per; j++)
+                if (streq(r->metrics[j].name, t->name) && streq(qualifier(&r->metrics[j], "source"), sources[k]) &&
+                    streq(qualifier(&r->metrics[j], "statistic"), "per_inference") && numeric(&r->metrics[j]))
+                    per = &r->metrics[j];
+            char tv[MLIA_FMT_CAP], pv[MLIA_FMT_CAP];
+            mlia_fmt_int(tv, sizeof tv, value_of(t));
+            if (per)
+                mlia_fmt_pct(pv, sizeof pv, value_of(per)); /* two decimals, as the runner prints it */
+            else
+                snprintf(pv, sizeof pv, "-");
+            const char *cells[4] = {t->name, tv, pv, t->unit ? t->unit : ""};
+            put_row(b, 4, cells, widths, right, NULL, gaps);
+        }
+    }
+}
+
 /* Top delegate operators of each backend (docs/delegates.md): the runtime
  * events a backend marked with its delegate id (attribute "backend"), by P50
  * execution time, with how each maps to source operators. Nothing is
@@ -1164,6 +1217,7 @@ static char *summary(const mlia_result *r, const char *method, uint32_t n_execut
     put_nx(&o, r);
     put_operators(&o, r);
     put_delegate_operators(&o, r);
+    put_reports(&o, r);
     put_accuracy(&o, r);
     put_chains(&o, r);
     put_memory(&o, ma);
