@@ -79,7 +79,21 @@ extern "C" {
 /* Progress stages reported through mlia_check_options.progress. */
 typedef void (*mlia_progress_fn)(void *ctx, const char *stage);
 
+/* Option structs are versioned (as libgit2's): the first member says which
+ * layout the caller was compiled against, so that a library with more
+ * members appended reads only those the caller has. Initialise with
+ * MLIA_CHECK_OPTIONS_INIT / mlia_check_options_init() (or zero the struct:
+ * version 0 reads as version 1, the first layout). A version newer than
+ * the library's is a usage error (return 2). */
+#define MLIA_CHECK_OPTIONS_VERSION 1
+
+/* The options of `mlia check`. Each is a row of the library's one option
+ * table (`mlia check --help`, docs/cli.md); the library checks them as the
+ * command line's and the JSON request's: an invalid value or combination is
+ * a usage error (return 2) with the command line's message, naming the
+ * option by its flag. */
 typedef struct mlia_check_options {
+    unsigned version;            /* MLIA_CHECK_OPTIONS_VERSION */
     const char *etrecord_path;   /* required */
     const char *etdump_path;     /* required unless etdump_paths is set */
     const char *companion_path;  /* optional companion PTE, NULL if none */
@@ -126,7 +140,17 @@ typedef struct mlia_check_options {
      * executions.csv (--csv, docs/captures.md); the per-execution values are
      * then kept in memory until the files are written. */
     int csv;
+    /* The most memory the run's arenas may hold, in bytes (at least 1 MiB);
+     * 0: the default, 512 MiB + 64 x the inputs' total size. Going past it
+     * ends the run with "<file>: analysis needs more than the memory limit of
+     * N bytes" (MLIA_STATUS_MEMORY_LIMIT). */
+    size_t memory_limit;
 } mlia_check_options;
+
+#define MLIA_CHECK_OPTIONS_INIT {.version = MLIA_CHECK_OPTIONS_VERSION}
+/* Zeroes *opts and sets its version; returns 0, or -1 when `version` is not
+ * one this library knows (0 or above MLIA_CHECK_OPTIONS_VERSION). */
+MLIA_API int mlia_check_options_init(mlia_check_options *opts, unsigned version);
 
 /* Result of one run. */
 typedef struct mlia_check_output {
@@ -145,9 +169,10 @@ typedef struct mlia_check_output {
                             prints it as an error and exits 1. NULL otherwise */
 } mlia_check_output;
 
-/* Run the job. Returns 0 on success; on failure returns 1 and sets *error to
- * the one-line message "<file>: <what>" (without the "mlia: error: " prefix),
- * or 2 for a usage error (a NULL argument, see NULL above).
+/* Run the job. Returns 0 on success; on failure returns 1 (input or
+ * analysis error) or 2 (usage error: an option's value or combination, or a
+ * NULL argument, see NULL above) and sets *error to the one-line message
+ * "<file>: <what>" (without the "mlia: error: " prefix).
  * `out` fields are set only on success; release them with
  * mlia_check_output_free(). */
 MLIA_API int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **error);
@@ -163,12 +188,18 @@ MLIA_API int mlia_inspect(const char *path, char **json, char **error);
  * with *error set. */
 MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
 
-/* Python binding entry point: request is a JSON object {"model": ...,
- * "profiling_data": [...], "companion_model": ..., "output_dir": ...,
- * "model_explorer": ..., "etrecord_method": ..., "debug_buffer": ...,
- * "reference_profiling_data": ..., "reference_debug_buffer": ...,
- * "trace": "perfetto" | "json" | true | false}; on success
- * *result is the result JSON text. Returns 0 or 1 (with *error) or 2 (usage
+/* Python binding entry point: request is a JSON object whose members are
+ * the "key"s of the option table (mlia_options_json: "model",
+ * "profiling_data" (a path or a list), "companion_model", "output_dir",
+ * "model_explorer", "trace" (true, false, "perfetto" or "json"), "csv",
+ * "debug_buffer", "reference_profiling_data", "reference_debug_buffer",
+ * "advice_category", "target_profile", "etrecord_method",
+ * "ticks_per_second", "warmup_executions", "memory_limit"), and
+ * "backend_options": {"neural-technology-profiling-data": {the members the
+ * table gives that backend}}; null is "not given". An unknown member is a
+ * usage error with the nearest known name ("did you mean"); values and rules
+ * are checked as on the command line, with its messages. On success *result
+ * is the result JSON text. Returns 0 or 1 (with *error) or 2 (usage
  * error). */
 MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char **error);
 
@@ -176,7 +207,10 @@ MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char
  * folder, a folder holding one, or an mlia-output.json file; a baseline may
  * also be a folder of runs. Runs are matched by the program fingerprint
  * `mlia check` records, not by file name. */
+#define MLIA_COMPARE_OPTIONS_VERSION 1
+
 typedef struct mlia_compare_options {
+    unsigned version;            /* MLIA_COMPARE_OPTIONS_VERSION (0 reads as 1) */
     const char *baseline;        /* required unless n_baselines > 0 */
     const char *new_run;         /* required */
     const char *output_dir;      /* where the compare/ folder goes: NULL = none, unless output_beside_new */
@@ -190,7 +224,12 @@ typedef struct mlia_compare_options {
     int tested_only;             /* the gate (regressions) counts tested regressions only, not likely ones */
     int allow_different_settings; /* compare runs analysed with a different clock or statistics mode
                                      (a warning) instead of failing */
+    size_t memory_limit;         /* bytes (at least 1 MiB); 0: 512 MiB + 64 x the inputs' size */
 } mlia_compare_options;
+
+#define MLIA_COMPARE_OPTIONS_INIT {.version = MLIA_COMPARE_OPTIONS_VERSION}
+/* As mlia_check_options_init. */
+MLIA_API int mlia_compare_options_init(mlia_compare_options *opts, unsigned version);
 
 typedef struct mlia_compare_output {
     char *json;                  /* compare.json text (pretty, trailing newline) */
@@ -204,15 +243,26 @@ typedef struct mlia_compare_output {
 } mlia_compare_output;
 
 /* Returns 0, or 1 with *error = "<file>: <what>" (different programs or
- * schema versions, unreadable or non-mlia inputs, write failures), or 2 for a
- * NULL argument. */
+ * schema versions, unreadable or non-mlia inputs, write failures), or 2
+ * (usage error: an option's value, or a NULL argument). */
 MLIA_API int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error);
 MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 
-/* Python binding entry point: request {"baseline", "new", "threshold",
- * "output_dir", "allow_different_programs", "allow_different_settings",
- * "tested_only"}; *result = compare.json text. Returns 0, 1 or 2 (usage). */
+/* Python binding entry point: request {"baseline" (a path or a list),
+ * "new", "threshold", "output_dir", "allow_different_programs",
+ * "allow_different_settings", "tested_only", "fail_on_regression",
+ * "memory_limit"} checked as mlia_run_advisor_json's; *result =
+ * compare.json text. Returns 0, 1, 2 (usage) or, with "fail_on_regression":
+ * true, 3 when the gate fails (*result set, *error "<n> regression(s)
+ * (<k> likely; threshold <t> %)"). */
 MLIA_API int mlia_compare_json(const char *request_json, char **result, char **error);
+
+/* The option table of every command as JSON text (malloc'd, free with
+ * mlia_free): an array of {"commands", "flag", "short", "alias", "key",
+ * "backend", "type", "positional", "required", "metavar", "choices", "min",
+ * "max", "default", "help"}; the Python binding and the tests read it.
+ * Returns 0, or 1 when out of memory. */
+MLIA_API int mlia_options_json(char **json);
 
 MLIA_API void mlia_free(void *p);
 

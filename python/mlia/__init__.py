@@ -17,7 +17,7 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-__all__ = ["run_advisor", "compare", "MliaError", "MliaUsageError", "MliaRegressionError", "__version__"]
+__all__ = ["run_advisor", "compare", "options", "MliaError", "MliaUsageError", "MliaRegressionError", "__version__"]
 
 __version__ = "0.1.0"
 
@@ -69,6 +69,8 @@ def _load() -> ctypes.CDLL:
     lib.mlia_compare_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
                                       ctypes.POINTER(ctypes.c_void_p)]
     lib.mlia_compare_json.restype = ctypes.c_int
+    lib.mlia_options_json.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
+    lib.mlia_options_json.restype = ctypes.c_int
     lib.mlia_free.argtypes = [ctypes.c_void_p]
     lib.mlia_free.restype = None
     _lib = lib
@@ -114,10 +116,37 @@ def _text(name: str, value: Any, path: bool = True) -> str:
     return value
 
 
+def _value(name: str, value: Any) -> Any:
+    """A keyword's value as it goes into the JSON request: paths and names
+    through _text (all their bytes, or MliaUsageError), lists and nested
+    options (backend_options) element by element; numbers, booleans and
+    None as they are. Whether the value fits its option is the library's to
+    say (one check for the command line, the C API and Python)."""
+    if isinstance(value, (str, bytes, os.PathLike)):
+        return _text(name, value)
+    if isinstance(value, (list, tuple)):
+        return [_value(name, v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _value(str(k), v) for k, v in value.items()}
+    return value
+
+
+def _call(fn, request: Dict[str, Any]):
+    """Runs one JSON entry point; returns (status, result text, message)."""
+    lib = _load()
+    result = ctypes.c_void_p()
+    error = ctypes.c_void_p()
+    # default=str: a value JSON cannot hold reaches the library as text,
+    # which names the option it does not fit
+    text = json.dumps(request, default=str).encode("utf-8")
+    rc = getattr(lib, fn)(text, ctypes.byref(result), ctypes.byref(error))
+    return rc, _take(lib, result), _take(lib, error)
+
+
 def run_advisor(advice_category: str = "performance",
                 target_profile: str = "neural-technology",
                 model: Optional[Union[str, os.PathLike]] = None,
-                profiling_data: Optional[Sequence[Union[str, os.PathLike]]] = None,
+                profiling_data: Optional[Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]] = None,
                 companion_model: Optional[Union[str, os.PathLike]] = None,
                 output_dir: Optional[Union[str, os.PathLike]] = None,
                 backend_options: Optional[Dict[str, Dict[str, Any]]] = None,
@@ -126,77 +155,40 @@ def run_advisor(advice_category: str = "performance",
                 reference_profiling_data: Optional[Union[str, os.PathLike]] = None,
                 reference_debug_buffer: Optional[Union[str, os.PathLike]] = None,
                 trace: Union[bool, str, None] = None,
-                csv: bool = False) -> Dict[str, Any]:
+                csv: bool = False,
+                memory_limit: Optional[int] = None,
+                **options: Any) -> Dict[str, Any]:
     """Run `mlia check` and return the standardized result as a dict.
 
+    Every keyword is an option of `mlia check` (the library's option table,
+    `mlia check --help`, docs/cli.md); the library checks them as it checks
+    the command line, with the same messages, and refuses an unknown
+    keyword with the nearest known one ("did you mean").
     profiling_data: one ETDump, or a list of them whose executions are pooled
     (docs/captures.md). backend_options={"neural-technology-profiling-data":
     {...}} takes "etrecord_method" (selects a method of a multi-method
     ETRecord), "ticks_per_second" (the ETDump clock's rate; default 1e9,
     ticks are ns) and "warmup_executions" (the first N executions of each
-    ETDump are left out of every statistic). debug_buffer (--debug-buffer) adds
+    ETDump are left out of every statistic); they are also accepted as
+    keywords of their own. debug_buffer (--debug-buffer) adds
     output statistics per operator from the ETDump's intermediate outputs;
     reference_profiling_data and reference_debug_buffer (both, with debug_buffer) add
     the error metrics against a reference capture (docs/accuracy.md). trace=True (or
     "perfetto") writes output_dir/mlia-output/trace.pftrace, trace="json" trace.json
     (docs/trace.md, --trace); by default no trace is written. csv=True also
     writes output_dir/mlia-output/csv/ (operators.csv, chains.csv, executions.csv;
-    output_dir defaults to "." then). Errors raise
+    output_dir defaults to "." then). memory_limit: the most memory the run may
+    use, in bytes (default 512 MiB + 64 x the inputs' size). Errors raise
     MliaError (or MliaUsageError) carrying the CLI's message.
     """
-    if model is None:
-        raise MliaUsageError("model is required")
-    if isinstance(profiling_data, (str, os.PathLike)):
-        profiling_data = [profiling_data]
-    request: Dict[str, Any] = {
-        "advice_category": _text("advice_category", advice_category, path=False),
-        "target_profile": _text("target_profile", target_profile, path=False),
-        "model": _text("model", model),
-        "profiling_data": [_text("profiling_data", p) for p in (profiling_data or [])],
-    }
-    if companion_model is not None:
-        request["companion_model"] = _text("companion_model", companion_model)
-    if output_dir is not None:
-        request["output_dir"] = _text("output_dir", output_dir)
-    if model_explorer is not None:
-        request["model_explorer"] = _text("model_explorer", model_explorer, path=False)
-    for key, value in (("debug_buffer", debug_buffer), ("reference_profiling_data", reference_profiling_data),
-                       ("reference_debug_buffer", reference_debug_buffer)):
-        if value is not None:
-            request[key] = _text(key, value)
-    if trace is not None and trace is not False:
-        if trace is not True and trace not in ("perfetto", "json"):
-            raise MliaUsageError(f"trace must be True, False, 'perfetto' or 'json'; got {trace!r}")
-        request["trace"] = "perfetto" if trace is True else trace
-    if not isinstance(csv, bool):
-        raise MliaUsageError("csv must be True or False")
-    if csv:
-        request["csv"] = True
-    opts = (backend_options or {}).get("neural-technology-profiling-data", {})
-    for key in opts:
-        if key not in ("etrecord_method", "ticks_per_second", "warmup_executions"):
-            raise MliaUsageError(f"unknown backend option '{key}'")
-    tps = opts.get("ticks_per_second")
-    if tps is not None:
-        if isinstance(tps, bool) or not isinstance(tps, (int, float)) or not 1 <= tps <= 1e15:
-            raise MliaUsageError("ticks_per_second must be a number of ticks per second from 1 to 1e15")
-        request["ticks_per_second"] = tps
-    warm = opts.get("warmup_executions")
-    if warm is not None:
-        if isinstance(warm, bool) or not isinstance(warm, int) or not 0 <= warm <= 999999999:
-            raise MliaUsageError("warmup_executions must be a whole number of executions, 0 to 999999999")
-        request["warmup_executions"] = warm
-    if opts.get("etrecord_method") is not None:
-        request["etrecord_method"] = _text("etrecord_method", str(opts["etrecord_method"]), path=False)
-    if not request["profiling_data"]:
-        raise MliaUsageError("profiling_data is required")
-    lib = _load()
-    result = ctypes.c_void_p()
-    error = ctypes.c_void_p()
-    rc = lib.mlia_run_advisor_json(json.dumps(request).encode("utf-8"), ctypes.byref(result),
-                                   ctypes.byref(error))
-    text = _take(lib, result)
-    message = _take(lib, error)
+    given = dict(advice_category=advice_category, target_profile=target_profile, model=model,
+                 profiling_data=profiling_data, companion_model=companion_model, output_dir=output_dir,
+                 backend_options=backend_options, model_explorer=model_explorer, debug_buffer=debug_buffer,
+                 reference_profiling_data=reference_profiling_data, reference_debug_buffer=reference_debug_buffer,
+                 trace=trace, csv=csv, memory_limit=memory_limit)
+    given.update(options)
+    request = {key: _value(key, value) for key, value in given.items() if value is not None}
+    rc, text, message = _call("mlia_run_advisor_json", request)
     if rc == 2:
         raise MliaUsageError(message or "usage error")
     if rc != 0:
@@ -211,10 +203,13 @@ def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
             allow_different_programs: bool = False,
             fail_on_regression: bool = False,
             tested_only: bool = False,
-            allow_different_settings: bool = False) -> Dict[str, Any]:
+            allow_different_settings: bool = False,
+            memory_limit: Optional[int] = None,
+            **options: Any) -> Dict[str, Any]:
     """Compare `mlia check` outputs (`mlia compare`) and return compare.json as a dict.
 
-    The options are those of the command (docs/compare.md):
+    The options are those of the command (docs/compare.md), checked by the
+    library as on the command line (unknown keywords: "did you mean"):
     baseline: an mlia-output folder, a folder holding one, an mlia-output.json,
       or a folder of runs; a list of them is pooled by execution (BASELINE and
       every --baseline).
@@ -232,42 +227,31 @@ def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     allow_different_settings: --allow-different-settings: compare runs analysed
       with a different clock or NX statistics mode/device (a warning) instead
       of raising.
+    memory_limit: the most memory the comparison may use, in bytes.
     Errors raise MliaError (or MliaUsageError) carrying the CLI's message.
     """
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0 \
-            or threshold != threshold or threshold == float("inf"):
-        raise MliaUsageError("threshold must be a non-negative number of percent")
-    if isinstance(baseline, (str, bytes, os.PathLike)):
-        base: Any = _text("baseline", baseline)
-    elif isinstance(baseline, (list, tuple)) and baseline:
-        base = [_text(f"baseline[{i}]", b) for i, b in enumerate(baseline)]
-    else:
-        raise MliaUsageError("baseline must be a path or a non-empty list of paths")
-    request: Dict[str, Any] = {"baseline": base, "new": _text("new", new), "threshold": float(threshold)}
-    if output_dir is not None:
-        request["output_dir"] = _text("output_dir", output_dir)
-    if allow_different_programs:
-        request["allow_different_programs"] = True
-    if allow_different_settings:
-        request["allow_different_settings"] = True
-    if tested_only:
-        request["tested_only"] = True
-    lib = _load()
-    result = ctypes.c_void_p()
-    error = ctypes.c_void_p()
-    rc = lib.mlia_compare_json(json.dumps(request).encode("utf-8"), ctypes.byref(result), ctypes.byref(error))
-    text = _take(lib, result)
-    message = _take(lib, error)
+    given = dict(baseline=baseline, new=new, threshold=threshold, output_dir=output_dir,
+                 allow_different_programs=allow_different_programs, fail_on_regression=fail_on_regression,
+                 tested_only=tested_only, allow_different_settings=allow_different_settings,
+                 memory_limit=memory_limit)
+    given.update(options)
+    request = {key: _value(key, value) for key, value in given.items() if value is not None}
+    rc, text, message = _call("mlia_compare_json", request)
+    if rc == 3:
+        raise MliaRegressionError(message or "regression", json.loads(text))
     if rc == 2:
         raise MliaUsageError(message or "usage error")
     if rc != 0:
         raise MliaError(message or "comparison failed")
-    report = json.loads(text)
-    failing = report["gate"]["failing"]
-    if fail_on_regression and failing:
-        likely = 0 if tested_only else report["summary"]["likely_regressions"] + \
-            (1 if report["summary"]["model"] == "likely_regression" else 0)
-        detail = f"{likely} likely; " if likely else ""
-        raise MliaRegressionError(f"{failing} regression{'s' if failing != 1 else ''} "
-                                  f"({detail}threshold {threshold:g} %)", report)
-    return report
+    return json.loads(text)
+
+
+def options(command: str = "check") -> List[Dict[str, Any]]:
+    """The option table of a command ("check", "compare", "inspect"): one dict
+    per option with its flag, keyword ("key"), type, bounds, default and help,
+    as the library declares it (mlia_options_json)."""
+    lib = _load()
+    out = ctypes.c_void_p()
+    if lib.mlia_options_json(ctypes.byref(out)) != 0:
+        raise MliaError("out of memory")
+    return [row for row in json.loads(_take(lib, out)) if command in row["commands"]]

@@ -1,7 +1,11 @@
 /*
  * compare.c - mlia_compare() and mlia_compare_json(), the public face of the
  * compare pipeline (src/pipeline/compare.c), run through the entry guard.
+ * Both read their options into the option set of pipeline/options.h and
+ * check them with the command line's rules; the pipeline gets only the
+ * resolved configuration.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,21 +17,68 @@
 #include "core/oom.h"
 #include "mlia/mlia.h"
 #include "pipeline/compare.h"
+#include "pipeline/options.h"
 
 typedef struct compare_call {
     compare_session cs;
     const mlia_compare_options *opts;
-    mlia_compare_output *out;
+    mlia_opt_set set;
+    mlia_compare_config cfg;
+    compare_outputs res;
 } compare_call;
+
+/* The struct's members as option values; 0, or 2 with msg. */
+static int read_options(const mlia_compare_options *o, mlia_opt_set *set, char *msg, size_t n)
+{
+    if (o->version > MLIA_COMPARE_OPTIONS_VERSION) {
+        snprintf(msg, n, "mlia_compare_options.version %u is newer than this library's (%u)", o->version,
+                 MLIA_COMPARE_OPTIONS_VERSION);
+        return 2;
+    }
+    mlia_opt_set_init(set, MLIA_CMD_COMPARE, false);
+    if (o->baseline && mlia_opt_set_text(set, MLIA_OPT_BASELINE, o->baseline, msg, n))
+        return 2;
+    for (int i = 0; i < o->n_baselines; i++)
+        if (mlia_opt_set_text(set, MLIA_OPT_BASELINE, o->baselines[i] ? o->baselines[i] : "", msg, n))
+            return 2;
+    if (o->new_run && mlia_opt_set_text(set, MLIA_OPT_NEW, o->new_run, msg, n))
+        return 2;
+    if (o->output_dir && mlia_opt_set_text(set, MLIA_OPT_CMP_OUTPUT_DIR, o->output_dir, msg, n))
+        return 2;
+    /* a negative threshold is the default (5 %); NaN and infinities are refused */
+    if (!(o->threshold < 0) && mlia_opt_set_number(set, MLIA_OPT_THRESHOLD, o->threshold, NULL, msg, n))
+        return 2;
+    if (o->allow_different_programs)
+        mlia_opt_set_flag(set, MLIA_OPT_ALLOW_DIFFERENT, true);
+    if (o->allow_different_settings)
+        mlia_opt_set_flag(set, MLIA_OPT_ALLOW_SETTINGS, true);
+    if (o->tested_only)
+        mlia_opt_set_flag(set, MLIA_OPT_TESTED_ONLY, true);
+    if (o->memory_limit &&
+        mlia_opt_set_number(set, MLIA_OPT_CMP_MEMORY_LIMIT, (double)o->memory_limit, NULL, msg, n))
+        return 2;
+    return 0;
+}
 
 static int compare_body(void *ctx, mlia_error *err, char **message)
 {
     compare_call *c = ctx;
-    /* every run's result and page, pooled baselines included, sizes the
-     * memory cap; counted here, inside the recovery point */
-    size_t cap = mlia_memory_limit(compare_input_bytes(c->opts, &c->cs.arena));
-    c->cs.arena.limit = cap > c->cs.arena.total ? cap : c->cs.arena.total + 1;
-    int rc = compare_session_run(&c->cs, c->opts, c->out, err);
+    char msg[4096];
+    if (read_options(c->opts, &c->set, msg, sizeof msg) || mlia_compare_resolve(&c->set, &c->cfg, msg, sizeof msg)) {
+        *message = strdup(msg);
+        return 2;
+    }
+    c->cfg.output_beside_new = c->opts->output_beside_new != 0;
+    c->cfg.console_width = c->opts->console_width;
+    size_t cap = c->cfg.memory_limit;
+    if (!cap) {
+        /* every run's result and page, pooled baselines included, sizes the
+         * memory cap; counted here, inside the recovery point */
+        cap = mlia_memory_limit(compare_input_bytes(&c->cfg, &c->cs.arena));
+        cap = cap > c->cs.arena.total ? cap : c->cs.arena.total + 1;
+    }
+    c->cs.arena.limit = cap;
+    int rc = compare_session_run(&c->cs, &c->cfg, &c->res, err);
     if (rc && !err->set)
         mlia_error_setf(err, NULL, "comparison failed");
     return rc;
@@ -37,6 +88,15 @@ static int compare_body(void *ctx, mlia_error *err, char **message)
 static void compare_on_oom(void *ctx)
 {
     compare_session_abort_outputs(&((compare_call *)ctx)->cs);
+}
+
+int mlia_compare_options_init(mlia_compare_options *opts, unsigned version)
+{
+    if (!opts || version == 0 || version > MLIA_COMPARE_OPTIONS_VERSION)
+        return -1;
+    memset(opts, 0, sizeof *opts);
+    opts->version = version;
+    return 0;
 }
 
 int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error)
@@ -59,15 +119,28 @@ int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, cha
     memset(out, 0, sizeof *out);
     mlia_ledger led; /* core/alloc.h */
     mlia_ledger_open(&led);
-    compare_call c = {.opts = opts, .out = out};
-    compare_session_init(&c.cs, 0); /* the cap is set in compare_body */
+    compare_call *c = calloc(1, sizeof *c); /* ~25 KB: the option set */
+    if (!c) {
+        mlia_ledger_close(&led, false);
+        return mlia_guard_fail(error, 1, "out of memory");
+    }
+    c->opts = opts;
+    compare_session_init(&c->cs, 0);
     mlia_guard g = {opts->new_run, &MLIA_OOM_COMPARISON, NULL, compare_on_oom};
-    int rc = mlia_guard_run(&g, compare_body, &c, error);
-    compare_session_free(&c.cs);
+    int rc = mlia_guard_run(&g, compare_body, c, error);
+    compare_session_free(&c->cs);
+    out->json = c->res.json;
+    out->console = c->res.console;
+    out->json_path = c->res.json_path;
+    out->page_path = c->res.page_path;
+    out->regressions = c->res.regressions;
+    out->improvements = c->res.improvements;
+    out->warnings = c->res.warnings;
+    free(c);
     if (rc)
         mlia_compare_output_free(out);
     mlia_ledger_close(&led, rc != 0);
-    return rc ? 1 : 0;
+    return rc == 2 ? 2 : rc ? 1 : 0;
 }
 
 void mlia_compare_output_free(mlia_compare_output *out)
@@ -88,65 +161,46 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
 {
     mlia_guard_request *q = ctx;
     mlia_json *req = NULL;
-    mlia_json_opts jo = {.max_depth = 64};
-    if (!q->json || mlia_json_parse(q->json, strlen(q->json), &jo, &q->arena, &req, NULL, err) ||
-        req->type != MLIA_JSON_OBJECT) {
-        *message = strdup("invalid request");
+    mlia_opt_set *set = NULL;
+    char msg[4096];
+    if (mlia_guard_request_parse(q, &req, err, message))
         return 2;
-    }
-    if (mlia_guard_request_strings(req, message))
-        return 2;
-    mlia_compare_options o;
-    memset(&o, 0, sizeof o);
-    /* "baseline": one run, or a list of runs pooled by execution */
-    const mlia_json *base = mlia_json_get(req, "baseline");
-    if (base && base->type == MLIA_JSON_STRING) {
-        o.baseline = base->u.string.s;
-    } else if (base && base->type == MLIA_JSON_ARRAY && base->u.array.n) {
-        const char **more = mlia_arena_array(&q->arena, base->u.array.n, sizeof *more);
-        for (size_t i = 0; i < base->u.array.n; i++) {
-            if (base->u.array.items[i]->type != MLIA_JSON_STRING)
-                return (*message = strdup("baseline must be a path or a list of paths")), 2;
-            more[i] = base->u.array.items[i]->u.string.s;
-        }
-        o.baselines = more;
-        o.n_baselines = (int)base->u.array.n;
-    } else if (base && base->type != MLIA_JSON_NULL) {
-        return (*message = strdup("baseline must be a path or a list of paths")), 2;
-    }
-    o.new_run = mlia_json_get_str(req, "new");
-    o.output_dir = mlia_json_get_str(req, "output_dir");
+    set = mlia_arena_alloc(&q->arena, sizeof *set);
+    mlia_opt_set_init(set, MLIA_CMD_COMPARE, false);
+    mlia_compare_config cfg;
+    if (mlia_opt_set_from_json(set, req, &q->arena, msg, sizeof msg) || mlia_compare_resolve(set, &cfg, msg, sizeof msg))
+        return (*message = strdup(msg)), 2;
+    mlia_compare_options o = MLIA_COMPARE_OPTIONS_INIT;
+    o.baselines = cfg.baselines;
+    o.n_baselines = cfg.n_baselines;
+    o.new_run = cfg.new_run;
+    o.output_dir = cfg.output_dir;
     o.output_beside_new = 1; /* as the CLI: without output_dir, NEW/mlia-output/compare/ */
-    o.threshold = -1;
-    const mlia_json *t = mlia_json_get(req, "threshold");
-    if ((!o.baseline && !o.n_baselines) || !o.new_run)
-        return (*message = strdup(!o.baseline && !o.n_baselines ? "baseline is required" : "new is required")), 2;
-    if (t && t->type != MLIA_JSON_NULL) {
-        if (t->type != MLIA_JSON_NUMBER || t->num_nonfinite || t->u.number.d < 0)
-            return (*message = strdup("threshold must be a non-negative number of percent")), 2;
-        o.threshold = t->u.number.d;
-    }
-    const mlia_json *allow = mlia_json_get(req, "allow_different_programs");
-    if (allow && allow->type != MLIA_JSON_NULL) {
-        if (allow->type != MLIA_JSON_BOOL)
-            return (*message = strdup("allow_different_programs must be true or false")), 2;
-        o.allow_different_programs = allow->u.boolean;
-    }
-    static const char *const flags[] = {"allow_different_settings", "tested_only"};
-    for (int k = 0; k < 2; k++) {
-        const mlia_json *f = mlia_json_get(req, flags[k]);
-        if (f && f->type != MLIA_JSON_NULL) {
-            if (f->type != MLIA_JSON_BOOL)
-                return (*message = strdup(k == 0 ? "allow_different_settings must be true or false"
-                                                 : "tested_only must be true or false")), 2;
-            *(k == 0 ? &o.allow_different_settings : &o.tested_only) = f->u.boolean;
-        }
-    }
+    o.threshold = cfg.threshold;
+    o.allow_different_programs = cfg.allow_different_programs;
+    o.allow_different_settings = cfg.allow_different_settings;
+    o.tested_only = cfg.tested_only;
+    o.memory_limit = cfg.memory_limit;
     mlia_compare_output co;
-    char *msg = NULL;
-    if (mlia_compare(&o, &co, &msg)) {
-        *message = msg;
-        return 1;
+    char *error = NULL;
+    int rc = mlia_compare(&o, &co, &error);
+    if (rc) {
+        *message = error;
+        return rc;
+    }
+    unsigned regressions = co.regressions, likely = 0;
+    if (cfg.fail_on_regression && regressions && !cfg.tested_only) {
+        /* how many of them are likely ones: the report's summary says */
+        mlia_json *doc = NULL, *sum = NULL;
+        mlia_json_opts jo = {false, 64};
+        if (mlia_json_parse(co.json, strlen(co.json), &jo, &q->arena, &doc, NULL, err) == 0 &&
+            (sum = mlia_json_get(doc, "summary")) != NULL) {
+            const mlia_json *n = mlia_json_get(sum, "likely_regressions");
+            const char *model = mlia_json_get_str(sum, "model");
+            likely = (n && n->num_int_fits ? (unsigned)n->u.number.i : 0) +
+                     (model && strcmp(model, "likely_regression") == 0 ? 1u : 0u);
+        }
+        mlia_error_clear(err);
     }
     if (q->result)
         *q->result = co.json;
@@ -154,6 +208,17 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
         free(co.json);
     co.json = NULL;
     mlia_compare_output_free(&co);
+    if (cfg.fail_on_regression && regressions) {
+        /* the command's exit status 3: the report is still handed back */
+        double t = cfg.threshold < 0 ? 5 : cfg.threshold;
+        char detail[48] = "";
+        if (likely)
+            snprintf(detail, sizeof detail, "%u likely; ", likely);
+        snprintf(msg, sizeof msg, "%u regression%s (%sthreshold %g %%)", regressions, regressions != 1 ? "s" : "",
+                 detail, t);
+        *message = strdup(msg);
+        return 3;
+    }
     return 0;
 }
 

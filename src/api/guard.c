@@ -73,20 +73,41 @@ static int nul_check(const char *key, const mlia_json *s, char **message)
     return 2;
 }
 
+/* 0, or 2 with *message when a string of v (member `key`, nested members
+ * named by their own key) has a NUL. */
+static int nul_walk(const char *key, const mlia_json *v, unsigned depth, char **message)
+{
+    if (nul_check(key, v, message))
+        return 2;
+    if (depth > 64)
+        return 0;
+    if (v->type == MLIA_JSON_ARRAY)
+        for (size_t k = 0; k < v->u.array.n; k++)
+            if (nul_walk(key, v->u.array.items[k], depth + 1, message))
+                return 2;
+    if (v->type == MLIA_JSON_OBJECT)
+        for (size_t i = 0; i < v->u.object.n; i++)
+            if (nul_walk(v->u.object.members[i].key, v->u.object.members[i].value, depth + 1, message))
+                return 2;
+    return 0;
+}
+
 int mlia_guard_request_strings(const mlia_json *req, char **message)
 {
     if (!req || req->type != MLIA_JSON_OBJECT)
         return 0;
-    for (size_t i = 0; i < req->u.object.n; i++) {
-        const mlia_json_member *m = &req->u.object.members[i];
-        if (nul_check(m->key, m->value, message))
-            return 2;
-        if (m->value->type == MLIA_JSON_ARRAY)
-            for (size_t k = 0; k < m->value->u.array.n; k++)
-                if (nul_check(m->key, m->value->u.array.items[k], message))
-                    return 2;
+    return nul_walk("", req, 0, message);
+}
+
+int mlia_guard_request_parse(mlia_guard_request *q, mlia_json **req, mlia_error *err, char **message)
+{
+    mlia_json_opts jo = {true, 64};
+    if (!q->json || mlia_json_parse(q->json, strlen(q->json), &jo, &q->arena, req, NULL, err) ||
+        (*req)->type != MLIA_JSON_OBJECT) {
+        *message = strdup("invalid request");
+        return 2;
     }
-    return 0;
+    return mlia_guard_request_strings(*req, message);
 }
 
 size_t mlia_guard_cap(const char *const *paths, int n)
@@ -130,6 +151,8 @@ int mlia_guard_run_request(const mlia_oom_words *words, mlia_guard_body body, co
     mlia_arena_init(&q.arena);
     mlia_guard g = {"request", words, NULL, NULL};
     int rc = mlia_guard_run(&g, body, &q, error);
+    if (result && *result)
+        mlia_ledger_forget(*result); /* the caller's (core/alloc.h) */
     mlia_arena_free(&q.arena);
     mlia_ledger_close(&led, rc != 0);
     return rc;

@@ -48,8 +48,8 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
 size_t mlia_guard_cap(const char *const *paths, int n);
 
 /* The JSON requests (mlia_run_advisor_json, mlia_compare_json): every
- * string of the request object (member values, and strings inside array
- * members) must reach the library with all its bytes. C strings end at the
+ * string of the request object (member values, strings inside arrays and
+ * nested objects such as backend_options) must reach the library with all its bytes. C strings end at the
  * first NUL, so a decoded "\u0000" would silently cut a path (/tmp/x\0/../y
  * becomes /tmp/x): such a request is a usage error naming the member,
  * "request: \"output_dir\" contains a NUL byte (at byte 6)". Returns 0, or 2
@@ -66,10 +66,19 @@ typedef struct mlia_guard_request {
     char **result;
 } mlia_guard_request;
 
+/* Parses the request text (NaN and Infinity tokens are read, so that an
+ * option refuses them by name) into *req, an object in q->arena, and checks
+ * its strings (mlia_guard_request_strings). Returns 0, or 2 with *message
+ * ("invalid request", or the NUL message). */
+struct mlia_json;
+int mlia_guard_request_parse(mlia_guard_request *q, struct mlia_json **req, mlia_error *err, char **message);
+
 /* Runs body with an mlia_guard_request as ctx (file "request" in an
  * out-of-memory error, `words` for the memory limit) inside the call's
  * ledger (core/alloc.h); *result is NULL until the body sets it, and the
- * request's arena is freed before returning. Returns mlia_guard_run's code. */
+ * request's arena is freed before returning; a result the body handed back
+ * is the caller's whatever the code (mlia_compare_json's 3 comes with its
+ * report). Returns mlia_guard_run's code. */
 int mlia_guard_run_request(const mlia_oom_words *words, mlia_guard_body body, const char *request_json, char **result,
                            char **error);
 

@@ -1,12 +1,13 @@
 /*
- * args.h - command-line parsing and validation of the `mlia` executable.
+ * args.h - the command line of the `mlia` executable: argv into the option
+ * set of pipeline/options.h, the usage rules, the usage lines and --help.
  *
- * Parsing and validation are pure: they read argv and fill an mlia_cli_args
- * with pointers into argv (no allocation, no file-system access), and
- * return 2 with a message for every usage error. Checks that need the file
- * system (input files exist, output folder usable) belong to main.c and are
- * input errors (exit 1). docs/cli.md lists every message and the order in
- * which the rules are applied.
+ * Every option is a row of the one option table (MLIA_OPTS,
+ * src/pipeline/options.c): this file only knows the grammar of argv
+ * (argparse's, docs/cli.md) and lays the table out as --help. Parsing and
+ * validation read argv and keep pointers into it (no allocation, no file
+ * written); a usage error returns 2 with a message. Whether input files
+ * exist and the output folder is usable belongs to main.c (exit 1).
  */
 #ifndef MLIA_CLI_ARGS_H
 #define MLIA_CLI_ARGS_H
@@ -15,50 +16,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum mlia_cli_command {
-    MLIA_CLI_NONE = 0,
-    MLIA_CLI_CHECK,
-    MLIA_CLI_INSPECT
-} mlia_cli_command;
-
-/* Repeated values beyond this are counted but not kept (only counts and the
- * first values matter to the rules). */
-#define MLIA_CLI_MAX_VALUES 8
-/* --profiling-data may be given this many times (docs/captures.md). */
-#define MLIA_CLI_MAX_PROFILING 1024
-/* Largest --neural-technology-profiling-data.ticks-per-second (1 PHz). */
-#define MLIA_CLI_MAX_TICKS_PER_SECOND 1e15
+#include "pipeline/options.h"
 
 typedef struct mlia_cli_args {
-    mlia_cli_command command;
-    bool help, version, quiet, debug, json, performance, compatibility, csv;
-    const char *model;            /* check: MODEL; inspect: FILE */
-    const char *target_profile;
-    const char *companion;
-    const char *output_dir;
-    const char *model_explorer;
-    const char *method;           /* --neural-technology-profiling-data.etrecord-method */
-    const char *debug_buffer;     /* --debug-buffer */
-    const char *reference_profiling_data; /* --reference-profiling-data */
-    const char *reference_debug_buffer;   /* --reference-debug-buffer */
-    double ticks_per_second;      /* --neural-technology-profiling-data.ticks-per-second (0: not given) */
-    uint32_t warmup_executions;   /* --neural-technology-profiling-data.warmup-executions */
-    bool trace;                   /* --trace */
-    const char *trace_format;     /* --trace-format: perfetto | json (requires --trace) */
-    uint32_t n_profiling_data, n_backends, n_unrecognized;
-    const char *profiling_data[MLIA_CLI_MAX_PROFILING];
-    const char *backends[MLIA_CLI_MAX_VALUES];
-    const char *unrecognized[MLIA_CLI_MAX_VALUES];
-    /* Kinds of MODEL, the ETDump and the companion by content
-     * (pipeline/inputs.h mlia_input_kind), set by the caller before
-     * mlia_cli_validate; NULL: not looked at (missing file, or a pure
-     * parse): the file-name rules apply. */
-    const char *model_kind, *companion_kind;
-    const char *profiling_kinds[MLIA_CLI_MAX_PROFILING];
+    mlia_opt_set set;              /* the command and the values of its options */
+    bool help, version, quiet, debug, json;
+    uint32_t n_pos;                /* compare: BASELINE and NEW as given */
+    const char *pos[2];
+    /* after mlia_cli_validate: what the command runs on */
+    mlia_check_config check;
+    mlia_compare_config compare;
+    const char *file;              /* inspect: FILE */
 } mlia_cli_args;
-
-#define MLIA_CLI_PROFILING_BACKEND "neural-technology-profiling-data"
-#define MLIA_CLI_TARGET_PROFILE "neural-technology"
 
 /* Parse argv (argv[0] is the program). Returns 0, or 2 with msg set to the
  * text after "mlia: error: ". Values point into argv. Help and version
@@ -66,24 +35,15 @@ typedef struct mlia_cli_args {
  * mlia_cli_validate(). */
 int mlia_cli_parse(int argc, char **argv, mlia_cli_args *a, char *msg, size_t msg_size);
 
-/* Apply the usage rules in the order docs/cli.md lists them. Returns 0,
- * or 2 with msg set. */
-int mlia_cli_validate(const mlia_cli_args *a, char *msg, size_t msg_size);
+/* Apply the usage rules (the library's: mlia_check_resolve,
+ * mlia_compare_resolve) and fill a->check / a->compare / a->file. Returns
+ * 0, or 2 with msg set. */
+int mlia_cli_validate(mlia_cli_args *a, char *msg, size_t msg_size);
 
-/* True when name designates the profiling-data backend: compared ignoring
- * case and '-' (so "Neural-Technology-Profiling-Data" and
- * "neuraltechnologyprofilingdata" match). */
-bool mlia_cli_is_profiling_backend(const char *name);
-
-/* Numeric option values are plain decimal: digits with an optional fraction
- * ("5", "2.5", ".5", "5."), nothing else. strtod alone would also take hex
- * ("0x10" = 16), exponents, "inf", "nan", signs and leading blanks, so a
- * typo could silently mean something else (docs/cli.md). */
-bool mlia_cli_is_decimal(const char *text);
-
-/* One-line usage hint for the command ("usage: mlia check MODEL ..."), and
- * the full --help text. Static strings. */
-const char *mlia_cli_usage(mlia_cli_command command);
-const char *mlia_cli_help(mlia_cli_command command);
+/* One-line usage hint for the command ("usage: mlia check MODEL ..."). */
+const char *mlia_cli_usage(mlia_cmd command);
+/* The --help text of the command into buf (always terminated); returns its
+ * length. 8 KB is enough for every command. */
+size_t mlia_cli_help(mlia_cmd command, char *buf, size_t n);
 
 #endif

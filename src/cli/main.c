@@ -30,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,7 +42,6 @@
 #include "core/oom.h"
 #include "mlia/mlia.h"
 #include "cli/browser.h"
-#include "pipeline/inputs.h"
 #include "report/outdir.h"
 
 #define PROGRESS_DELAY_MS 500
@@ -155,7 +153,7 @@ static void print_error(const char *msg)
         free(safe);
 }
 
-static int usage_fail(mlia_cli_command command, const char *msg)
+static int usage_fail(mlia_cmd command, const char *msg)
 {
     print_error(msg);
     fprintf(stderr, "%s\n", mlia_cli_usage(command));
@@ -205,11 +203,11 @@ static int finish_stdout(int rc)
 
 static int run_inspect(const mlia_cli_args *a)
 {
-    if (check_input(a->model) != 0)
+    if (check_input(a->file) != 0)
         return 1;
     /* streamed: a capture of millions of events is never held as text */
     char *error = NULL;
-    if (mlia_inspect_to(a->model, stdout, &error) != 0) {
+    if (mlia_inspect_to(a->file, stdout, &error) != 0) {
         int rc = input_fail(error ? error : "inspect failed");
         mlia_free(error);
         return rc;
@@ -219,41 +217,42 @@ static int run_inspect(const mlia_cli_args *a)
 
 static int run_check(const mlia_cli_args *a, int argc, char **argv)
 {
+    const mlia_check_config *c = &a->check;
     /* Inputs exist, and the output folder is usable, before any work. */
-    if (check_input(a->model) != 0)
+    if (check_input(c->etrecord_path) != 0)
         return 1;
-    for (uint32_t i = 0; i < a->n_profiling_data; i++)
-        if (check_input(a->profiling_data[i]) != 0)
+    for (int i = 0; i < c->n_etdump_paths; i++)
+        if (check_input(c->etdump_paths[i]) != 0)
             return 1;
-    if ((a->companion && check_input(a->companion) != 0) || (a->debug_buffer && check_input(a->debug_buffer) != 0) ||
-        (a->reference_profiling_data && check_input(a->reference_profiling_data) != 0) ||
-        (a->reference_debug_buffer && check_input(a->reference_debug_buffer) != 0))
+    if ((c->companion_path && check_input(c->companion_path) != 0) ||
+        (c->debug_buffer_path && check_input(c->debug_buffer_path) != 0) ||
+        (c->reference_etdump_path && check_input(c->reference_etdump_path) != 0) ||
+        (c->reference_debug_buffer_path && check_input(c->reference_debug_buffer_path) != 0))
         return 1;
-    const char *output_dir = a->output_dir ? a->output_dir : ".";
+    const char *output_dir = c->output_dir ? c->output_dir : ".";
     mlia_error err;
     mlia_error_clear(&err);
     if (mlia_outdir_check(output_dir, &err) != 0)
         return input_fail(err.text);
 
-    mlia_check_options opts;
-    memset(&opts, 0, sizeof opts);
-    opts.etrecord_path = a->model;
-    opts.etdump_path = a->profiling_data[0];
-    if (a->n_profiling_data > 1) {
-        opts.etdump_paths = a->profiling_data;
-        opts.n_etdump_paths = (int)a->n_profiling_data;
+    mlia_check_options opts = MLIA_CHECK_OPTIONS_INIT;
+    opts.etrecord_path = c->etrecord_path;
+    opts.etdump_path = c->etdump_paths[0];
+    if (c->n_etdump_paths > 1) {
+        opts.etdump_paths = c->etdump_paths;
+        opts.n_etdump_paths = c->n_etdump_paths;
     }
-    opts.companion_path = a->companion;
+    opts.companion_path = c->companion_path;
     opts.output_dir = output_dir;
-    opts.model_explorer = a->model_explorer;
-    opts.method = a->method;
-    opts.debug_buffer_path = a->debug_buffer;
-    opts.trace = a->trace ? (a->trace_format ? a->trace_format : "perfetto") : NULL;
-    opts.reference_etdump_path = a->reference_profiling_data;
-    opts.reference_debug_buffer_path = a->reference_debug_buffer;
-    opts.ticks_per_second = a->ticks_per_second;
-    opts.warmup_executions = a->warmup_executions;
-    opts.csv = a->csv;
+    opts.model_explorer = c->model_explorer;
+    opts.method = c->method;
+    opts.debug_buffer_path = c->debug_buffer_path;
+    opts.trace = c->trace;
+    opts.reference_etdump_path = c->reference_etdump_path;
+    opts.reference_debug_buffer_path = c->reference_debug_buffer_path;
+    opts.ticks_per_second = c->ticks_per_second;
+    opts.warmup_executions = c->warmup_executions;
+    opts.csv = c->csv;
     opts.cli_args = (const char *const *)(argv + 1);
     opts.n_cli_args = argc - 1;
     opts.console_width = mlia_cli_console_width();
@@ -292,7 +291,7 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
         if (out.model_explorer_command && out.model_explorer_hint)
             printf("  %s\n", out.model_explorer_hint);
     }
-    if (a->model_explorer && strcmp(a->model_explorer, "open") == 0 && out.page_path) {
+    if (c->model_explorer && strcmp(c->model_explorer, "open") == 0 && out.page_path) {
         fflush(stdout);
         /* Keep stdout pure JSON with --json, and silent with --quiet. */
         mlia_browser_open(out.page_path, a->json || a->quiet ? stderr : stdout);
@@ -310,34 +309,36 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
 
 static int run_main(int argc, char **argv)
 {
-    mlia_cli_args a;
-    char msg[1024];
-    if (argc >= 2 && strcmp(argv[1], "compare") == 0)
-        return mlia_cli_compare(argc, argv);
-    if (mlia_cli_parse(argc, argv, &a, msg, sizeof msg) != 0)
-        return usage_fail(a.command, msg);
-    if (a.help) {
-        fputs(mlia_cli_help(a.command), stdout);
-        return finish_stdout(0);
-    }
-    if (a.version) {
+    /* about 30 KB (the option set keeps up to 1024 values of each repeated
+     * option): off the stack */
+    mlia_cli_args *a = malloc(sizeof *a);
+    if (!a)
+        return input_fail("out of memory");
+    char msg[4096];
+    int rc;
+    if (mlia_cli_parse(argc, argv, a, msg, sizeof msg) != 0) {
+        rc = usage_fail(a->set.command, msg);
+    } else if (a->help) {
+        char help[8192];
+        mlia_cli_help(a->set.command, help, sizeof help);
+        fputs(help, stdout);
+        rc = finish_stdout(0);
+    } else if (a->version) {
         puts("mlia " MLIA_VERSION);
-        return finish_stdout(0);
+        rc = finish_stdout(0);
+    } else if (mlia_cli_validate(a, msg, sizeof msg) != 0) {
+        rc = usage_fail(a->set.command, msg);
+    } else if (a->set.command == MLIA_CMD_INSPECT) {
+        rc = run_inspect(a);
+    } else if (a->set.command == MLIA_CMD_COMPARE) {
+        rc = mlia_cli_compare(a);
+    } else {
+        /* Ctrl-C, kill and hang-up remove the temporary output tree. */
+        mlia_outdir_cleanup_on_signals();
+        rc = run_check(a, argc, argv);
     }
-    if (a.command == MLIA_CLI_CHECK) {
-        /* what each input is, by its first bytes (usage errors with a hint) */
-        a.model_kind = a.model ? mlia_input_kind(a.model) : NULL;
-        for (uint32_t i = 0; i < a.n_profiling_data && i < MLIA_CLI_MAX_PROFILING; i++)
-            a.profiling_kinds[i] = mlia_input_kind(a.profiling_data[i]);
-        a.companion_kind = a.companion ? mlia_input_kind(a.companion) : NULL;
-    }
-    if (mlia_cli_validate(&a, msg, sizeof msg) != 0)
-        return usage_fail(a.command, msg);
-    if (a.command == MLIA_CLI_INSPECT)
-        return run_inspect(&a);
-    /* Ctrl-C, kill and hang-up remove the temporary output tree. */
-    mlia_outdir_cleanup_on_signals();
-    return run_check(&a, argc, argv);
+    free(a);
+    return rc;
 }
 
 int main(int argc, char **argv)

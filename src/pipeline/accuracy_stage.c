@@ -34,21 +34,9 @@ static int open_unread(mlia_file *f, mlia_input_digest *d, const char *path, mli
 
 int accuracy_open(mlia_session *s, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
-    if (o->reference_etdump_path && !o->reference_debug_buffer_path)
-        return mlia_error_setf(err, o->reference_etdump_path,
-                               "a reference capture needs its debug buffer (--reference-debug-buffer)");
-    if (o->reference_debug_buffer_path && !o->reference_etdump_path)
-        return mlia_error_setf(err, o->reference_debug_buffer_path,
-                               "a reference debug buffer needs its ETDump (--reference-profiling-data)");
-    if (o->reference_etdump_path && !o->debug_buffer_path)
-        return mlia_error_setf(err, o->reference_etdump_path,
-                               "a reference capture is compared with the run's intermediate outputs: give the "
-                               "run's debug buffer too (--debug-buffer)");
-    if (o->debug_buffer_path && o->n_etdump_paths > 1)
-        return mlia_error_setf(err, o->debug_buffer_path,
-                               "a debug buffer belongs to one ETDump: give exactly one with it (got %d)",
-                               o->n_etdump_paths);
+    const mlia_check_config *o = s->opts;
+    /* the options were resolved with their rules (pipeline/options.c): a
+     * reference comes with its buffer and the run's, for one ETDump */
     if (o->debug_buffer_path) {
         if (open_unread(&s->debug_file, &s->debug_digest, o->debug_buffer_path, err))
             return -1;
@@ -95,7 +83,7 @@ static int select_reference(mlia_session *s, mlia_error *err)
 
 int accuracy_stage(mlia_session *s, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
+    const mlia_check_config *o = s->opts;
     uint64_t logged = 0;
     for (uint32_t x = 0; x < s->n_executions; x++)
         logged += s->dump->runs[s->execution_runs[x]].n_debug_tensors;

@@ -67,15 +67,10 @@ static int unwrap(mlia_session *s, uint32_t i, mlia_error *err)
 
 int captures_open(mlia_session *s, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
-    static const char *const none[1] = {NULL};
-    if (o->n_etdump_paths > 0) {
-        s->n_captures = (uint32_t)o->n_etdump_paths;
-        s->etdump_paths = o->etdump_paths;
-    } else {
-        s->n_captures = 1;
-        s->etdump_paths = o->etdump_path ? &o->etdump_path : none;
-    }
+    const mlia_check_config *o = s->opts;
+    /* at least one: the options were resolved (pipeline/options.c) */
+    s->n_captures = (uint32_t)o->n_etdump_paths;
+    s->etdump_paths = o->etdump_paths;
     s->etdump_files = calloc(s->n_captures, sizeof *s->etdump_files);
     s->captures = calloc(s->n_captures, sizeof *s->captures);
     s->dumps = calloc(s->n_captures, sizeof *s->dumps);
@@ -184,7 +179,7 @@ static int methods_per_capture(mlia_session *s, mlia_error *err)
 
 int captures_select(mlia_session *s, method_selection *out, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
+    const mlia_check_config *o = s->opts;
     uint32_t n = s->n_captures;
     bool several = n > 1;
     if (several && !o->method && s->etrecord->n_methods > 1)

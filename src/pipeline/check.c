@@ -142,7 +142,7 @@ static void *worker_body(void *arg)
 {
     worker_job *job = arg;
     mlia_session *s = job->s;
-    const mlia_check_options *o = s->opts;
+    const mlia_check_config *o = s->opts;
     mlia_oom_point oom;
     mlia_oom_enter(&oom);
     if (setjmp(oom.jump)) {
@@ -491,10 +491,7 @@ fail:
  * intermediate-output files) and start the second core on the ETRecord. */
 static int stage_open(mlia_session *s, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
-    if (o->ticks_per_second != 0 && !(o->ticks_per_second >= 1.0 && o->ticks_per_second <= 1e15))
-        return mlia_error_setf(err, NULL, "ticks_per_second must be a number of ticks per second from 1 to 1e15 "
-                                          "(got %g)", o->ticks_per_second);
+    const mlia_check_config *o = s->opts;
     if (o->output_dir && mlia_outdir_check(o->output_dir, err))
         return -1;
     if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, false, err))
@@ -530,7 +527,7 @@ static int stage_open(mlia_session *s, mlia_error *err)
  * take the ETRecord and the method's program from it. */
 static int stage_read(mlia_session *s, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
+    const mlia_check_config *o = s->opts;
     worker_job *job = s->job;
     double t1 = now_ms();
     mlia_error dump_err;
@@ -607,7 +604,7 @@ static int stage_companion_read(mlia_session *s, mlia_error *err)
  * program, then the runtime timing analysis. */
 static int stage_runtime(mlia_session *s, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
+    const mlia_check_config *o = s->opts;
     mlia_result_init(&s->result, &s->arena);
     method_selection sel;
     s->warmup_executions = o->warmup_executions;
@@ -727,8 +724,8 @@ static int stage_results(mlia_session *s, mlia_error *err)
 /* The outputs: needs the digests (result context, run id, log). */
 static int stage_outputs(mlia_session *s, mlia_error *err)
 {
-    const mlia_check_options *o = s->opts;
-    mlia_check_output *out = s->out;
+    const mlia_check_config *o = s->opts;
+    check_outputs *out = s->out;
     join_worker(s);
     if (s->job->rc_digest) {
         *err = s->job->err_digest;
@@ -838,7 +835,7 @@ static const check_stage STAGES[] = {
 
 #define N_STAGES ((uint32_t)(sizeof STAGES / sizeof STAGES[0]))
 
-mlia_session *check_session_new(const mlia_check_options *opts, size_t memory_limit)
+mlia_session *check_session_new(const mlia_check_config *opts, size_t memory_limit)
 {
     mlia_session *s = calloc(1, sizeof *s);
     if (!s)
@@ -850,7 +847,7 @@ mlia_session *check_session_new(const mlia_check_options *opts, size_t memory_li
     return s;
 }
 
-int check_session_run(mlia_session *s, mlia_check_output *out, mlia_error *err)
+int check_session_run(mlia_session *s, check_outputs *out, mlia_error *err)
 {
     s->out = out;
     s->stage_ms = mlia_arena_array(&s->arena, N_STAGES, sizeof *s->stage_ms);

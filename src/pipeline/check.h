@@ -13,14 +13,22 @@
 
 #include "pipeline/session.h"
 
-/* A new session for `opts` (borrowed for the session's life) whose arenas may
- * grow to `memory_limit` bytes. NULL when malloc fails. Release with
- * check_session_free(). */
-mlia_session *check_session_new(const mlia_check_options *opts, size_t memory_limit);
-/* Runs every stage and fills `out` (malloc'd fields, the caller's to free with
- * mlia_check_output_free). Returns 0, or 1 with *err set. May longjmp to the
- * caller's out-of-memory recovery point. */
-int check_session_run(mlia_session *s, mlia_check_output *out, mlia_error *err);
+/* What a run hands back (malloc'd strings, the caller's to free; NULL when
+ * not made): the public mlia_check_output's members. */
+typedef struct check_outputs {
+    char *result_json;            /* NULL with skip_result_json_text and an output folder */
+    char *console;
+    char *output_path, *page_path;
+    char *model_explorer_command, *model_explorer_hint;
+} check_outputs;
+
+/* A new session for the resolved configuration `cfg` (borrowed for the
+ * session's life) whose arenas may grow to `memory_limit` bytes. NULL when
+ * malloc fails. Release with check_session_free(). */
+mlia_session *check_session_new(const mlia_check_config *cfg, size_t memory_limit);
+/* Runs every stage and fills `out`. Returns 0, or 1 with *err set. May
+ * longjmp to the caller's out-of-memory recovery point. */
+int check_session_run(mlia_session *s, check_outputs *out, mlia_error *err);
 /* The input an out-of-memory error at this point of the run names. */
 const char *check_session_stage_file(const mlia_session *s);
 /* After an out-of-memory jump: removes the temporary output tree, if any. */

@@ -217,7 +217,7 @@ static int write_page(void *ctx, FILE *fp, const char *shown, mlia_error *err)
  * the one of the same comparison, and no page of an earlier comparison
  * stays beside a newer compare.json. */
 static int write_outputs(compare_session *cs, const char *dir, const compare_inputs *in, const compare_result *r,
-                         const char *json, size_t json_len, mlia_compare_output *out, mlia_error *err)
+                         const char *json, size_t json_len, compare_outputs *out, mlia_error *err)
 {
     mlia_outdir *od = &cs->outdir;
     /* open before the folder exists: an out-of-memory jump out of
@@ -281,14 +281,12 @@ static uint32_t runs_in(const char *dir, mlia_arena *a, const char ***out)
 
 /* The baseline runs the options name: BASELINE, then every --baseline, a
  * folder of runs standing for the runs it holds. */
-static int baseline_runs(const mlia_compare_options *opts, mlia_arena *a, const char ***out, uint32_t *n_out,
+static int baseline_runs(const mlia_compare_config *opts, mlia_arena *a, const char ***out, uint32_t *n_out,
                          mlia_error *err)
 {
-    uint32_t n_args = (opts->baseline ? 1u : 0u) + (opts->n_baselines > 0 ? (uint32_t)opts->n_baselines : 0u);
+    uint32_t n_args = opts->n_baselines > 0 ? (uint32_t)opts->n_baselines : 0u;
     const char **args = mlia_arena_array(a, n_args ? n_args : 1, sizeof *args);
     uint32_t k = 0;
-    if (opts->baseline)
-        args[k++] = opts->baseline;
     for (int i = 0; i < opts->n_baselines; i++)
         args[k++] = opts->baselines[i];
     if (!n_args)
@@ -324,7 +322,7 @@ static int baseline_runs(const mlia_compare_options *opts, mlia_arena *a, const 
     return 0;
 }
 
-int compare_session_run(compare_session *cs, const mlia_compare_options *opts, mlia_compare_output *out,
+int compare_session_run(compare_session *cs, const mlia_compare_config *opts, compare_outputs *out,
                         mlia_error *err)
 {
     mlia_arena *arena = &cs->arena;
@@ -348,7 +346,7 @@ int compare_session_run(compare_session *cs, const mlia_compare_options *opts, m
     compare_identity identity = COMPARE_SAME_PROGRAM;
     for (uint32_t i = 0; i < nb; i++) {
         compare_identity id;
-        if (check_identity(cs, &bs[i], n, opts->allow_different_programs != 0, &id, err))
+        if (check_identity(cs, &bs[i], n, opts->allow_different_programs, &id, err))
             return 1;
         if (id > identity)
             identity = id;
@@ -429,7 +427,7 @@ static unsigned long long run_bytes(const char *path, mlia_arena *a)
     return size_of_file(json) + size_of_file(mlia_arena_printf(a, "%s/" PAGE_REL, folder_of(json, a)));
 }
 
-unsigned long long compare_input_bytes(const mlia_compare_options *opts, mlia_arena *a)
+unsigned long long compare_input_bytes(const mlia_compare_config *opts, mlia_arena *a)
 {
     unsigned long long total = 0;
     const char **paths = NULL;

@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "analysis/compare.h"
 #include "formats/result_read.h"
-#include "mlia/mlia.h"
+#include "pipeline/options.h"
 #include "report/outdir.h"
 
 /* Largest mlia-output.json or page `mlia compare` reads (docs/compare.md
@@ -51,17 +51,27 @@ typedef struct compare_session {
     compare_setting *settings;  /* arena: settings that differ, every baseline run against new */
 } compare_session;
 
+/* What a comparison hands back (malloc'd strings, the caller's to free):
+ * the public mlia_compare_output's members. */
+typedef struct compare_outputs {
+    char *json;                  /* compare.json text */
+    char *console;               /* the console tables */
+    char *json_path, *page_path; /* the files written, or NULL */
+    unsigned regressions;        /* what --fail-on-regression counts (tested, and likely unless tested_only) */
+    unsigned improvements;
+    char *warnings;              /* one escaped line per warning, or NULL */
+} compare_outputs;
+
 /* Bytes of every input the options name (each run's mlia-output.json and
  * page, every run of a folder of runs), for the memory cap
  * (core/oom.h mlia_memory_limit): a pooled baseline needs memory for all
  * its runs, not for the first. Paths are allocated in `scratch`. */
-unsigned long long compare_input_bytes(const mlia_compare_options *opts, mlia_arena *scratch);
+unsigned long long compare_input_bytes(const mlia_compare_config *opts, mlia_arena *scratch);
 
 void compare_session_init(compare_session *cs, size_t memory_limit);
-/* Reads every run, compares them and fills `out` (malloc'd fields, freed by
- * mlia_compare_output_free); writes DIR/compare/ when opts asks for files.
- * Returns 0, or 1 with *err set. */
-int compare_session_run(compare_session *cs, const mlia_compare_options *opts, mlia_compare_output *out,
+/* Reads every run, compares them and fills `out`; writes DIR/compare/ when
+ * the resolved options `opts` ask for files. Returns 0, or 1 with *err set. */
+int compare_session_run(compare_session *cs, const mlia_compare_config *opts, compare_outputs *out,
                         mlia_error *err);
 /* Removes a compare/ folder being written (out-of-memory path). */
 void compare_session_abort_outputs(compare_session *cs);

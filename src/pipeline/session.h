@@ -19,7 +19,7 @@
 #include "core/error.h"
 #include "core/file.h"
 #include "core/str.h"
-#include "mlia/mlia.h"
+#include "pipeline/options.h"
 
 struct etrecord;
 struct etrecord_method;
@@ -46,7 +46,7 @@ typedef struct mlia_session {
     bool worker_running;        /* started and not yet joined */
     const char *stage_file;     /* input named by an out-of-memory error at this point */
     struct mlia_outdir *outdir; /* output tree being written (removed on out of memory) */
-    const mlia_check_options *opts;
+    const mlia_check_config *opts; /* the resolved options (pipeline/options.h) */
     mlia_file etrecord_file, companion_file;
     mlia_input_digest etrecord_digest, companion_digest;
     bool has_companion;
@@ -106,7 +106,7 @@ typedef struct mlia_session {
     /* the stage table's run (check.c): its timings for the log, indexed
      * like the table; what the stages need besides the record */
     double *stage_ms;
-    struct mlia_check_output *out;          /* the caller's outputs (output stage) */
+    struct check_outputs *out;              /* the caller's outputs (output stage) */
     const struct etrecord_method *preloaded; /* method whose program the second core loaded, or NULL */
     const char *run_id;
     const char *timestamp;

@@ -31,7 +31,7 @@
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
-#include "mlia/mlia.h"
+#include "core/version.h"
 
 typedef struct op_site {
     bool done;

@@ -11,7 +11,8 @@
 /* Parses then validates a NULL-terminated list; returns the status and
  * leaves the message in msg. */
 static char msg[1024];
-static mlia_cli_args args;
+static mlia_cli_args *args;
+#define V(id) (args->set.v[MLIA_OPT_##id])
 
 static int parse_list(const char *const *list)
 {
@@ -21,9 +22,11 @@ static int parse_list(const char *const *list)
     for (; *list; list++)
         argv[argc++] = (char *)*list;
     argv[argc] = NULL;
-    int rc = mlia_cli_parse(argc, argv, &args, msg, sizeof msg);
-    if (rc == 0 && !args.help && !args.version)
-        rc = mlia_cli_validate(&args, msg, sizeof msg);
+    static mlia_cli_args a;
+    int rc = mlia_cli_parse(argc, argv, &a, msg, sizeof msg);
+    args = &a;
+    if (rc == 0 && !args->help && !args->version)
+        rc = mlia_cli_validate(args, msg, sizeof msg);
     return rc;
 }
 
@@ -36,17 +39,17 @@ TEST(valid_full_command_line)
                     "--neural-technology-profiling-data.etrecord-method", "decode", "--json", "-q",
                     "-d", "-b", "neural-technology-profiling-data"),
               0);
-    CHECK_INT(args.command, MLIA_CLI_CHECK);
-    CHECK_STR(args.model, "m.etrecord");
-    CHECK_STR(args.target_profile, "neural-technology");
-    CHECK_INT(args.n_profiling_data, 1);
-    CHECK_STR(args.profiling_data[0], "d.etdump");
-    CHECK_STR(args.companion, "c.pte");
-    CHECK_STR(args.output_dir, "out");
-    CHECK_STR(args.model_explorer, "open");
-    CHECK_STR(args.method, "decode");
-    CHECK(args.json && args.quiet && args.debug && args.performance && !args.compatibility);
-    CHECK_INT(args.n_backends, 1);
+    CHECK_INT(args->set.command, MLIA_CMD_CHECK);
+    CHECK_STR(args->check.etrecord_path, "m.etrecord");
+    CHECK_STR(V(TARGET).text, "neural-technology");
+    CHECK_INT(args->check.n_etdump_paths, 1);
+    CHECK_STR(args->check.etdump_paths[0], "d.etdump");
+    CHECK_STR(args->check.companion_path, "c.pte");
+    CHECK_STR(args->check.output_dir, "out");
+    CHECK_STR(args->check.model_explorer, "open");
+    CHECK_STR(args->check.method, "decode");
+    CHECK(args->json && args->quiet && args->debug && V(PERFORMANCE).on && !V(COMPATIBILITY).count);
+    CHECK_INT(V(BACKEND).count, 1);
 }
 
 TEST(attached_and_repeated_values)
@@ -54,26 +57,26 @@ TEST(attached_and_repeated_values)
     CHECK_INT(PARSE("check", "-tneural-technology", "--profiling-data=d.etdp", "--performance",
                     "--output-dir", "a", "--output-dir", "b", "--", "-model.etrecord"),
               0);
-    CHECK_STR(args.output_dir, "b");
-    CHECK_STR(args.model, "-model.etrecord");
-    CHECK_STR(args.profiling_data[0], "d.etdp");
+    CHECK_STR(args->check.output_dir, "b");
+    CHECK_STR(args->check.etrecord_path, "-model.etrecord");
+    CHECK_STR(args->check.etdump_paths[0], "d.etdp");
 }
 
 TEST(global_flags_before_command)
 {
     CHECK_INT(PARSE("-q", "--debug", BASE), 0);
-    CHECK(args.quiet && args.debug);
+    CHECK(args->quiet && args->debug);
 }
 
 TEST(help_and_version)
 {
     CHECK_INT(PARSE("check", "--frob", "-h"), 0);
-    CHECK(args.help);
-    CHECK_INT(args.command, MLIA_CLI_CHECK);
+    CHECK(args->help);
+    CHECK_INT(args->set.command, MLIA_CMD_CHECK);
     CHECK_INT(PARSE("-v"), 0);
-    CHECK(args.version);
+    CHECK(args->version);
     CHECK_INT(PARSE("--help", "frob"), 0); /* help wins over a bad command */
-    CHECK(args.help);
+    CHECK(args->help);
 }
 
 TEST(usage_messages)
@@ -144,10 +147,10 @@ TEST(several_etdumps_are_kept_in_order)
                     "--profiling-data", "7.etdump", "--profiling-data", "8.etdump", "--profiling-data",
                     "9.etdump", "--profiling-data=10.etdp"),
               0);
-    CHECK_INT(args.n_profiling_data, 10);
-    CHECK_STR(args.profiling_data[0], "d.etdump");
-    CHECK_STR(args.profiling_data[8], "9.etdump");
-    CHECK_STR(args.profiling_data[9], "10.etdp");
+    CHECK_INT(args->check.n_etdump_paths, 10);
+    CHECK_STR(args->check.etdump_paths[0], "d.etdump");
+    CHECK_STR(args->check.etdump_paths[8], "9.etdump");
+    CHECK_STR(args->check.etdump_paths[9], "10.etdp");
 }
 
 TEST(tick_rate_and_warmup)
@@ -155,20 +158,20 @@ TEST(tick_rate_and_warmup)
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "250e6",
                     "--neural-technology-profiling-data.warmup-executions=3"),
               0);
-    CHECK(args.ticks_per_second == 250e6);
-    CHECK_INT(args.warmup_executions, 3);
+    CHECK(args->check.ticks_per_second == 250e6);
+    CHECK_INT(args->check.warmup_executions, 3);
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second=19.2E6"), 0);
-    CHECK(args.ticks_per_second == 19.2e6);
-    CHECK_INT(args.warmup_executions, 0);
+    CHECK(args->check.ticks_per_second == 19.2e6);
+    CHECK_INT(args->check.warmup_executions, 0);
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "1e15"), 0);
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", ".5e1"), 0);
-    CHECK(args.ticks_per_second == 5.0);
+    CHECK(args->check.ticks_per_second == 5.0);
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "0.5"), 2);
     CHECK_STR(msg, "argument --neural-technology-profiling-data.ticks-per-second: invalid value: '0.5' (ticks per "
                    "second: a number from 1 to 1e15, e.g. 250e6)");
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.ticks-per-second", "nan"), 2);
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.warmup-executions", "999999999"), 0);
-    CHECK_INT(args.warmup_executions, 999999999);
+    CHECK_INT(args->check.warmup_executions, 999999999);
     CHECK_INT(PARSE(BASE, "--neural-technology-profiling-data.warmup-executions", "-1"), 2);
     CHECK_STR(msg, "argument --neural-technology-profiling-data.warmup-executions: expected one argument");
     CHECK_INT(PARSE("inspect", "x.etdump", "--neural-technology-profiling-data.warmup-executions", "1"), 2);
@@ -178,21 +181,21 @@ TEST(tick_rate_and_warmup)
 TEST(too_many_etdumps)
 {
     /* 1025 --profiling-data values: counted, the rule names the limit */
-    static char names[MLIA_CLI_MAX_PROFILING + 1][24];
-    static char *argv[2 * (MLIA_CLI_MAX_PROFILING + 1) + 8];
+    static char names[MLIA_OPT_MAX_ITEMS + 1][24];
+    static char *argv[2 * (MLIA_OPT_MAX_ITEMS + 1) + 8];
     int argc = 0;
     const char *head[] = {"mlia", "check", "m.etrecord", "-t", "neural-technology", "--performance"};
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
         argv[argc++] = (char *)head[i];
-    for (int i = 0; i <= MLIA_CLI_MAX_PROFILING; i++) {
+    for (int i = 0; i <= (int)MLIA_OPT_MAX_ITEMS; i++) {
         snprintf(names[i], sizeof names[i], "%d.etdump", i);
         argv[argc++] = "--profiling-data";
         argv[argc++] = names[i];
     }
-    mlia_cli_args a;
+    static mlia_cli_args a;
     char m[256];
     CHECK_INT(mlia_cli_parse(argc, argv, &a, m, sizeof m), 0);
-    CHECK_INT(a.n_profiling_data, MLIA_CLI_MAX_PROFILING + 1);
+    CHECK_INT(a.set.v[MLIA_OPT_PROFILING].count, MLIA_OPT_MAX_ITEMS + 1);
     CHECK_INT(mlia_cli_validate(&a, m, sizeof m), 2);
     CHECK_STR(m, "At most 1024 ETDumps are supported by --profiling-data; got 1025.");
     CHECK_INT(mlia_cli_parse(argc - 2, argv, &a, m, sizeof m), 0);
@@ -201,23 +204,105 @@ TEST(too_many_etdumps)
 
 TEST(backend_names)
 {
-    CHECK(mlia_cli_is_profiling_backend("neural-technology-profiling-data"));
-    CHECK(mlia_cli_is_profiling_backend("Neural-Technology-Profiling-Data"));
-    CHECK(mlia_cli_is_profiling_backend("neuraltechnologyprofilingdata"));
-    CHECK(mlia_cli_is_profiling_backend("-neural-technology-profiling-data-"));
-    CHECK(!mlia_cli_is_profiling_backend("neural-technology"));
-    CHECK(!mlia_cli_is_profiling_backend("neural-technology-profiling-data-x"));
-    CHECK(!mlia_cli_is_profiling_backend(""));
-    CHECK(!mlia_cli_is_profiling_backend("neural_technology_profiling_data"));
+    /* names compare ignoring case and '-' */
+    const char *ok[] = {"neural-technology-profiling-data", "Neural-Technology-Profiling-Data",
+                        "neuraltechnologyprofilingdata", "-neural-technology-profiling-data-"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        char opt[80];
+        snprintf(opt, sizeof opt, "--backend=%s", ok[i]);
+        CHECK_INT(PARSE(BASE, opt), 0);
+    }
+    const char *bad[] = {"neural-technology", "neural-technology-profiling-data-x",
+                         "neural_technology_profiling_data"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_INT(PARSE(BASE, "-b", bad[i]), 2);
+        char want[200];
+        snprintf(want, sizeof want, "Backend '%s' does not support profiling data.", bad[i]);
+        CHECK_STR(msg, want);
+    }
+    CHECK_INT(PARSE(BASE, "--backend="), 2);
+    CHECK_STR(msg, "argument -b/--backend: expected a non-empty value");
+}
+
+TEST(short_aliases)
+{
+    /* the 52-character flags have shorter aliases: the same option */
+    CHECK_INT(PARSE(BASE, "--ticks-per-second", "250e6", "--warmup-executions=2", "--etrecord-method", "m"), 0);
+    CHECK(args->check.ticks_per_second == 250e6);
+    CHECK_INT(args->check.warmup_executions, 2);
+    CHECK_STR(args->check.method, "m");
+    /* the message names the option by its flag */
+    CHECK_INT(PARSE(BASE, "--ticks-per-second", "0"), 2);
+    CHECK_STR(msg, "argument --neural-technology-profiling-data.ticks-per-second: invalid value: '0' (ticks per "
+                   "second: a number from 1 to 1e15, e.g. 250e6)");
+    CHECK_INT(PARSE(BASE, "--tick-per-second", "5"), 2);
+    CHECK_STR(msg, "unrecognized arguments: --tick-per-second (did you mean --ticks-per-second?) 5");
+}
+
+TEST(compare_command_line)
+{
+    CHECK_INT(PARSE("compare", "a", "b", "--threshold", "2.5", "--json", "--fail-on-regression"), 0);
+    CHECK_INT(args->compare.n_baselines, 1);
+    CHECK_STR(args->compare.baselines[0], "a");
+    CHECK_STR(args->compare.new_run, "b");
+    CHECK(args->compare.threshold == 2.5 && args->compare.fail_on_regression && args->json);
+    /* BASELINE before the --baseline runs; with them, one positional is NEW */
+    CHECK_INT(PARSE("compare", "--baseline", "x", "a", "b", "--baseline=y"), 0);
+    CHECK_INT(args->compare.n_baselines, 3);
+    CHECK_STR(args->compare.baselines[0], "a");
+    CHECK_STR(args->compare.baselines[1], "x");
+    CHECK_STR(args->compare.baselines[2], "y");
+    CHECK_INT(PARSE("compare", "--baseline", "x", "n"), 0);
+    CHECK_INT(args->compare.n_baselines, 1);
+    CHECK_STR(args->compare.new_run, "n");
+    CHECK(args->compare.threshold < 0);
+    const struct {
+        const char *const *argv;
+        const char *expect;
+    } cases[] = {
+        {(const char *const[]){"compare", NULL}, "the following arguments are required: BASELINE, NEW"},
+        {(const char *const[]){"compare", "a", NULL}, "the following arguments are required: NEW"},
+        {(const char *const[]){"compare", "a", "b", "c", NULL}, "unrecognized arguments: c"},
+        {(const char *const[]){"compare", "a", "b", "--treshold", "1", NULL},
+         "unrecognized arguments: --treshold (did you mean --threshold?) 1"},
+        {(const char *const[]){"compare", "a", "b", "--threshold", "nan", NULL},
+         "argument --threshold: invalid value: 'nan' (expected a non-negative number of percent)"},
+        {(const char *const[]){"compare", "a", "b", "--threshold=-1", NULL},
+         "argument --threshold: invalid value: '-1' (expected a non-negative number of percent)"},
+        {(const char *const[]){"compare", "a", "b", "--csv", NULL}, "unrecognized arguments: --csv"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_INT(parse_list(cases[i].argv), 2);
+        CHECK_STR(msg, cases[i].expect);
+    }
+}
+
+TEST(help_from_the_table)
+{
+    /* every row with a flag starts a line of the --help of each command that takes it */
+    static char help[8192];
+    for (int c = MLIA_CMD_NONE; c < MLIA_CMD_N; c++) {
+        size_t len = mlia_cli_help((mlia_cmd)c, help, sizeof help);
+        CHECK(len > 100 && len < sizeof help - 1);
+        for (int i = 0; i < MLIA_OPT_N; i++) {
+            const mlia_opt *o = &MLIA_OPTS[i];
+            if (!o->flag || !(o->commands & MLIA_OPT_IN(c)))
+                continue;
+            char line[160];
+            snprintf(line, sizeof line, "\n  %s%s%s", o->short_flag ? "-" : "", o->short_flag ? (char[]){o->short_flag, ',', ' ', 0} : "",
+                     o->flag);
+            CHECK(strstr(help, line) != NULL);
+        }
+    }
 }
 
 TEST(usage_lines)
 {
-    CHECK_STR(mlia_cli_usage(MLIA_CLI_CHECK),
+    CHECK_STR(mlia_cli_usage(MLIA_CMD_CHECK),
               "usage: mlia check MODEL -t neural-technology --performance --profiling-data ETDUMP "
               "[options] (see 'mlia check --help')");
-    CHECK_STR(mlia_cli_usage(MLIA_CLI_INSPECT), "usage: mlia inspect FILE");
-    CHECK_STR(mlia_cli_usage(MLIA_CLI_NONE), "usage: mlia {check,inspect,compare} ... (see 'mlia --help')");
+    CHECK_STR(mlia_cli_usage(MLIA_CMD_INSPECT), "usage: mlia inspect FILE");
+    CHECK_STR(mlia_cli_usage(MLIA_CMD_NONE), "usage: mlia {check,inspect,compare} ... (see 'mlia --help')");
 }
 
 int main(void)
@@ -231,6 +316,9 @@ int main(void)
     RUN(too_many_etdumps);
     RUN(tick_rate_and_warmup);
     RUN(backend_names);
+    RUN(short_aliases);
+    RUN(compare_command_line);
+    RUN(help_from_the_table);
     RUN(usage_lines);
     return test_summary();
 }

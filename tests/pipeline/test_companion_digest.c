@@ -21,7 +21,7 @@ TEST(unchanged_companion_passes_changed_fails)
     CHECK(fd >= 0);
     close(fd);
     write_file(path, "first version");
-    mlia_check_options o;
+    mlia_check_config o;
     memset(&o, 0, sizeof o);
     o.companion_path = path;
     mlia_session s;

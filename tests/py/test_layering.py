@@ -377,6 +377,15 @@ class Layering(unittest.TestCase):
         self.assertNotRegex("else ../shared/fixtures beside the repository", SPEC_ONLY)
         self.assertEqual(outside_references(), [])
 
+    def test_pipeline_takes_the_resolved_configuration(self):
+        # the pipelines get mlia_check_config / mlia_compare_config
+        # (pipeline/options.h), never the public option structs
+        found = []
+        for path in src_files():
+            if rel(path).startswith("pipeline/") and "mlia/mlia.h" in includes(path):
+                found.append(rel(path))
+        self.assertEqual(found, [])
+
     def test_report_reads_the_run_record(self):
         with open(os.path.join(ROOT, "src", "report", "result", "result_json.h"), encoding="utf-8") as f:
             self.assertIn('#include "analysis/run.h"', f.read())

@@ -325,7 +325,8 @@ except mlia.MliaUsageError as e:
         p = subprocess.run([sys.executable, "-c", code, os.path.join(ROOT, "python"), self.paths["etrecord"],
                             self.paths["etdump"], out], capture_output=True, text=True, env=env)
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertEqual(p.stdout, "usage: trace must be True, False, 'perfetto' or 'json'; got 'xml'\n")
+        self.assertEqual(p.stdout, "usage: argument --trace-format: invalid choice: 'xml' (choose from 'perfetto', "
+                                   "'json')\n")
         self.assertIn("trace.pftrace", os.listdir(os.path.join(out, "mlia-output")))
 
 

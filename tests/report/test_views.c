@@ -61,7 +61,7 @@ static const char PROGRAM[] =
 
 typedef struct fixture {
     mlia_session s;
-    mlia_check_options opts;
+    mlia_check_config opts;
     nx_result nx;
     char dir[64];
     mlia_outdir od;

@@ -1,0 +1,162 @@
+/*
+ * test_api_options.c - the C API checks its option structs with the one
+ * option table (src/pipeline/options.c): the same usage errors (return 2,
+ * the command line's message) as the command line and the JSON requests,
+ * also for what only C can pass (NaN, infinities, a version from a newer
+ * header); versioned structs and their initialisers; the table as JSON.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlia/mlia.h"
+#include "test.h"
+
+#define TICKS_DOMAIN "(ticks per second: a number from 1 to 1e15, e.g. 250e6)"
+
+static void check_usage(const mlia_check_options *o, const char *expect)
+{
+    mlia_check_output out;
+    char *error = NULL;
+    int rc = mlia_check(o, &out, &error);
+    CHECK_INT(rc, 2);
+    CHECK_STR(error ? error : "(none)", expect);
+    CHECK(out.result_json == NULL && out.console == NULL);
+    mlia_free(error);
+}
+
+static mlia_check_options base(void)
+{
+    mlia_check_options o = MLIA_CHECK_OPTIONS_INIT;
+    o.etrecord_path = "m.etrecord";
+    o.etdump_path = "d.etdump";
+    return o;
+}
+
+TEST(numbers_outside_their_domain)
+{
+    const struct {
+        double v;
+        const char *text;
+    } bad[] = {{NAN, "nan"}, {INFINITY, "inf"}, {-INFINITY, "-inf"}, {-1, "-1"}, {0.5, "0.5"}, {2e15, "2e+15"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        mlia_check_options o = base();
+        o.ticks_per_second = bad[i].v;
+        char want[256];
+        snprintf(want, sizeof want,
+                 "argument --neural-technology-profiling-data.ticks-per-second: invalid value: '%s' " TICKS_DOMAIN,
+                 bad[i].text);
+        check_usage(&o, want);
+    }
+    mlia_check_options o = base();
+    o.warmup_executions = 1000000000u;
+    check_usage(&o, "argument --neural-technology-profiling-data.warmup-executions: invalid value: '1000000000' "
+                    "(a whole number of executions, 0 to 999999999)");
+    o = base();
+    o.memory_limit = 1000;
+    check_usage(&o, "argument memory_limit: invalid value: '1000' (a whole number of bytes, 1048576 to 1e18)");
+}
+
+TEST(unknown_enum_values)
+{
+    mlia_check_options o = base();
+    o.trace = "xml";
+    check_usage(&o, "argument --trace-format: invalid choice: 'xml' (choose from 'perfetto', 'json')");
+    o = base();
+    o.model_explorer = "bogus";
+    check_usage(&o, "argument --model-explorer: invalid choice: 'bogus' (choose from 'files', 'open')");
+}
+
+TEST(rules_and_required)
+{
+    mlia_check_options o = base();
+    o.reference_etdump_path = "r.etdump";
+    check_usage(&o, "--reference-profiling-data requires --reference-debug-buffer.");
+    o = base();
+    o.etdump_path = NULL;
+    check_usage(&o, "the following arguments are required: --profiling-data");
+    o = base();
+    o.companion_path = "c.vgf";
+    check_usage(&o, "c.vgf: unsupported companion model file; expected a PTE (.pte).");
+    const char *dumps[] = {"a.etdump", "a.etdump"};
+    o = base();
+    o.etdump_paths = dumps;
+    o.n_etdump_paths = 2;
+    check_usage(&o, "--profiling-data: a.etdump is given more than once.");
+}
+
+TEST(versions)
+{
+    mlia_check_options o = MLIA_CHECK_OPTIONS_INIT;
+    CHECK_INT(o.version, MLIA_CHECK_OPTIONS_VERSION);
+    memset(&o, 0xff, sizeof o);
+    CHECK_INT(mlia_check_options_init(&o, MLIA_CHECK_OPTIONS_VERSION), 0);
+    CHECK_INT(o.version, MLIA_CHECK_OPTIONS_VERSION);
+    CHECK(o.etrecord_path == NULL && o.memory_limit == 0);
+    CHECK_INT(mlia_check_options_init(&o, MLIA_CHECK_OPTIONS_VERSION + 1), -1);
+    CHECK_INT(mlia_check_options_init(&o, 0), -1);
+    mlia_compare_options c;
+    CHECK_INT(mlia_compare_options_init(&c, MLIA_COMPARE_OPTIONS_VERSION), 0);
+    CHECK_INT(c.version, MLIA_COMPARE_OPTIONS_VERSION);
+    CHECK_INT(mlia_compare_options_init(&c, 7), -1);
+    /* a struct from a newer header: refused, not misread */
+    o = base();
+    o.version = MLIA_CHECK_OPTIONS_VERSION + 1;
+    char want[160];
+    snprintf(want, sizeof want, "mlia_check_options.version %u is newer than this library's (%u)",
+             MLIA_CHECK_OPTIONS_VERSION + 1, MLIA_CHECK_OPTIONS_VERSION);
+    check_usage(&o, want);
+    /* zeroed by a caller written before the field: read as version 1 */
+    memset(&o, 0, sizeof o);
+    o.etrecord_path = "m.etrecord";
+    o.trace = "xml";
+    check_usage(&o, "argument --trace-format: invalid choice: 'xml' (choose from 'perfetto', 'json')");
+}
+
+TEST(compare_options)
+{
+    mlia_compare_options o = MLIA_COMPARE_OPTIONS_INIT;
+    o.baseline = "a";
+    o.new_run = "b";
+    o.threshold = NAN;
+    mlia_compare_output out;
+    char *error = NULL;
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "argument --threshold: invalid value: 'nan' (expected a non-negative number of percent)");
+    mlia_free(error);
+    o.threshold = INFINITY;
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "argument --threshold: invalid value: 'inf' (expected a non-negative number of percent)");
+    mlia_free(error);
+    o.threshold = -1; /* negative: the default, as documented */
+    o.new_run = NULL;
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "the following arguments are required: NEW");
+    mlia_free(error);
+    o.version = 9;
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "mlia_compare_options.version 9 is newer than this library's (1)");
+    mlia_free(error);
+}
+
+TEST(table_as_json)
+{
+    char *json = NULL;
+    CHECK_INT(mlia_options_json(&json), 0);
+    CHECK(json && json[0] == '[');
+    CHECK(strstr(json, "\"alias\": \"--ticks-per-second\"") != NULL);
+    CHECK(strstr(json, "\"key\": \"ticks_per_second\"") != NULL);
+    CHECK(strstr(json, "\"backend\": \"neural-technology-profiling-data\"") != NULL);
+    mlia_free(json);
+}
+
+int main(void)
+{
+    RUN(numbers_outside_their_domain);
+    RUN(unknown_enum_values);
+    RUN(rules_and_required);
+    RUN(versions);
+    RUN(compare_options);
+    RUN(table_as_json);
+    return test_summary();
+}
