@@ -76,6 +76,34 @@ extern "C" {
 #define MLIA_API
 #endif
 
+/* What a call returns: 0 on success, else why it failed. The low byte is
+ * the class, the command line's exit status (MLIA_STATUS_CLASS): 1 an input
+ * or analysis error, 2 a usage error, 3 regressions found (mlia_compare_json
+ * with "fail_on_regression"); an input or analysis error says more in the
+ * byte above (as SQLite's extended result codes), so `rc != 0` and
+ * `MLIA_STATUS_CLASS(rc) == 1` keep working as new reasons are added. The
+ * message (*error) comes with every failure; mlia_error_byte_offset() reads
+ * the byte position it names. The Python binding raises one exception class
+ * per status (MliaInputFormatError, ...), all MliaError. */
+typedef enum mlia_status {
+    MLIA_OK = 0,
+    MLIA_STATUS_ERROR = 1,                     /* an input or analysis error (the class) */
+    MLIA_STATUS_USAGE = 2,                     /* an option's value or combination */
+    MLIA_STATUS_REGRESSION = 3,                /* mlia_compare_json, fail_on_regression */
+    MLIA_STATUS_INPUT_FORMAT = 1 | (1 << 8),   /* an input's bytes are not what its format says */
+    MLIA_STATUS_IO = 1 | (2 << 8),             /* a file cannot be opened, read or written */
+    MLIA_STATUS_MEMORY_LIMIT = 1 | (3 << 8),   /* the call outgrew its memory limit */
+    MLIA_STATUS_OUT_OF_MEMORY = 1 | (4 << 8),  /* an allocation failed */
+    MLIA_STATUS_PROGRAM_MISMATCH = 1 | (5 << 8) /* inputs of different programs (ETRecord and ETDump,
+                                                   companion PTE, compared runs) */
+} mlia_status;
+#define MLIA_STATUS_CLASS(status) ((status) & 0xff)
+
+/* "input format", "usage error", ...: a static string. */
+MLIA_API const char *mlia_status_name(int status);
+/* The byte of the input a message names ("... at byte 612 (...)"), or -1. */
+MLIA_API long long mlia_error_byte_offset(const char *message);
+
 /* Progress stages reported through mlia_check_options.progress. */
 typedef void (*mlia_progress_fn)(void *ctx, const char *stage);
 
@@ -140,7 +168,7 @@ typedef struct mlia_check_options {
      * executions.csv (--csv, docs/captures.md); the per-execution values are
      * then kept in memory until the files are written. */
     int csv;
-    /* The most memory the run's arenas may hold, in bytes (at least 1 MiB);
+    /* The most memory the run's arenas may hold, in bytes (at least 64 KiB);
      * 0: the default, 512 MiB + 64 x the inputs' total size. Going past it
      * ends the run with "<file>: analysis needs more than the memory limit of
      * N bytes" (MLIA_STATUS_MEMORY_LIMIT). */
@@ -169,9 +197,10 @@ typedef struct mlia_check_output {
                             prints it as an error and exits 1. NULL otherwise */
 } mlia_check_output;
 
-/* Run the job. Returns 0 on success; on failure returns 1 (input or
- * analysis error) or 2 (usage error: an option's value or combination, or a
- * NULL argument, see NULL above) and sets *error to the one-line message
+/* Run the job. Returns 0 (MLIA_OK) on success; on failure an mlia_status
+ * (class 1: input or analysis error, with its reason; 2: usage error, an
+ * option's value or combination, or a NULL argument, see NULL above) and
+ * sets *error to the one-line message
  * "<file>: <what>" (without the "mlia: error: " prefix).
  * `out` fields are set only on success; release them with
  * mlia_check_output_free(). */
@@ -179,13 +208,13 @@ MLIA_API int mlia_check(const mlia_check_options *opts, mlia_check_output *out, 
 MLIA_API void mlia_check_output_free(mlia_check_output *out);
 
 /* `mlia inspect FILE`: decoded structure as pretty JSON (trailing newline).
- * Returns 0 or 1 with *error set (2: a NULL argument). */
+ * Returns 0 or an mlia_status of class 1 with *error set (2: a NULL argument). */
 MLIA_API int mlia_inspect(const char *path, char **json, char **error);
 /* The same document written to `out` as it is produced (memory bounded by
  * the largest ETDump run's metadata, not by the number of events). On an
  * error found before the first byte (any invalid input) nothing is written;
- * write errors on `out` are the caller's to check (ferror). Returns 0 or 1
- * with *error set. */
+ * write errors on `out` are the caller's to check (ferror). Returns 0 or an
+ * mlia_status of class 1 with *error set. */
 MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
 
 /* Python binding entry point: request is a JSON object whose members are
@@ -199,8 +228,8 @@ MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
  * table gives that backend}}; null is "not given". An unknown member is a
  * usage error with the nearest known name ("did you mean"); values and rules
  * are checked as on the command line, with its messages. On success *result
- * is the result JSON text. Returns 0 or 1 (with *error) or 2 (usage
- * error). */
+ * is the result JSON text. Returns 0, or an mlia_status (with *error):
+ * class 1 (input or analysis) or 2 (usage). */
 MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char **error);
 
 /* `mlia compare BASELINE NEW` (docs/compare.md). Each side is an mlia-output
@@ -224,7 +253,7 @@ typedef struct mlia_compare_options {
     int tested_only;             /* the gate (regressions) counts tested regressions only, not likely ones */
     int allow_different_settings; /* compare runs analysed with a different clock or statistics mode
                                      (a warning) instead of failing */
-    size_t memory_limit;         /* bytes (at least 1 MiB); 0: 512 MiB + 64 x the inputs' size */
+    size_t memory_limit;         /* bytes (at least 64 KiB); 0: 512 MiB + 64 x the inputs' size */
 } mlia_compare_options;
 
 #define MLIA_COMPARE_OPTIONS_INIT {.version = MLIA_COMPARE_OPTIONS_VERSION}
@@ -242,9 +271,10 @@ typedef struct mlia_compare_output {
     char *warnings;              /* one line per warning (escaped, '\n'-terminated), or NULL */
 } mlia_compare_output;
 
-/* Returns 0, or 1 with *error = "<file>: <what>" (different programs or
- * schema versions, unreadable or non-mlia inputs, write failures), or 2
- * (usage error: an option's value, or a NULL argument). */
+/* Returns 0, or an mlia_status with *error = "<file>: <what>": class 1
+ * (MLIA_STATUS_PROGRAM_MISMATCH for different programs, MLIA_STATUS_IO,
+ * MLIA_STATUS_INPUT_FORMAT for non-mlia inputs, ...), or 2 (usage error: an
+ * option's value, or a NULL argument). */
 MLIA_API int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, char **error);
 MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 

@@ -17,13 +17,26 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-__all__ = ["run_advisor", "compare", "options", "MliaError", "MliaUsageError", "MliaRegressionError", "__version__"]
+__all__ = ["run_advisor", "compare", "options", "MliaError", "MliaUsageError", "MliaRegressionError",
+           "MliaInputFormatError", "MliaIOError", "MliaMemoryLimitError", "MliaOutOfMemoryError",
+           "MliaProgramMismatchError", "__version__"]
 
 __version__ = "0.1.0"
 
 
 class MliaError(Exception):
-    """An analysis or input error; the message is the CLI's error text."""
+    """An analysis or input error; the message is the CLI's error text.
+
+    status: the library's mlia_status (include/mlia/mlia.h): 1 for an input or
+    analysis error, 2 usage, 3 regression, or a more precise code of class 1
+    (input format, I/O, memory limit, out of memory, program mismatch), each
+    raised as its own subclass below. byte_offset: the byte of the input the
+    message names ("... at byte 612 ..."), or None."""
+
+    def __init__(self, message: str, status: int = 1, byte_offset: Optional[int] = None):
+        super().__init__(message)
+        self.status = status
+        self.byte_offset = byte_offset
 
 
 class MliaRegressionError(MliaError):
@@ -31,12 +44,54 @@ class MliaRegressionError(MliaError):
     status 3); `report` is the comparison (compare.json as a dict)."""
 
     def __init__(self, message: str, report: Dict[str, Any]):
-        super().__init__(message)
+        super().__init__(message, STATUS_REGRESSION)
         self.report = report
 
 
 class MliaUsageError(MliaError):
     """A usage error (what the CLI reports with exit status 2)."""
+
+    def __init__(self, message: str, status: int = 2, byte_offset: Optional[int] = None):
+        super().__init__(message, status, byte_offset)
+
+
+class MliaInputFormatError(MliaError):
+    """An input's bytes are not what its format says (MLIA_STATUS_INPUT_FORMAT)."""
+
+
+class MliaIOError(MliaError):
+    """A file could not be opened, read or written (MLIA_STATUS_IO)."""
+
+
+class MliaMemoryLimitError(MliaError):
+    """The call outgrew its memory limit (MLIA_STATUS_MEMORY_LIMIT; memory_limit=)."""
+
+
+class MliaOutOfMemoryError(MliaMemoryLimitError):
+    """An allocation failed (MLIA_STATUS_OUT_OF_MEMORY)."""
+
+
+class MliaProgramMismatchError(MliaError):
+    """Inputs of different programs: an ETDump or companion PTE not of the
+    ETRecord's program, or compared runs of different programs
+    (MLIA_STATUS_PROGRAM_MISMATCH)."""
+
+
+# the library's mlia_status values (include/mlia/mlia.h)
+STATUS_ERROR, STATUS_USAGE, STATUS_REGRESSION = 1, 2, 3
+STATUS_INPUT_FORMAT, STATUS_IO, STATUS_MEMORY_LIMIT, STATUS_OUT_OF_MEMORY, STATUS_PROGRAM_MISMATCH = (
+    1 | (1 << 8), 1 | (2 << 8), 1 | (3 << 8), 1 | (4 << 8), 1 | (5 << 8))
+_ERRORS = {STATUS_USAGE: MliaUsageError, STATUS_INPUT_FORMAT: MliaInputFormatError, STATUS_IO: MliaIOError,
+           STATUS_MEMORY_LIMIT: MliaMemoryLimitError, STATUS_OUT_OF_MEMORY: MliaOutOfMemoryError,
+           STATUS_PROGRAM_MISMATCH: MliaProgramMismatchError}
+
+
+def _raise(rc: int, message: Optional[str], default: str):
+    """The exception of a failed call: its class from the status, with the
+    message and the byte position it names."""
+    message = message or default
+    offset = _load().mlia_error_byte_offset(message.encode("utf-8", "replace"))
+    raise _ERRORS.get(rc, MliaError)(message, rc, offset if offset >= 0 else None)
 
 
 _lib = None
@@ -71,6 +126,8 @@ def _load() -> ctypes.CDLL:
     lib.mlia_compare_json.restype = ctypes.c_int
     lib.mlia_options_json.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
     lib.mlia_options_json.restype = ctypes.c_int
+    lib.mlia_error_byte_offset.argtypes = [ctypes.c_char_p]
+    lib.mlia_error_byte_offset.restype = ctypes.c_longlong
     lib.mlia_free.argtypes = [ctypes.c_void_p]
     lib.mlia_free.restype = None
     _lib = lib
@@ -189,10 +246,8 @@ def run_advisor(advice_category: str = "performance",
     given.update(options)
     request = {key: _value(key, value) for key, value in given.items() if value is not None}
     rc, text, message = _call("mlia_run_advisor_json", request)
-    if rc == 2:
-        raise MliaUsageError(message or "usage error")
     if rc != 0:
-        raise MliaError(message or "analysis failed")
+        _raise(rc, message, "analysis failed")
     return json.loads(text)
 
 
@@ -237,12 +292,10 @@ def compare(baseline: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     given.update(options)
     request = {key: _value(key, value) for key, value in given.items() if value is not None}
     rc, text, message = _call("mlia_compare_json", request)
-    if rc == 3:
+    if rc == STATUS_REGRESSION:
         raise MliaRegressionError(message or "regression", json.loads(text))
-    if rc == 2:
-        raise MliaUsageError(message or "usage error")
     if rc != 0:
-        raise MliaError(message or "comparison failed")
+        _raise(rc, message, "comparison failed")
     return json.loads(text)
 
 

@@ -469,7 +469,7 @@ static int select_method(const etrecord *etr, const char *etrecord_path, const c
             out->n_unmatched = n_unmatched;
             return 0;
         }
-        mlia_error_setf(err, etrecord_path,
+        mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, etrecord_path,
                         "the ETDump was not recorded from this program: no execution fits method '%s' "
                         "(run %u, %s)",
                         sel->name, unmatched[0], b.data ? b.data : "");

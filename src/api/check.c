@@ -111,7 +111,7 @@ static int check_body(void *ctx, mlia_error *err, char **message)
     }
     c->s = check_session_new(cfg, cap);
     if (!c->s)
-        return mlia_error_setf(err, NULL, "out of memory"), 1;
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, NULL, "out of memory"), 1;
     check_outputs res;
     memset(&res, 0, sizeof res);
     int rc = check_session_run(c->s, &res, err);
@@ -186,18 +186,20 @@ int mlia_check(const mlia_check_options *opts, mlia_check_output *out, char **er
     check_call *c = calloc(1, sizeof *c);
     if (!c) {
         mlia_ledger_close(&led, false);
-        return mlia_guard_fail(error, 1, "out of memory");
+        return mlia_guard_fail(error, MLIA_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     c->opts = opts;
     c->out = out;
-    mlia_guard g = {opts->etrecord_path, &MLIA_OOM_ANALYSIS, check_file, check_on_oom};
+    /* a limit the caller set is named as theirs in the memory-limit message */
+    bool by_host = opts->memory_limit != 0 && opts->version <= MLIA_CHECK_OPTIONS_VERSION;
+    mlia_guard g = {opts->etrecord_path, by_host ? &MLIA_OOM_ANALYSIS_BY_HOST : &MLIA_OOM_ANALYSIS, check_file, check_on_oom};
     int rc = mlia_guard_run(&g, check_body, c, error);
     check_session_free(c->s);
     free(c);
     if (rc)
         mlia_check_output_free(out);
     mlia_ledger_close(&led, rc != 0);
-    return rc == 2 ? 2 : rc ? 1 : 0;
+    return rc;
 }
 
 void mlia_check_output_free(mlia_check_output *out)

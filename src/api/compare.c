@@ -122,11 +122,12 @@ int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, cha
     compare_call *c = calloc(1, sizeof *c); /* ~25 KB: the option set */
     if (!c) {
         mlia_ledger_close(&led, false);
-        return mlia_guard_fail(error, 1, "out of memory");
+        return mlia_guard_fail(error, MLIA_STATUS_OUT_OF_MEMORY, "out of memory");
     }
     c->opts = opts;
     compare_session_init(&c->cs, 0);
-    mlia_guard g = {opts->new_run, &MLIA_OOM_COMPARISON, NULL, compare_on_oom};
+    bool by_host = opts->memory_limit != 0 && opts->version <= MLIA_COMPARE_OPTIONS_VERSION;
+    mlia_guard g = {opts->new_run, by_host ? &MLIA_OOM_COMPARISON_BY_HOST : &MLIA_OOM_COMPARISON, NULL, compare_on_oom};
     int rc = mlia_guard_run(&g, compare_body, c, error);
     compare_session_free(&c->cs);
     out->json = c->res.json;
@@ -140,7 +141,7 @@ int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, cha
     if (rc)
         mlia_compare_output_free(out);
     mlia_ledger_close(&led, rc != 0);
-    return rc == 2 ? 2 : rc ? 1 : 0;
+    return rc;
 }
 
 void mlia_compare_output_free(mlia_compare_output *out)

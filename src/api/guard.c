@@ -23,7 +23,7 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
      * 2 KB it is better not on a host thread's small stack. */
     mlia_error *volatile err = malloc(sizeof *err);
     if (!err)
-        return mlia_guard_fail(error, 1, "out of memory");
+        return mlia_guard_fail(error, MLIA_STATUS_OUT_OF_MEMORY, "out of memory");
     mlia_error_clear(err);
     char *volatile message = NULL;
     /* the calling thread in the "C" locale for the call (core/cnum.h) */
@@ -45,6 +45,9 @@ int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **
     }
     mlia_oom_leave(&oom);
     mlia_c_locale_leave(&loc);
+    /* an input or analysis error says why (include/mlia/mlia.h mlia_status) */
+    if (rc == 1 && !message && err->set && err->kind)
+        rc = 1 | (err->kind << 8);
     if (rc && error) {
         *error = message ? message : strdup(err->set ? err->text : "unknown error");
         message = NULL;
@@ -129,6 +132,34 @@ int mlia_guard_fail(char **error, int code, const char *msg)
     }
     return code;
 }
+
+const char *mlia_status_name(int status)
+{
+    switch (status) {
+    case MLIA_OK: return "ok";
+    case MLIA_STATUS_ERROR: return "input or analysis error";
+    case MLIA_STATUS_USAGE: return "usage error";
+    case MLIA_STATUS_REGRESSION: return "regression";
+    case MLIA_STATUS_INPUT_FORMAT: return "input format";
+    case MLIA_STATUS_IO: return "I/O error";
+    case MLIA_STATUS_MEMORY_LIMIT: return "memory limit";
+    case MLIA_STATUS_OUT_OF_MEMORY: return "out of memory";
+    case MLIA_STATUS_PROGRAM_MISMATCH: return "program mismatch";
+    default: return "unknown status";
+    }
+}
+
+long long mlia_error_byte_offset(const char *message)
+{
+    return mlia_error_text_offset(message);
+}
+
+/* the public codes are made from the library's error kinds (core/error.h) */
+_Static_assert(MLIA_STATUS_INPUT_FORMAT == (1 | (MLIA_ERROR_KIND_FORMAT << 8)), "status");
+_Static_assert(MLIA_STATUS_IO == (1 | (MLIA_ERROR_KIND_IO << 8)), "status");
+_Static_assert(MLIA_STATUS_MEMORY_LIMIT == (1 | (MLIA_ERROR_KIND_MEMORY_LIMIT << 8)), "status");
+_Static_assert(MLIA_STATUS_OUT_OF_MEMORY == (1 | (MLIA_ERROR_KIND_OUT_OF_MEMORY << 8)), "status");
+_Static_assert(MLIA_STATUS_PROGRAM_MISMATCH == (1 | (MLIA_ERROR_KIND_MISMATCH << 8)), "status");
 
 void mlia_free(void *p)
 {

@@ -9,7 +9,7 @@
  *   - memory cap: mlia_guard_cap() sizes the arenas' limit from the inputs
  *     (MLIA_MEMORY_BASE + MLIA_MEMORY_RATIO x their total size);
  *   - error text: one line "<file>: <what>", malloc'd into *error (NULL on
- *     success), to be freed with mlia_free();
+ *     success), to be freed with mlia_free(), and the mlia_status saying why;
  *   - result ownership: on failure the body's cleanup has run and nothing
  *     half-made is handed to the caller.
  */
@@ -38,8 +38,10 @@ typedef struct mlia_guard {
  * error of a nested entry point), which then takes precedence over err. */
 typedef int (*mlia_guard_body)(void *ctx, mlia_error *err, char **message);
 
-/* Runs body(ctx, err, &message) under a recovery point. Returns its code (an
- * out-of-memory jump gives 1); on a nonzero code *error (if error is not
+/* Runs body(ctx, err, &message) under a recovery point. Returns its code,
+ * a code 1 with err's kind (core/error.h) made the public mlia_status
+ * (1 | kind << 8; an out-of-memory jump gives MLIA_STATUS_OUT_OF_MEMORY or
+ * MLIA_STATUS_MEMORY_LIMIT); on a nonzero code *error (if error is not
  * NULL) is the malloc'd message, else NULL. */
 int mlia_guard_run(const mlia_guard *g, mlia_guard_body body, void *ctx, char **error);
 

@@ -53,10 +53,11 @@ int mlia_inspect(const char *path, char **json, char **error)
     mlia_ledger led; /* core/alloc.h */
     mlia_ledger_open(&led);
     inspect_call c = {.path = path};
-    if (inspect_guarded(&c, error)) {
+    int rc = inspect_guarded(&c, error);
+    if (rc) {
         mlia_buf_free(&c.buf);
         mlia_ledger_close(&led, true);
-        return 1;
+        return rc;
     }
     *json = mlia_buf_take(&c.buf);
     mlia_ledger_close(&led, false);
@@ -73,5 +74,5 @@ int mlia_inspect_to(const char *path, FILE *out, char **error)
     int rc = inspect_guarded(&c, error);
     mlia_buf_free(&c.buf);
     mlia_ledger_close(&led, rc != 0);
-    return rc ? 1 : 0;
+    return rc;
 }

@@ -4,6 +4,7 @@
 #include "error.h"
 #include "core/cnum.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -155,6 +156,7 @@ void mlia_error_clear(mlia_error *err)
     if (!err)
         return;
     err->set = 0;
+    err->kind = MLIA_ERROR_KIND_NONE;
     err->text[0] = 0;
 }
 
@@ -165,12 +167,12 @@ static void set_text(mlia_error *err, const char *raw, size_t len)
     err->set = 1;
 }
 
-int mlia_error_setf(mlia_error *err, const char *file, const char *fmt, ...)
+static int vsetf(mlia_error *err, int kind, const char *file, const char *fmt, va_list args)
 {
     if (!err || err->set)
         return -1;
     va_list ap;
-    va_start(ap, fmt);
+    va_copy(ap, args);
     int n = mlia_vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     size_t fl = file ? strlen(file) + 2 : 0;
@@ -188,12 +190,59 @@ int mlia_error_setf(mlia_error *err, const char *file, const char *fmt, ...)
         int k = snprintf(raw, cap, "%s: ", file);
         off = k < 0 ? 0 : ((size_t)k >= cap ? cap - 1 : (size_t)k);
     }
-    va_start(ap, fmt);
+    va_copy(ap, args);
     mlia_vsnprintf(raw + off, cap - off, fmt, ap);
     va_end(ap);
     set_text(err, raw, strnlen(raw, cap - 1));
+    if (!err->kind)
+        err->kind = kind;
     if (raw != small)
         free(raw);
+    return -1;
+}
+
+int mlia_error_setf(mlia_error *err, const char *file, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsetf(err, MLIA_ERROR_KIND_NONE, file, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int mlia_error_setkf(mlia_error *err, mlia_error_kind kind, const char *file, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsetf(err, (int)kind, file, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int mlia_error_mark(mlia_error *err, mlia_error_kind kind)
+{
+    if (err && err->set && !err->kind)
+        err->kind = (int)kind;
+    return -1;
+}
+
+long long mlia_error_text_offset(const char *text)
+{
+    /* "... at byte 612 (...)", "... at byte offset 4096", "(at byte 6)" */
+    for (const char *p = text ? strstr(text, "at byte ") : NULL; p; p = strstr(p + 1, "at byte ")) {
+        const char *d = p + 8;
+        if (strncmp(d, "offset ", 7) == 0)
+            d += 7;
+        if (*d < '0' || *d > '9')
+            continue;
+        long long v = 0;
+        for (; *d >= '0' && *d <= '9'; d++) {
+            if (v > (LLONG_MAX - 9) / 10)
+                return -1;
+            v = v * 10 + (*d - '0');
+        }
+        return v;
+    }
     return -1;
 }
 

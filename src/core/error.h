@@ -14,8 +14,21 @@
 
 #define MLIA_ERROR_MAX 2048
 
+/* Why an operation failed, beside its text: the public mlia_status codes
+ * (include/mlia/mlia.h) are made from it, MLIA_STATUS_INPUT_FORMAT being
+ * 1 | (MLIA_ERROR_KIND_FORMAT << 8) and so on. */
+typedef enum mlia_error_kind {
+    MLIA_ERROR_KIND_NONE = 0,      /* an input or analysis error */
+    MLIA_ERROR_KIND_FORMAT,        /* an input's bytes are not what its format says */
+    MLIA_ERROR_KIND_IO,            /* a file could not be opened, read or written */
+    MLIA_ERROR_KIND_MEMORY_LIMIT,  /* the work outgrew its memory limit */
+    MLIA_ERROR_KIND_OUT_OF_MEMORY, /* an allocation failed */
+    MLIA_ERROR_KIND_MISMATCH       /* inputs of different programs */
+} mlia_error_kind;
+
 typedef struct mlia_error {
     int set;                   /* nonzero once an error was recorded */
+    int kind;                  /* mlia_error_kind of the first error */
     char text[MLIA_ERROR_MAX]; /* "<file>: <what>" (or just "<what>" when file is NULL) */
 } mlia_error;
 
@@ -41,6 +54,15 @@ void mlia_error_clear(mlia_error *err);
  * can write `return mlia_error_setf(...)`. err may be NULL. */
 int mlia_error_setf(mlia_error *err, const char *file, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* mlia_error_setf with the error's kind. Returns -1. */
+int mlia_error_setkf(mlia_error *err, mlia_error_kind kind, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Gives an error already recorded its kind, unless it has one (the first
+ * word stays: a read error inside a reader is I/O, not format). Returns -1. */
+int mlia_error_mark(mlia_error *err, mlia_error_kind kind);
+/* The byte position a message names ("at byte N", "at byte offset N", the
+ * readers' wording), or -1. */
+long long mlia_error_text_offset(const char *text);
 /* Prefix an existing message: "<prefix><old text>" (used to add context such
  * as a run/segment position). Returns -1. */
 int mlia_error_prefix(mlia_error *err, const char *fmt, ...)

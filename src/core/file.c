@@ -60,8 +60,8 @@ int mlia_file_check_regular(const char *path, unsigned mode, mlia_error *err)
     if (S_ISREG(mode))
         return 0;
     if (S_ISDIR(mode))
-        return mlia_error_setf(err, path, "is a directory");
-    return mlia_error_setf(err, path, "is %s, not a regular file", mlia_file_kind(mode));
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "is a directory");
+    return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "is %s, not a regular file", mlia_file_kind(mode));
 }
 
 /* Open a regular file without blocking; *size_out its size. Returns the fd,
@@ -70,12 +70,12 @@ int mlia_file_open_regular_fd(const char *path, uint64_t *size, mlia_error *err)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
-        return mlia_error_setf(err, path, "%s", strerror(errno));
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "%s", strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return mlia_error_setf(err, path, "%s", strerror(e));
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "%s", strerror(e));
     }
     if (mlia_file_check_regular(path, st.st_mode, err) != 0) {
         close(fd);
@@ -125,7 +125,7 @@ int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
     uint8_t *buf = malloc(size + 1);
     if (!buf) {
         close(fd);
-        return mlia_error_setf(err, path, "out of memory (reading %zu bytes)", size);
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, path, "out of memory (reading %zu bytes)", size);
     }
     size_t got = 0;
     while (got < size + 1) {
@@ -136,7 +136,7 @@ int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
             int e = errno;
             free(buf);
             close(fd);
-            return mlia_error_setf(err, path, "read error: %s", strerror(e));
+            return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "read error: %s", strerror(e));
         }
         if (n == 0)
             break;
@@ -145,7 +145,7 @@ int mlia_file_open(mlia_file *f, const char *path, mlia_error *err)
     close(fd);
     if (got != size) {
         free(buf);
-        return mlia_error_setf(err, path, "file changed while being read (%zu bytes expected, %s %zu)", size,
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "file changed while being read (%zu bytes expected, %s %zu)", size,
                                got < size ? "only" : "more than", got < size ? got : size);
     }
     f->data = buf;
@@ -302,10 +302,10 @@ int mlia_file_pread(const mlia_file *f, uint64_t off, void *dst, size_t n, mlia_
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0)
-            return mlia_error_setf(err, f->path, "read error at byte offset %llu: %s",
+            return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, f->path, "read error at byte offset %llu: %s",
                                    (unsigned long long)(off + got), strerror(errno));
         if (r == 0)
-            return mlia_error_setf(err, f->path, "file changed while being read (it ends before byte offset %llu)",
+            return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, f->path, "file changed while being read (it ends before byte offset %llu)",
                                    (unsigned long long)(off + n));
         got += (size_t)r;
     }
@@ -383,7 +383,7 @@ int mlia_file_sha256_hex(const mlia_file *f, char out[65], mlia_error *err)
         return 0;
     }
     if (mlia_sha256_fd_hex(f->fd, f->size, out) != 0)
-        return mlia_error_setf(err, f->path, "file changed while being read (%zu bytes expected)", f->size);
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, f->path, "file changed while being read (%zu bytes expected)", f->size);
     return 0;
 }
 
@@ -413,7 +413,7 @@ int mlia_file_slurp(const char *path, char **out, size_t *size, mlia_error *err)
     /* mlia_file_open allocates one spare byte: room for the NUL. */
     char *buf = f.size ? (char *)f.data : malloc(1);
     if (!buf)
-        return mlia_error_setf(err, path, "out of memory");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, path, "out of memory");
     buf[f.size] = 0;
     *out = buf;
     if (size)

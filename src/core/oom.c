@@ -124,19 +124,27 @@ void mlia_oom_fault(const char *path)
 const mlia_oom_words MLIA_OOM_ANALYSIS = {"analysis", "input size"};
 const mlia_oom_words MLIA_OOM_INSPECTION = {"inspection", "file size"};
 const mlia_oom_words MLIA_OOM_COMPARISON = {"comparison", "input size"};
+const mlia_oom_words MLIA_OOM_ANALYSIS_BY_HOST = {"analysis", NULL};
+const mlia_oom_words MLIA_OOM_COMPARISON_BY_HOST = {"comparison", NULL};
 
 void mlia_oom_error(mlia_error *err, const char *file, const mlia_oom_point *p, const mlia_oom_words *w)
 {
     mlia_error_clear(err);
     if (p->fault_file)
-        mlia_error_setf(err, p->fault_file, MLIA_FAULT_MESSAGE);
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, p->fault_file, MLIA_FAULT_MESSAGE);
+    else if (p->limit && !w->sizes)
+        mlia_error_setkf(err, MLIA_ERROR_KIND_MEMORY_LIMIT, file,
+                         "%s needs more than the memory limit of %zu bytes (the caller's memory_limit)", w->activity,
+                         p->limit);
     else if (p->limit)
-        mlia_error_setf(err, file, "%s needs more than the memory limit of %zu bytes (%u MiB + %u x the %s)",
-                        w->activity, p->limit, (unsigned)(MLIA_MEMORY_BASE >> 20), MLIA_MEMORY_RATIO, w->sizes);
+        mlia_error_setkf(err, MLIA_ERROR_KIND_MEMORY_LIMIT, file,
+                         "%s needs more than the memory limit of %zu bytes (%u MiB + %u x the %s)", w->activity,
+                         p->limit, (unsigned)(MLIA_MEMORY_BASE >> 20), MLIA_MEMORY_RATIO, w->sizes);
     else if (p->requested)
-        mlia_error_setf(err, file, "out of memory (requested %zu bytes)", p->requested);
+        mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, file, "out of memory (requested %zu bytes)",
+                         p->requested);
     else
-        mlia_error_setf(err, file, "out of memory");
+        mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, file, "out of memory");
 }
 
 void *mlia_heap_reserve(void *arr, uint32_t want, uint32_t *cap, size_t elem)

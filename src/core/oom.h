@@ -89,9 +89,12 @@ _Noreturn void mlia_oom_limit(size_t requested, size_t limit);
  * (B MiB + R x the <sizes>)". */
 typedef struct mlia_oom_words {
     const char *activity; /* "analysis", "inspection", "comparison" */
-    const char *sizes;    /* "input size", "file size" */
+    const char *sizes;    /* "input size", "file size"; NULL: the limit is the
+                             caller's (mlia_check_options.memory_limit), said so */
 } mlia_oom_words;
 extern const mlia_oom_words MLIA_OOM_ANALYSIS, MLIA_OOM_INSPECTION, MLIA_OOM_COMPARISON;
+/* the same work under a limit its caller set */
+extern const mlia_oom_words MLIA_OOM_ANALYSIS_BY_HOST, MLIA_OOM_COMPARISON_BY_HOST;
 
 /* The error for a recovery point that was jumped to, naming `file`:
  * "file changed while being read (truncated while mapped)" for a SIGBUS on

@@ -751,7 +751,7 @@ static int64_t find_marker(int fd, mlia_error *err, const char *file)
     const size_t m = strlen(DATA_OPEN);
     char *buf = malloc(PIECE + m);
     if (!buf)
-        return mlia_error_setf(err, file, "out of memory"), -2;
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, file, "out of memory"), -2;
     size_t have = 0;
     uint64_t at = 0; /* file offset of buf[0] */
     int64_t found = -1;
@@ -760,7 +760,7 @@ static int64_t find_marker(int fd, mlia_error *err, const char *file)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
-            mlia_error_setf(err, file, "%s", strerror(errno));
+            mlia_error_setkf(err, MLIA_ERROR_KIND_IO, file, "%s", strerror(errno));
             found = -2;
             break;
         }
@@ -811,7 +811,7 @@ int result_page_data(int fd, const char *file, mlia_page_copy_fn copy, void *ctx
     if (at < 0)
         return mlia_error_setf(err, file, "not an mlia page (no page data)");
     if (lseek(fd, (off_t)at, SEEK_SET) < 0)
-        return mlia_error_setf(err, file, "%s", strerror(errno));
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, file, "%s", strerror(errno));
     mlia_error perr;
     mlia_error_clear(&perr);
     mlia_jstream js;

@@ -92,8 +92,9 @@ int accuracy_stage(mlia_session *s, mlia_error *err)
     if (s->has_reference) {
         s->stage_file = o->reference_etdump_path;
         if (etdump_read_releasing(s->ref_etdump_file.data, s->ref_etdump_file.size, o->reference_etdump_path,
-                                  mlia_file_release, &s->ref_etdump_file, &s->arena, &s->ref_dump, err) ||
-            select_reference(s, err))
+                                  mlia_file_release, &s->ref_etdump_file, &s->arena, &s->ref_dump, err))
+            return mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT);
+        if (select_reference(s, err))
             return -1;
     }
     debug_buffer run_buf = {o->debug_buffer_path, s->debug_file.size, NULL, file_read, &s->debug_file};

@@ -77,7 +77,7 @@ int captures_open(mlia_session *s, mlia_error *err)
     s->capture_backend = calloc(s->n_captures, sizeof *s->capture_backend);
     s->capture_extra = calloc(s->n_captures, sizeof *s->capture_extra);
     if (!s->etdump_files || !s->captures || !s->dumps || !s->capture_backend || !s->capture_extra)
-        return mlia_error_setf(err, NULL, "out of memory");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, NULL, "out of memory");
     for (uint32_t i = 0; i < s->n_captures; i++)
         s->etdump_files[i].fd = -1; /* closable before being opened */
     for (uint32_t i = 0; i < s->n_captures; i++) {
@@ -220,12 +220,12 @@ int captures_select(mlia_session *s, method_selection *out, mlia_error *err)
     if (misfit_capture != UINT32_MAX) {
         const mlia_input_digest *bad = &s->captures[misfit_capture].digest;
         if (fitting_capture != UINT32_MAX)
-            mlia_error_setf(err, bad->path,
+            mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, bad->path,
                             "not recorded from the same program as %s: no execution fits method '%s' of the "
                             "ETRecord (%s)",
                             s->captures[fitting_capture].digest.name, sel[misfit_capture].name, misfit.data);
         else
-            mlia_error_setf(err, o->etrecord_path,
+            mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, o->etrecord_path,
                             "the ETDump %s was not recorded from this program: no execution fits method '%s' (%s)",
                             bad->name, sel[misfit_capture].name, misfit.data);
         mlia_buf_free(&misfit);

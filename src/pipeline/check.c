@@ -148,7 +148,8 @@ static void *worker_body(void *arg)
     if (setjmp(oom.jump)) {
         /* out of memory (or over the memory limit) on this thread */
         mlia_error_clear(&job->err_read);
-        mlia_oom_error(&job->err_read, o->etrecord_path, &oom, &MLIA_OOM_ANALYSIS);
+        mlia_oom_error(&job->err_read, o->etrecord_path, &oom,
+                       o->memory_limit ? &MLIA_OOM_ANALYSIS_BY_HOST : &MLIA_OOM_ANALYSIS);
         job->rc_read = -1;
         if (!job->phase1_done)
             phase1_finished(job);
@@ -493,7 +494,7 @@ static int stage_open(mlia_session *s, mlia_error *err)
 {
     const mlia_check_config *o = s->opts;
     if (o->output_dir && mlia_outdir_check(o->output_dir, err))
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_IO);
     if (open_input(s, &s->etrecord_file, &s->etrecord_digest, o->etrecord_path, false, err))
         return -1;
     if (captures_open(s, err))
@@ -554,7 +555,8 @@ static int stage_read(mlia_session *s, mlia_error *err)
     } else {
         rc_dump = -1;
         mlia_error_clear(&dump_err);
-        mlia_oom_error(&dump_err, s->etdump_paths[reading], &dump_oom, &MLIA_OOM_ANALYSIS);
+        mlia_oom_error(&dump_err, s->etdump_paths[reading], &dump_oom,
+                       s->opts->memory_limit ? &MLIA_OOM_ANALYSIS_BY_HOST : &MLIA_OOM_ANALYSIS);
     }
     mlia_oom_leave(&dump_oom);
     s->dump = s->dumps[0];
@@ -564,13 +566,13 @@ static int stage_read(mlia_session *s, mlia_error *err)
     /* report in the order of a sequential run: ETRecord, ETDump, program */
     if (job->rc_read) {
         *err = job->err_read;
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT); /* (a read error is I/O already) */
     }
     mlia_log_add(s, "stage read ETRecord: %.3f ms (%u method(s), %s layout; on the second core)", job->read_ms,
                  s->etrecord->n_methods, s->etrecord->legacy ? "legacy" : "current");
     if (rc_dump) {
         *err = dump_err;
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT);
     }
     if (s->n_captures == 1) {
         mlia_log_add(s, "stage read ETDump: %.3f ms on this core (%u event block(s))", dump_ms, s->dump->n_runs);
@@ -583,7 +585,7 @@ static int stage_read(mlia_session *s, mlia_error *err)
     }
     if (job->method && job->rc_program) {
         *err = job->err_program;
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT);
     }
     if (job->method)
         s->program = job->program;
@@ -785,6 +787,7 @@ static int stage_outputs(mlia_session *s, mlia_error *err)
     }
     char *page = NULL, *outp = NULL, *me_cmd = NULL, *me_hint = NULL;
     if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, &me_hint, err)) {
+        mlia_error_mark(err, MLIA_ERROR_KIND_IO); /* (a companion changed meanwhile is a mismatch already) */
         free(page);
         free(outp);
         free(me_cmd);

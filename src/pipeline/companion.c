@@ -33,7 +33,10 @@ static int companion_error(mlia_error *err, const char *path, const char *lead, 
 {
     char what[1024];
     MLIA_FORMAT_ARGS(what, fmt);
-    return mlia_error_setf(err, path, "Companion model %s %s.", lead, what);
+    mlia_error_setf(err, path, "Companion model %s %s.", lead, what);
+    /* of another program: a mismatch; not the kind of file it should be: its format */
+    return mlia_error_mark(err, strncmp(lead, "does not match", 14) == 0 ? MLIA_ERROR_KIND_MISMATCH
+                                                                         : MLIA_ERROR_KIND_FORMAT);
 }
 
 /* The backend that reads companions, and its slot among the run's. */
@@ -77,7 +80,7 @@ int companion_read(mlia_session *s, mlia_error *err)
     if (pte_read(d, n, path, &s->arena, &s->companion, &perr)) {
         /* keep the reader's diagnosis: it names the byte offset */
         *err = perr;
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT);
     }
     mlia_log_add(s, "companion %s: %u plan(s)", path, s->companion->n_plans);
     return 0;

@@ -34,7 +34,7 @@ static const char *locate(const char *path, mlia_arena *a, mlia_error *err)
 {
     struct stat st;
     if (stat(path, &st) != 0)
-        return mlia_error_setf(err, path, "%s", strerror(errno)), NULL;
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "%s", strerror(errno)), NULL;
     if (!S_ISDIR(st.st_mode))
         return path;
     const char *direct = mlia_arena_printf(a, "%s/" RESULT_NAME, path);
@@ -66,12 +66,12 @@ static int read_run(const char *path, compare_input *s, mlia_arena *a, mlia_erro
      * it to compare_session_free */
     s->json_fd = result_open_input(s->json_path, COMPARE_MAX_INPUT, "an mlia output", NULL, err);
     if (s->json_fd < 0)
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_IO);
     int rc = result_doc_read_fd(s->json_fd, s->json_path, a, &s->doc, err);
     close(s->json_fd);
     s->json_fd = -1;
     if (rc)
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT);
     /* the run's page, next to mlia-output.json */
     const char *page = mlia_arena_printf(a, "%s/" PAGE_REL, folder_of(s->json_path, a));
     struct stat st;
@@ -110,7 +110,7 @@ static int check_identity(compare_session *cs, const compare_input *b, const com
     compare_identity id = compare_programs(&b->doc, &n->doc, what, sizeof what);
     *idp = id;
     if (id == COMPARE_DIFFERENT_PROGRAMS && !allow)
-        return mlia_error_setf(err, n->json_path,
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, n->json_path,
                                "a different program from the baseline's (%s): %s; compare runs of the same "
                                "program, or add --allow-different-programs to compare them by entity id",
                                b->json_path, what);
@@ -405,7 +405,7 @@ int compare_session_run(compare_session *cs, const mlia_compare_config *opts, co
     const char *dir = opts->output_dir ? opts->output_dir
                       : opts->output_beside_new ? folder_of(n->json_path, arena) : NULL;
     if (dir && write_outputs(cs, dir, &in, &cr, out->json, json_len, out, err))
-        return 1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_IO), 1;
     return 0;
 }
 

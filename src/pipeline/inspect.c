@@ -109,6 +109,8 @@ int inspect_session_run(inspect_session *is, const char *path, mlia_jw *w, mlia_
     }
     if (!rc)
         mlia_jw_finish(w);
+    else
+        mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT); /* what the reader found (a read error is I/O already) */
     return rc;
 #undef f
 }

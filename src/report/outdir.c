@@ -288,12 +288,12 @@ static int check_entry(int dir_fd, const char *name, const char *final_path, mli
     if (rc != 0) {
         if (errno == ENOENT)
             return 0;
-        return mlia_error_setf(err, final_path, "%s", strerror(errno));
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, final_path, "%s", strerror(errno));
     }
     if (S_ISLNK(st.st_mode))
-        return mlia_error_setf(err, final_path, "is a symbolic link; refusing to replace it");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, final_path, "is a symbolic link; refusing to replace it");
     if (!S_ISDIR(st.st_mode))
-        return mlia_error_setf(err, final_path, "exists and is not a directory");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, final_path, "exists and is not a directory");
     return 0;
 }
 
@@ -304,18 +304,18 @@ static int check_dir(const char *dir, const char *trimmed, bool *missing, mlia_e
     *missing = false;
     if (stat(trimmed, &st) != 0) {
         if (errno != ENOENT && errno != ENOTDIR)
-            return mlia_error_setf(err, dir, "%s", strerror(errno));
+            return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, dir, "%s", strerror(errno));
         char *parent = parent_of(trimmed);
         struct stat pst;
         int ok = stat(parent, &pst) == 0 && S_ISDIR(pst.st_mode);
         free(parent);
         if (!ok)
-            return mlia_error_setf(err, dir, "parent directory does not exist");
+            return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, dir, "parent directory does not exist");
         *missing = true;
         return 0;
     }
     if (!S_ISDIR(st.st_mode))
-        return mlia_error_setf(err, dir, "exists and is not a directory");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, dir, "exists and is not a directory");
     return 0;
 }
 
@@ -467,7 +467,7 @@ int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, 
     memset(od, 0, sizeof *od);
     od->dir_fd = od->tmp_fd = -1;
     if (!name || !*name || strlen(name) > MLIA_OUTDIR_NAME_MAX || strchr(name, '/') || name[0] == '.')
-        return mlia_error_setf(err, NULL, "invalid output folder name '%s'", name ? name : "");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, NULL, "invalid output folder name '%s'", name ? name : "");
     od->name = name;
     const char *shown = dir && *dir ? dir : ".";
     od->dir = trim_dir(dir);
@@ -477,12 +477,12 @@ int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, 
     if (check_dir(shown, od->dir, &missing, err) != 0)
         goto fail;
     if (missing && mkdir(od->dir, 0755) != 0 && errno != EEXIST) {
-        mlia_error_setf(err, shown, "%s", strerror(errno));
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "%s", strerror(errno));
         goto fail;
     }
     od->dir_fd = open(od->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (od->dir_fd < 0) {
-        mlia_error_setf(err, shown, "%s", strerror(errno));
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "%s", strerror(errno));
         goto fail;
     }
     remove_stale_siblings(od->dir_fd, name);
@@ -499,7 +499,7 @@ int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, 
         arm(od->dir_fd, od->tmp_name);
     pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
     if (!od->tmp_name) {
-        mlia_error_setf(err, shown, "cannot create a temporary output folder: %s", strerror(errno));
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "cannot create a temporary output folder: %s", strerror(errno));
         goto fail;
     }
     /* From here the folder exists: an out-of-memory jump out of join()
@@ -509,7 +509,7 @@ int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, 
     od->tmp_path = join(od->dir, od->tmp_name);
     od->tmp_fd = openat(od->dir_fd, od->tmp_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (od->tmp_fd < 0) {
-        mlia_error_setf(err, od->tmp_path, "%s", strerror(errno));
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->tmp_path, "%s", strerror(errno));
         unlinkat(od->dir_fd, od->tmp_name, AT_REMOVEDIR);
         disarm();
         od->active = false;
@@ -560,11 +560,11 @@ static bool valid_rel(const char *rel)
 const char *mlia_outdir_path(mlia_outdir *od, const char *rel, mlia_error *err)
 {
     if (!od->active) {
-        mlia_error_setf(err, NULL, "output folder is not open");
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, NULL, "output folder is not open");
         return NULL;
     }
     if (!valid_rel(rel)) {
-        mlia_error_setf(err, od->tmp_path, "invalid output path '%s'", rel ? rel : "");
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->tmp_path, "invalid output path '%s'", rel ? rel : "");
         return NULL;
     }
     /* Create each parent component under the temporary tree, never
@@ -575,21 +575,21 @@ const char *mlia_outdir_path(mlia_outdir *od, const char *rel, mlia_error *err)
     for (const char *slash; (slash = strchr(p, '/')) != NULL; p = slash + 1) {
         size_t n = (size_t)(slash - p);
         if (n >= sizeof comp) {
-            mlia_error_setf(err, od->tmp_path, "output path component too long in '%s'", rel);
+            mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->tmp_path, "output path component too long in '%s'", rel);
             goto fail;
         }
         memcpy(comp, p, n);
         comp[n] = 0;
         if (mkdirat(cur, comp, 0755) != 0 && errno != EEXIST) {
             char *shown = join(od->tmp_path, rel);
-            mlia_error_setf(err, shown, "cannot create folder '%s': %s", comp, strerror(errno));
+            mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "cannot create folder '%s': %s", comp, strerror(errno));
             free(shown);
             goto fail;
         }
         int next = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (next < 0) {
             char *shown = join(od->tmp_path, rel);
-            mlia_error_setf(err, shown, "cannot open folder '%s': %s", comp, strerror(errno));
+            mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "cannot open folder '%s': %s", comp, strerror(errno));
             free(shown);
             goto fail;
         }
@@ -629,7 +629,7 @@ static int commit_by_two_renames(mlia_outdir *od, mlia_error *err)
     sigset_t saved_mask;
     block_cleanup_signals(&saved_mask);
     if (!old_name || renameat(od->dir_fd, od->name, od->dir_fd, old_name) != 0) {
-        mlia_error_setf(err, od->final_path, "cannot move the previous output aside: %s", strerror(errno));
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->final_path, "cannot move the previous output aside: %s", strerror(errno));
         pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
         free(old_name);
         return -1;
@@ -639,7 +639,7 @@ static int commit_by_two_renames(mlia_outdir *od, mlia_error *err)
         int saved = errno;
         renameat(od->dir_fd, old_name, od->dir_fd, od->name);
         pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
-        mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s", strerror(saved));
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->final_path, "cannot move the new output into place: %s", strerror(saved));
         free(old_name);
         return -1;
     }
@@ -655,13 +655,13 @@ static int commit_by_two_renames(mlia_outdir *od, mlia_error *err)
 int mlia_outdir_commit(mlia_outdir *od, mlia_error *err)
 {
     if (!od->active)
-        return mlia_error_setf(err, NULL, "output folder is not open");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, NULL, "output folder is not open");
     if (test_hook("stop-before-commit"))
         raise(SIGSTOP); /* the tests signal the stopped process */
     /* Concurrent runs in DIR commit one at a time. */
     while (flock(od->dir_fd, LOCK_EX) != 0) {
         if (errno != EINTR) {
-            mlia_error_setf(err, od->dir, "cannot lock the output folder: %s", strerror(errno));
+            mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->dir, "cannot lock the output folder: %s", strerror(errno));
             mlia_outdir_abort(od);
             return -1;
         }
@@ -686,11 +686,11 @@ int mlia_outdir_commit(mlia_outdir *od, mlia_error *err)
         } else if (errno == EINVAL || errno == ENOSYS || errno == ENOTSUP || errno == EOPNOTSUPP) {
             rc = commit_by_two_renames(od, err);
         } else {
-            rc = mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s",
+            rc = mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->final_path, "cannot move the new output into place: %s",
                                  strerror(errno));
         }
     } else if (renameat(od->dir_fd, od->tmp_name, od->dir_fd, od->name) != 0) {
-        rc = mlia_error_setf(err, od->final_path, "cannot move the new output into place: %s", strerror(errno));
+        rc = mlia_error_setkf(err, MLIA_ERROR_KIND_IO, od->final_path, "cannot move the new output into place: %s", strerror(errno));
     }
     if (rc != 0) {
         mlia_outdir_abort(od); /* also releases the lock (closes DIR) */
@@ -802,7 +802,7 @@ int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn w
     int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
-        mlia_error_setf(err, shown, "cannot write: %s", strerror(errno));
+        mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "cannot write: %s", strerror(errno));
         if (fd >= 0)
             close(fd);
         free(shown);
@@ -819,7 +819,7 @@ int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn w
     if (fclose(fp) != 0 && !rc && !saved)
         saved = errno ? errno : EIO;
     if (!rc && saved)
-        rc = mlia_error_setf(err, shown, "write failed: %s", strerror(saved));
+        rc = mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "write failed: %s", strerror(saved));
     free(shown);
     return rc;
 }
@@ -834,7 +834,7 @@ static int write_bytes(void *vctx, FILE *fp, const char *shown, mlia_error *err)
     const bytes_ctx *b = vctx;
     errno = 0;
     if (b->len && fwrite(b->data, 1, b->len, fp) != b->len)
-        return mlia_error_setf(err, shown, "write failed: %s", strerror(errno ? errno : EIO));
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "write failed: %s", strerror(errno ? errno : EIO));
     return 0;
 }
 

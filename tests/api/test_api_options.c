@@ -54,7 +54,7 @@ TEST(numbers_outside_their_domain)
                     "(a whole number of executions, 0 to 999999999)");
     o = base();
     o.memory_limit = 1000;
-    check_usage(&o, "argument memory_limit: invalid value: '1000' (a whole number of bytes, 1048576 to 1e18)");
+    check_usage(&o, "argument memory_limit: invalid value: '1000' (a whole number of bytes, 65536 to 1e18)");
 }
 
 TEST(unknown_enum_values)
@@ -150,6 +150,28 @@ TEST(table_as_json)
     mlia_free(json);
 }
 
+TEST(statuses)
+{
+    CHECK_INT(MLIA_STATUS_CLASS(MLIA_STATUS_INPUT_FORMAT), 1);
+    CHECK_INT(MLIA_STATUS_CLASS(MLIA_STATUS_PROGRAM_MISMATCH), 1);
+    CHECK_INT(MLIA_STATUS_CLASS(MLIA_STATUS_USAGE), 2);
+    CHECK_STR(mlia_status_name(MLIA_STATUS_MEMORY_LIMIT), "memory limit");
+    CHECK_STR(mlia_status_name(MLIA_STATUS_IO), "I/O error");
+    CHECK_STR(mlia_status_name(12345), "unknown status");
+    CHECK(mlia_error_byte_offset("d.etdump: offset 9000 out of range at byte 612 (run[0].events[3])") == 612);
+    CHECK(mlia_error_byte_offset("d.bin: read of 4 bytes beyond the tensor at byte offset 4096") == 4096);
+    CHECK(mlia_error_byte_offset("m.etrecord: No such file or directory") == -1);
+    CHECK(mlia_error_byte_offset("x at byte y") == -1);
+    CHECK(mlia_error_byte_offset(NULL) == -1);
+    /* a missing input is an I/O error, in its class 1 */
+    mlia_check_options o = base();
+    mlia_check_output out;
+    char *error = NULL;
+    CHECK_INT(mlia_check(&o, &out, &error), MLIA_STATUS_IO);
+    CHECK_STR(error, "m.etrecord: No such file or directory");
+    mlia_free(error);
+}
+
 int main(void)
 {
     RUN(numbers_outside_their_domain);
@@ -158,5 +180,6 @@ int main(void)
     RUN(versions);
     RUN(compare_options);
     RUN(table_as_json);
+    RUN(statuses);
     return test_summary();
 }

@@ -26,7 +26,10 @@ static int companion_error(mlia_error *err, const char *path, const char *lead, 
 {
     char what[1024];
     MLIA_FORMAT_ARGS(what, fmt);
-    return mlia_error_setf(err, path, "Companion model %s %s.", lead, what);
+    mlia_error_setf(err, path, "Companion model %s %s.", lead, what);
+    /* of another program: a mismatch; not the kind of file it should be: its format */
+    return mlia_error_mark(err, strncmp(lead, "does not match", 14) == 0 ? MLIA_ERROR_KIND_MISMATCH
+                                                                         : MLIA_ERROR_KIND_FORMAT);
 }
 
 /* the companion is not a PTE with a VGF delegate */
@@ -72,7 +75,7 @@ int vgf_companion_locate(const mlia_backend_ctx *c, void *state, mlia_error *err
         return FOUND("a VgfBackend delegate whose blob is not a VGF file");
     char *label = mlia_arena_printf(c->arena, "%s (VgfBackend delegate %d)", path, vgf_delegate);
     if (vgf_read(dg->blob, (size_t)dg->size, label, c->arena, &st->vgf, err))
-        return -1;
+        return mlia_error_mark(err, MLIA_ERROR_KIND_FORMAT);
     st->delegate_index = (uint32_t)vgf_delegate;
     mlia_backend_log(c, "companion VGF: delegate %d, %llu bytes at file offset %llu, version %u.%u.%u, %u segment(s)",
                  vgf_delegate, (unsigned long long)dg->size, (unsigned long long)dg->offset, st->vgf->major,

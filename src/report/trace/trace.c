@@ -836,7 +836,7 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
         free(bounds);
         free(has);
         mlia_buf_free(&out);
-        return mlia_error_setf(err, path, "out of memory");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, path, "out of memory");
     }
 
     mlia_jw_obj_begin(&w);
@@ -942,7 +942,7 @@ int trace_write_chrome(const trace_source *src, FILE *fp, const char *path, mlia
     free(bounds);
     free(has);
     if (oom)
-        return mlia_error_setf(err, path, "out of memory");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, path, "out of memory");
     if (failed || ferror(fp))
         return mlia_error_setf(err, path, "write failed");
     return 0;
@@ -1698,7 +1698,7 @@ done:
     pf_strings_free(&w.cats);
     pf_strings_free(&w.strings);
     if (w.oom)
-        return mlia_error_setf(err, path, "out of memory");
+        return mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, path, "out of memory");
     if (w.failed || ferror(fp))
         return mlia_error_setf(err, path, "write failed");
     return 0;

@@ -1368,14 +1368,14 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char *
     if (!rc && me_cmd) {
         *me_cmd = strdup(LAUNCHER_NAME);
         if (!*me_cmd)
-            rc = mlia_error_setf(err, NULL, "out of memory");
+            rc = mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, NULL, "out of memory");
     }
     if (!rc && me_hint && o.first_overlay) {
         *me_hint = strdup(mlia_arena_printf(c.a, "Then pick the overlay '%s' first (nodes are coloured only "
                                                  "once one is picked).",
                                             o.first_overlay->name));
         if (!*me_hint)
-            rc = mlia_error_setf(err, NULL, "out of memory");
+            rc = mlia_error_setkf(err, MLIA_ERROR_KIND_OUT_OF_MEMORY, NULL, "out of memory");
     }
     mlia_arena_free(&arena);
     return rc;

@@ -841,7 +841,7 @@ static int pass2(analysis *A)
                 return ctx_error(A, r, ws, &inner);
             if (!s->built && build_hierarchy(A, s, &inner) < 0) {
                 if (A->vgf_mismatch && A->in->vgf_source_path)
-                    return mlia_error_setf(A->err, A->in->vgf_source_path,
+                    return mlia_error_setkf(A->err, MLIA_ERROR_KIND_MISMATCH, A->in->vgf_source_path,
                                            "Companion model does not match the capture (the neural statistics "
                                            "of %s, run %" PRIu32 "): %s Give the PTE of the program that "
                                            "wrote this ETDump.",
