@@ -121,6 +121,7 @@ static int check_body(void *ctx, mlia_error *err, char **message)
     c->out->page_path = res.page_path;
     c->out->model_explorer_command = res.model_explorer_command;
     c->out->model_explorer_hint = res.model_explorer_hint;
+    c->out->status_error = res.status_error;
     return rc;
 }
 

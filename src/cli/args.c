@@ -229,7 +229,7 @@ static const struct {
                        "\n"
                        "commands:\n"
                        "  check     analyse an ETRecord with its ETDump; write DIR/mlia-output/\n"
-                       "  inspect   print the decoded structure of an ExecuTorch or VGF file as JSON\n"
+                       "  inspect   print the decoded structure of an ExecuTorch or delegate file as JSON\n"
                        "  compare   compare two mlia outputs of the same model ('mlia compare --help')\n",
                        "\n"
                        "'mlia COMMAND --help' describes the options of a command.\n"
@@ -248,8 +248,8 @@ static const struct {
                         "                  [--neural-technology-profiling-data.warmup-executions N]\n"
                         "                  [-b BACKEND] [--csv] [--json] [-q] [-d]\n"
                         "\n"
-                        "Analyse an ExecuTorch ETDump (runtime timings and VGF neural statistics)\n"
-                        "against its ETRecord and write DIR/mlia-output/.\n"
+                        "Analyse an ExecuTorch ETDump (runtime timings and its delegates' neural\n"
+                        "statistics) against its ETRecord and write DIR/mlia-output/.\n"
                         "\n"
                         "positional arguments:\n"
                         "  MODEL                         the ETRecord (.etrecord or .bin)\n",
@@ -258,8 +258,10 @@ static const struct {
                         32},
     [MLIA_CMD_INSPECT] = {"usage: mlia inspect FILE\n"
                           "\n"
-                          "Print the decoded structure of an ETDump, ETRecord, PTE, BundledProgram or VGF\n"
-                          "file as JSON on standard output.\n",
+                          "Print the decoded structure of FILE as JSON on standard output.\n"
+                          "\n"
+                          "positional arguments:\n"
+                          "  FILE           ", /* + the row's help (the file kinds) */
                           "\n"
                           "Exit status: 0 success, 1 input error, 2 usage error.\n",
                           17},
@@ -332,7 +334,10 @@ size_t mlia_cli_help(mlia_cmd command, char *buf, size_t n)
     if (command >= MLIA_CMD_N)
         command = MLIA_CMD_NONE;
     size_t col = HELP[command].column;
-    put(&h, "%s\noptions:\n", HELP[command].head);
+    put(&h, "%s", HELP[command].head);
+    if (command == MLIA_CMD_INSPECT)
+        put(&h, "%s\n", MLIA_OPTS[MLIA_OPT_FILE].help);
+    put(&h, "\noptions:\n");
     for (int i = 0; i < MLIA_OPT_N; i++) {
         const mlia_opt *o = &MLIA_OPTS[i];
         if (!o->flag || !(o->commands & MLIA_OPT_IN(command)))

@@ -20,6 +20,7 @@ typedef struct check_outputs {
     char *console;
     char *output_path, *page_path;
     char *model_explorer_command, *model_explorer_hint;
+    char *status_error;           /* the run's status is "incompatible": why (outputs written) */
 } check_outputs;
 
 /* A new session for the resolved configuration `cfg` (borrowed for the

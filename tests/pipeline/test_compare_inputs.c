@@ -60,20 +60,22 @@ TEST(every_input_counts)
     snprintf(base, sizeof base, "%s/base", root);
     snprintf(extra, sizeof extra, "%s/extra/mlia-output/mlia-output.json", root);
     snprintf(new_run, sizeof new_run, "%s/new", root);
-    const char *more[2] = {history, extra};
+    /* the resolved options (pipeline/options.h): BASELINE first, then every --baseline */
+    const char *one[1] = {base}, *three[3] = {base, history, extra}, *missing[1] = {"/nonexistent/run"};
     mlia_arena a;
     mlia_arena_init(&a);
-    mlia_compare_options o;
+    mlia_compare_config o;
     memset(&o, 0, sizeof o);
-    o.baseline = base;
+    o.baselines = one;
+    o.n_baselines = 1;
     o.new_run = new_run;
     CHECK(compare_input_bytes(&o, &a) == 3000 + 500 + 2000 + 250);
-    o.baselines = more;
-    o.n_baselines = 2;
+    o.baselines = three;
+    o.n_baselines = 3;
     CHECK(compare_input_bytes(&o, &a) == 3000 + 500 + 800 * 1000 + 7000 + 2000 + 250);
     /* a missing run counts nothing (reading it reports the error) */
-    o.baseline = "/nonexistent/run";
-    o.n_baselines = 0;
+    o.baselines = missing;
+    o.n_baselines = 1;
     CHECK(compare_input_bytes(&o, &a) == 2000 + 250);
     mlia_arena_free(&a);
 }

@@ -149,7 +149,7 @@ def violations():
 # Comments do not count. At most a handful (issue 27: registration, CLI
 # option names, docs).
 NAMES_VGF = {
-    "cli/args.c": "help text: what `mlia check` and `mlia inspect` read",
+    "pipeline/options.c": "the option table's help text: what --companion-model and inspect's FILE are",
     "formats/pte.c": "file kinds by magic: a VGF given in a PTE's place is named",
     "formats/etrecord.c": "the error for a VGF given in the ETRecord's place",
     "pipeline/inputs.c": "the hint for a VGF given in another input's place",
