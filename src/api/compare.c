@@ -193,7 +193,7 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
     if (cfg.fail_on_regression && regressions && !cfg.tested_only) {
         /* how many of them are likely ones: the report's summary says */
         mlia_json *doc = NULL, *sum = NULL;
-        mlia_json_opts jo = {false, 64};
+        mlia_json_opts jo = {.max_depth = 64};
         if (mlia_json_parse(co.json, strlen(co.json), &jo, &q->arena, &doc, NULL, err) == 0 &&
             (sum = mlia_json_get(doc, "summary")) != NULL) {
             const mlia_json *n = mlia_json_get(sum, "likely_regressions");

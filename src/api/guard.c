@@ -104,7 +104,7 @@ int mlia_guard_request_strings(const mlia_json *req, char **message)
 
 int mlia_guard_request_parse(mlia_guard_request *q, mlia_json **req, mlia_error *err, char **message)
 {
-    mlia_json_opts jo = {true, 64};
+    mlia_json_opts jo = {.allow_nonfinite = true, .max_depth = 64};
     if (!q->json || mlia_json_parse(q->json, strlen(q->json), &jo, &q->arena, req, NULL, err) ||
         (*req)->type != MLIA_JSON_OBJECT) {
         *message = strdup("invalid request");

@@ -73,8 +73,13 @@ TEST(rules_and_required)
     o.reference_etdump_path = "r.etdump";
     check_usage(&o, "--reference-profiling-data requires --reference-debug-buffer.");
     o = base();
-    o.etdump_path = NULL;
-    check_usage(&o, "the following arguments are required: --profiling-data");
+    o.etdump_path = NULL; /* a NULL pointer is named as such (issue 30) */
+    check_usage(&o, "mlia_check: opts->etdump_path is NULL");
+    const char *none[1] = {NULL};
+    o.etdump_paths = none;
+    o.n_etdump_paths = 0; /* no path at all: the option is missing */
+    o.etdump_path = "";
+    check_usage(&o, "argument --profiling-data: expected a non-empty value");
     o = base();
     o.companion_path = "c.vgf";
     check_usage(&o, "c.vgf: unsupported companion model file; expected a PTE (.pte).");
@@ -109,6 +114,7 @@ TEST(versions)
     /* zeroed by a caller written before the field: read as version 1 */
     memset(&o, 0, sizeof o);
     o.etrecord_path = "m.etrecord";
+    o.etdump_path = "d.etdump";
     o.trace = "xml";
     check_usage(&o, "argument --trace-format: invalid choice: 'xml' (choose from 'perfetto', 'json')");
 }
@@ -131,8 +137,9 @@ TEST(compare_options)
     o.threshold = -1; /* negative: the default, as documented */
     o.new_run = NULL;
     CHECK_INT(mlia_compare(&o, &out, &error), 2);
-    CHECK_STR(error, "the following arguments are required: NEW");
+    CHECK_STR(error, "mlia_compare: opts->new_run is NULL");
     mlia_free(error);
+    o.new_run = "b";
     o.version = 9;
     CHECK_INT(mlia_compare(&o, &out, &error), 2);
     CHECK_STR(error, "mlia_compare_options.version 9 is newer than this library's (1)");
