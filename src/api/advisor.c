@@ -28,7 +28,7 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     mlia_opt_set_init(set, MLIA_CMD_CHECK, false);
     mlia_check_config cfg;
     if (mlia_opt_set_from_json(set, req, &q->arena, msg, sizeof msg) || mlia_check_resolve(set, &cfg, msg, sizeof msg))
-        return (*message = strdup(msg)), 2;
+        return (*message = mlia_guard_usage(msg)), 2;
     mlia_check_options o = MLIA_CHECK_OPTIONS_INIT;
     o.etrecord_path = cfg.etrecord_path;
     o.etdump_path = cfg.etdump_paths[0];

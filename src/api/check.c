@@ -81,7 +81,7 @@ static int check_body(void *ctx, mlia_error *err, char **message)
     const mlia_check_options *o = c->opts;
     char msg[4096];
     if (read_options(o, &c->set, msg, sizeof msg) || mlia_check_resolve(&c->set, &c->cfg, msg, sizeof msg)) {
-        *message = strdup(msg);
+        *message = mlia_guard_usage(msg);
         return 2;
     }
     mlia_check_config *cfg = &c->cfg;

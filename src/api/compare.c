@@ -65,7 +65,7 @@ static int compare_body(void *ctx, mlia_error *err, char **message)
     compare_call *c = ctx;
     char msg[4096];
     if (read_options(c->opts, &c->set, msg, sizeof msg) || mlia_compare_resolve(&c->set, &c->cfg, msg, sizeof msg)) {
-        *message = strdup(msg);
+        *message = mlia_guard_usage(msg);
         return 2;
     }
     c->cfg.output_beside_new = c->opts->output_beside_new != 0;
@@ -170,7 +170,7 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
     mlia_opt_set_init(set, MLIA_CMD_COMPARE, false);
     mlia_compare_config cfg;
     if (mlia_opt_set_from_json(set, req, &q->arena, msg, sizeof msg) || mlia_compare_resolve(set, &cfg, msg, sizeof msg))
-        return (*message = strdup(msg)), 2;
+        return (*message = mlia_guard_usage(msg)), 2;
     mlia_compare_options o = MLIA_COMPARE_OPTIONS_INIT;
     o.baselines = cfg.baselines;
     o.n_baselines = cfg.n_baselines;

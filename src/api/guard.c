@@ -124,6 +124,15 @@ size_t mlia_guard_cap(const char *const *paths, int n)
     return mlia_memory_limit(total);
 }
 
+char *mlia_guard_usage(const char *msg)
+{
+    size_t n = strlen(msg), cap = n * 6 + 1;
+    char *out = malloc(cap);
+    if (out)
+        mlia_escape_text(out, cap, msg, n);
+    return out;
+}
+
 int mlia_guard_fail(char **error, int code, const char *msg)
 {
     if (error) {

@@ -84,6 +84,11 @@ int mlia_guard_request_parse(mlia_guard_request *q, struct mlia_json **req, mlia
 int mlia_guard_run_request(const mlia_oom_words *words, mlia_guard_body body, const char *request_json, char **result,
                            char **error);
 
+/* A usage message for *message: msg with its untrusted text escaped
+ * (mlia_escape_text: a value holding a newline stays on one line), malloc'd
+ * (NULL when out of memory). */
+char *mlia_guard_usage(const char *msg);
+
 /* *error = strdup(msg) (NULL when error is NULL or strdup fails); returns
  * `code`. For failures before any work, e.g. a calloc of the context. */
 int mlia_guard_fail(char **error, int code, const char *msg);

@@ -65,6 +65,9 @@ TEST(unknown_enum_values)
     o = base();
     o.model_explorer = "bogus";
     check_usage(&o, "argument --model-explorer: invalid choice: 'bogus' (choose from 'files', 'open')");
+    /* the value is the caller's text: escaped, the message stays one line (found by fuzz_options) */
+    o.model_explorer = "a\nb\x1b";
+    check_usage(&o, "argument --model-explorer: invalid choice: 'a\\nb\\x1b' (choose from 'files', 'open')");
 }
 
 TEST(rules_and_required)
