@@ -146,13 +146,19 @@ static void *worker_body(void *arg)
     mlia_oom_point oom;
     mlia_oom_enter(&oom);
     if (setjmp(oom.jump)) {
-        /* out of memory (or over the memory limit) on this thread */
-        mlia_error_clear(&job->err_read);
-        mlia_oom_error(&job->err_read, o->etrecord_path, &oom,
-                       o->memory_limit ? &MLIA_OOM_ANALYSIS_BY_HOST : &MLIA_OOM_ANALYSIS);
+        /* out of memory (or over the memory limit) on this thread. Before
+         * phase 1 ends the main thread reads rc_read; after it, only the
+         * digests' result is read (stage_outputs): an allocation failing while
+         * hashing must fail the run there, never leave a digest empty. */
+        mlia_error *e = job->phase1_done ? &job->err_digest : &job->err_read;
+        mlia_error_clear(e);
+        mlia_oom_error(e, o->etrecord_path, &oom, o->memory_limit ? &MLIA_OOM_ANALYSIS_BY_HOST : &MLIA_OOM_ANALYSIS);
+        if (job->phase1_done) {
+            job->rc_digest = -1;
+            return NULL;
+        }
         job->rc_read = -1;
-        if (!job->phase1_done)
-            phase1_finished(job);
+        phase1_finished(job);
         return NULL;
     }
     double t0 = now_ms();
