@@ -79,7 +79,9 @@ static int check_once(const sweep_run *r, char **error)
     int rc = mlia_check(&o, &out, error);
     if (rc == 0)
         mlia_check_output_free(&out);
-    return rc;
+    /* the sweep judges the status's class (the command line's exit status);
+     * its reason, above the low byte, says what failed (mlia/mlia.h) */
+    return MLIA_STATUS_CLASS(rc);
 }
 
 /* No temporary or old sibling left; mlia-output absent or complete. */
