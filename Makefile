@@ -144,7 +144,8 @@ test-unit: all $(TEST_BIN)
 
 demo:
 	@[ -n "$(MLIA_SKIP_SETUP)" ] || bash tools/setup.sh
-	@$(MAKE) --no-print-directory all
+	@echo "Building (quietly; make all shows the compiler lines)..."
+	@$(MAKE) --no-print-directory -s all >/dev/null
 	@bash tools/demo.sh $(BUILD)
 
 asan:

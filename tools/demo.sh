@@ -23,7 +23,8 @@ run_sample() { # sample-name output-dir [companion]
   local args=(check "$out/sample/$name.etrecord" --target-profile neural-technology --performance
               --profiling-data "$out/sample/$name.etdump" --output-dir "$out" --model-explorer files)
   [ -n "$companion" ] && args+=(--companion-model "$out/sample/$name.pte")
-  echo "+ mlia ${args[*]}"
+  # the command as it can be pasted: mlia is not on PATH after make demo (issue 29, 5)
+  echo "+ $BUILD/mlia ${args[*]}"
   "$BUILD/mlia" "${args[@]}"
   echo
 }
@@ -33,3 +34,4 @@ run_sample vww4 "$BUILD/demo-companion" companion
 echo "Results: $BUILD/demo/mlia-output/mlia-output.json, $BUILD/demo-companion/mlia-output/mlia-output.json"
 echo "Pages:   file://$(cd "$BUILD/demo" && pwd)/mlia-output/model-explorer/bundle/index.html"
 echo "         file://$(cd "$BUILD/demo-companion" && pwd)/mlia-output/model-explorer/bundle/index.html"
+echo "The command is $BUILD/mlia (not on PATH: make install, or pip install ., puts mlia there)."

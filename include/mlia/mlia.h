@@ -164,9 +164,13 @@ typedef struct mlia_check_options {
      * mlia-output/trace.json (Chrome trace-event JSON, --trace --trace-format json). Ignored
      * without output_dir. Added after the fields above: zero-initialised callers get no trace. */
     const char *trace;
-    /* 1 with output_dir: also write csv/operators.csv, chains.csv and
-     * executions.csv (--csv, docs/captures.md); the per-execution values are
-     * then kept in memory until the files are written. */
+    /* Nonzero with output_dir: also write CSV tables under csv/ (--csv,
+     * docs/captures.md). 1 (or any value without an MLIA_CSV_* bit) writes
+     * operators.csv and chains.csv (and memory.csv, memory_tensors.csv with
+     * a PTE); otherwise the MLIA_CSV_* bits choose (--csv-tables). Only
+     * MLIA_CSV_EXECUTIONS writes the long-form executions.csv, whose
+     * per-execution values are then kept in memory until the file is
+     * written. */
     int csv;
     /* The most memory the run's arenas may hold, in bytes (at least 64 KiB);
      * 0: the default, 512 MiB + 64 x the inputs' total size. Going past it
@@ -179,6 +183,13 @@ typedef struct mlia_check_options {
 /* Zeroes *opts and sets its version; returns 0, or -1 when `version` is not
  * one this library knows (0 or above MLIA_CHECK_OPTIONS_VERSION). */
 MLIA_API int mlia_check_options_init(mlia_check_options *opts, unsigned version);
+
+/* mlia_check_options.csv: the CSV tables (--csv-tables). */
+#define MLIA_CSV_OPERATORS 0x2
+#define MLIA_CSV_CHAINS 0x4
+#define MLIA_CSV_EXECUTIONS 0x8 /* the long form, one row per execution and value */
+#define MLIA_CSV_MEMORY 0x10    /* memory.csv and memory_tensors.csv (with a PTE) */
+#define MLIA_CSV_ALL (MLIA_CSV_OPERATORS | MLIA_CSV_CHAINS | MLIA_CSV_EXECUTIONS | MLIA_CSV_MEMORY)
 
 /* Result of one run. */
 typedef struct mlia_check_output {

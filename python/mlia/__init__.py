@@ -17,9 +17,9 @@ import json
 import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-__all__ = ["run_advisor", "compare", "options", "MliaError", "MliaUsageError", "MliaRegressionError",
-           "MliaInputFormatError", "MliaIOError", "MliaMemoryLimitError", "MliaOutOfMemoryError",
-           "MliaProgramMismatchError", "__version__"]
+__all__ = ["run_advisor", "compare", "options", "rows", "module_totals", "MliaError", "MliaUsageError",
+           "MliaRegressionError", "MliaInputFormatError", "MliaIOError", "MliaMemoryLimitError",
+           "MliaOutOfMemoryError", "MliaProgramMismatchError", "__version__"]
 
 __version__ = "0.1.0"
 
@@ -212,7 +212,8 @@ def run_advisor(advice_category: str = "performance",
                 reference_profiling_data: Optional[Union[str, os.PathLike]] = None,
                 reference_debug_buffer: Optional[Union[str, os.PathLike]] = None,
                 trace: Union[bool, str, None] = None,
-                csv: bool = False,
+                csv: Union[bool, str, Sequence[str]] = False,
+                csv_tables: Optional[Union[str, Sequence[str]]] = None,
                 memory_limit: Optional[int] = None,
                 **options: Any) -> Dict[str, Any]:
     """Run `mlia check` and return the standardized result as a dict.
@@ -233,8 +234,12 @@ def run_advisor(advice_category: str = "performance",
     the error metrics against a reference capture (docs/accuracy.md). trace=True (or
     "perfetto") writes output_dir/mlia-output/trace.pftrace, trace="json" trace.json
     (docs/trace.md, --trace); by default no trace is written. csv=True also
-    writes output_dir/mlia-output/csv/ (operators.csv, chains.csv, executions.csv;
-    output_dir defaults to "." then). memory_limit: the most memory the run may
+    writes output_dir/mlia-output/csv/ operators.csv and chains.csv (and, with
+    a companion PTE, memory.csv and memory_tensors.csv); csv_tables="all",
+    "executions" or a list such as ["operators", "executions"] chooses the
+    tables (--csv-tables; executions.csv is the long form, one row per
+    execution and value), and so does csv="all" or a list; output_dir
+    defaults to "." then. memory_limit: the most memory the run may
     use, in bytes (default 512 MiB + 64 x the inputs' size). Errors raise
     MliaError (or MliaUsageError) carrying the CLI's message.
     """
@@ -242,7 +247,7 @@ def run_advisor(advice_category: str = "performance",
                  profiling_data=profiling_data, companion_model=companion_model, output_dir=output_dir,
                  backend_options=backend_options, model_explorer=model_explorer, debug_buffer=debug_buffer,
                  reference_profiling_data=reference_profiling_data, reference_debug_buffer=reference_debug_buffer,
-                 trace=trace, csv=csv, memory_limit=memory_limit)
+                 trace=trace, csv=csv, csv_tables=csv_tables, memory_limit=memory_limit)
     given.update(options)
     request = {key: _value(key, value) for key, value in given.items() if value is not None}
     rc, text, message = _call("mlia_run_advisor_json", request)
@@ -308,3 +313,65 @@ def options(command: str = "check") -> List[Dict[str, Any]]:
     if lib.mlia_options_json(ctypes.byref(out)) != 0:
         raise MliaError("out of memory")
     return [row for row in json.loads(_take(lib, out)) if command in row["commands"]]
+
+
+def _metric_index(result: Dict[str, Any]) -> Dict[str, Dict[tuple, Any]]:
+    """entity id -> {(metric name, statistic): value} of results[0]'s breakdowns."""
+    res = result["results"][0]
+    out: Dict[str, Dict[tuple, Any]] = {}
+    for b in res.get("breakdowns", []):
+        table = out.setdefault(b["entity_id"], {})
+        for m in b.get("metrics", []):
+            if "value" in m:
+                table[(m["name"], (m.get("qualifiers") or {}).get("statistic"))] = m["value"]
+                if "samples" in m:
+                    table.setdefault((m["name"], "samples"), m["samples"])
+    return out
+
+
+def rows(result: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """One dict per source operator of a run_advisor() result, shaped like a row
+    of ExecuTorch Inspector's dataframe (issue 29, 7): event_name (the ETRecord
+    node), op (the operator), display_name (the name mlia shows everywhere),
+    module (innermost nn.Module) and source (file:line), then the execution
+    time in ms as p50, avg, min, max, p10, p90 (None when not measured),
+    samples, attribution ("exclusive" or "shared") and coverage (%). In the
+    result's entity order."""
+    res = result["results"][0]
+    metrics = _metric_index(result)
+    names = {e["id"]: e.get("name") for e in res.get("entities", [])}
+    out: List[Dict[str, Any]] = []
+    for e in res.get("entities", []):
+        if e.get("kind") != "source_operator":
+            continue
+        attrs = e.get("attributes") or {}
+        m = metrics.get(e["id"], {})
+        row: Dict[str, Any] = {
+            "event_name": attrs.get("node_name"),
+            "op": e.get("name"),
+            "display_name": attrs.get("display_name", e.get("name")),
+            "module": names.get(attrs.get("nn_module")),
+            "source": names.get(attrs.get("code_stack")),
+        }
+        for stat in ("p50", "avg", "min", "max", "p10", "p90"):
+            row[stat] = m.get(("execution_time", stat))
+        row["samples"] = m.get(("execution_time", "samples"))
+        row["attribution"] = attrs.get("attribution")
+        row["coverage"] = m.get(("execution_coverage", None))
+        out.append(row)
+    return out
+
+
+def module_totals(result: Dict[str, Any]) -> Dict[str, float]:
+    """nn.Module name -> the total of the average execution times (ms) of the
+    operators under it, nested modules included, a shared call counted once
+    (Inspector's find_total_for_module; docs/analysis.md)."""
+    res = result["results"][0]
+    metrics = _metric_index(result)
+    out: Dict[str, float] = {}
+    for e in res.get("entities", []):
+        if e.get("kind") == "nn_module":
+            v = metrics.get(e["id"], {}).get(("module_total_time", "avg"))
+            if v is not None:
+                out[e.get("name")] = v
+    return out

@@ -36,15 +36,16 @@
 #include <string.h>
 
 #include "core/oom.h"
+#include "core/str.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
 
-enum { M_MIN, M_MAX, M_MEAN, M_NAN, M_MSE, M_MAXABS, M_SNR, M_COS };
+enum { M_MIN, M_MAX, M_MEAN, M_NAN, M_MSE, M_MAXABS, M_SNR, M_COS, M_L1 };
 
 const char *const accuracy_metric_names[ACCURACY_N_METRICS] = {
     "output_min", "output_max", "output_mean", "output_nan_count",
-    "output_mse", "output_max_abs_error", "output_snr_db", "output_cosine_similarity"};
+    "output_mse", "output_max_abs_error", "output_snr_db", "output_cosine_similarity", "output_l1_error"};
 
 const char *accuracy_metric_unit(const char *name)
 {
@@ -677,7 +678,7 @@ static int measure(acc_state *st, uint32_t target, uint32_t x, const etdump_debu
     }
     const debug_buffer *rb = st->in->run.buffer, *fb = cmp ? st->in->reference->buffer : NULL;
     double mn = INFINITY, mx = -INFINITY, maxabs = 0;
-    ksum sum = {0, 0}, se = {0, 0}, sp = {0, 0}, rr = {0, 0}, dot = {0, 0};
+    ksum sum = {0, 0}, se = {0, 0}, sp = {0, 0}, rr = {0, 0}, dot = {0, 0}, l1 = {0, 0};
     uint64_t nfin = 0, nnan = 0;
     bool inf_pair = false;
     for (uint64_t i = 0; i < rt.numel; i += ACCURACY_CHUNK) {
@@ -686,7 +687,7 @@ static int measure(acc_state *st, uint32_t target, uint32_t x, const etdump_debu
             (cmp && debug_tensor_read(fb, &ft, i, n, st->raw_b, st->b, err) < 0))
             return -1;
         /* per-chunk partial sums, then one compensated addition each */
-        double csum = 0, cse = 0, csp = 0, crr = 0, cdot = 0;
+        double csum = 0, cse = 0, csp = 0, crr = 0, cdot = 0, cl1 = 0;
         for (size_t j = 0; j < n; j++) {
             double p = st->a[j];
             if (isfinite(p)) {
@@ -713,6 +714,7 @@ static int measure(acc_state *st, uint32_t target, uint32_t x, const etdump_debu
             }
             double d = p - q;
             cse += d * d;
+            cl1 += fabs(d);
             if (fabs(d) > maxabs)
                 maxabs = fabs(d);
             csp += q * q;
@@ -725,6 +727,7 @@ static int measure(acc_state *st, uint32_t target, uint32_t x, const etdump_debu
             ksum_add(&sp, csp);
             ksum_add(&rr, crr);
             ksum_add(&dot, cdot);
+            ksum_add(&l1, cl1);
         }
     }
     if (nfin) {
@@ -760,6 +763,8 @@ static int measure(acc_state *st, uint32_t target, uint32_t x, const etdump_debu
     s->n_compared++;
     *slot_v(st, s, M_MSE, x) = mse;
     *slot_v(st, s, M_MAXABS, x) = maxabs;
+    /* L1: the sum of the element-wise absolute differences (ExecuTorch's L1 comparator) */
+    *slot_v(st, s, M_L1, x) = ksum_value(&l1);
     /* SNR = 10 log10(mean(ref^2) / mean((run - ref)^2)), the reference's power */
     double snr;
     if (e2 == 0) {
@@ -792,10 +797,46 @@ static int cmp_double(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* Issue 29, 3: an output holding NaN or infinite elements is a warning that
+ * names the operator (its display name) and the executions, 0-based among
+ * the analysed ones, as the other per-execution warnings do. */
+static void warn_nonfinite(acc_state *st, const acc_slot *s)
+{
+    uint32_t hit = 0, measured = 0;
+    double most = 0;
+    mlia_buf list;
+    mlia_buf_init(&list);
+    for (uint32_t x = 0; x < st->n_exec; x++) {
+        double v = *slot_v(st, (acc_slot *)s, M_NAN, x);
+        if (isnan(v))
+            continue;
+        measured++;
+        if (v <= 0)
+            continue;
+        if (hit < 16)
+            mlia_buf_printf(&list, "%s%" PRIu32, hit ? ", " : "", x);
+        else if (hit == 16)
+            mlia_buf_puts(&list, ", ...");
+        hit++;
+        if (v > most)
+            most = v;
+    }
+    if (hit) {
+        const mlia_attr *d = mlia_entity_attr(s->ent, "display_name");
+        const char *name = d && d->type == MLIA_ATTR_STRING && d->s ? d->s : (s->ent->name ? s->ent->name : s->ent->id);
+        mlia_result_warnf(st->result,
+                          "%s: the output holds NaN or infinite values in %" PRIu32 " of %" PRIu32
+                          " execution(s) (%s; at most %.0f element(s)); see output_nan_count.",
+                          name, hit, measured, list.data ? list.data : "", most);
+    }
+    mlia_buf_free(&list);
+}
+
 static void emit(acc_state *st, acc_slot *s, double *tmp)
 {
     static const char *const stats[3] = {"p50", "min", "max"};
     bool any = false;
+    warn_nonfinite(st, s);
     for (int m = 0; m < ACCURACY_N_METRICS; m++) {
         const char *name = accuracy_metric_names[m], *unit = accuracy_metric_unit(name);
         uint32_t n = 0;

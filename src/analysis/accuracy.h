@@ -86,7 +86,7 @@ int accuracy_analyse(const accuracy_inputs *in, mlia_result *result, mlia_arena 
                      mlia_error *err);
 
 /* Metric names in emission order, and their units. */
-#define ACCURACY_N_METRICS 8
+#define ACCURACY_N_METRICS 9
 extern const char *const accuracy_metric_names[ACCURACY_N_METRICS];
 const char *accuracy_metric_unit(const char *name);
 

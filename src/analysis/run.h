@@ -92,6 +92,16 @@ typedef struct mlia_run_record {
     const mlia_backend_run *backends;
     const mlia_result *result;
     const struct trace_source *trace;        /* timeline input (trace.json, page), may be NULL */
+    unsigned csv;                            /* the CSV tables asked for: MLIA_RUN_CSV_* bits (0: none) */
 } mlia_run_record;
+
+/* The CSV tables of mlia_run_record.csv (--csv-tables; the same values as
+ * the public MLIA_CSV_* of include/mlia/mlia.h, checked in src/api/check.c). */
+#define MLIA_RUN_CSV_OPERATORS 0x2u
+#define MLIA_RUN_CSV_CHAINS 0x4u
+#define MLIA_RUN_CSV_EXECUTIONS 0x8u
+#define MLIA_RUN_CSV_MEMORY 0x10u
+#define MLIA_RUN_CSV_ALL                                                                                        \
+    (MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_EXECUTIONS | MLIA_RUN_CSV_MEMORY)
 
 #endif

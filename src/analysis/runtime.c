@@ -59,7 +59,12 @@ void runtime_min_max_u64(const uint64_t *v, uint32_t n, uint64_t *min, uint64_t 
  * sort matters for 5,000 entities x 1,000 executions. */
 uint64_t runtime_p50_u64(uint64_t *v, uint32_t n)
 {
-    uint32_t k = (n + 1) / 2 - 1, lo = 0, hi = n - 1;
+    return runtime_rank_u64(v, n, (n + 1) / 2 - 1);
+}
+
+uint64_t runtime_rank_u64(uint64_t *v, uint32_t n, uint32_t k)
+{
+    uint32_t lo = 0, hi = n - 1;
     while (lo < hi) {
         uint64_t pivot = v[lo + (hi - lo) / 2];
         uint32_t i = lo, j = hi;
@@ -1247,16 +1252,26 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
 typedef struct summary {
     uint32_t n;
     uint64_t p50, min, max;
+    uint64_t p10, p90;   /* nearest rank: the ceil(n/10)-th and ceil(9n/10)-th smallest */
+    double avg;          /* mean of the values, in ticks */
 } summary;
 
 /* Summary of the n measured values gathered in v (reordered). */
 static summary summarise_values(uint64_t *v, uint32_t n)
 {
+    summary s;
+    memset(&s, 0, sizeof s);
     if (!n)
-        return (summary){0, 0, 0, 0};
-    summary s = {n, 0, 0, 0};
+        return s;
+    s.n = n;
     runtime_min_max_u64(v, n, &s.min, &s.max);
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++)
+        sum += (double)v[i];
+    s.avg = sum / n;
     s.p50 = runtime_p50_u64(v, n);
+    s.p10 = runtime_rank_u64(v, n, (uint32_t)(((uint64_t)n + 9) / 10 - 1));
+    s.p90 = runtime_rank_u64(v, n, (uint32_t)(((uint64_t)n * 9 + 9) / 10 - 1));
     return s;
 }
 
@@ -1281,12 +1296,15 @@ static summary summarise(const uint64_t *row, uint32_t n_exec, uint64_t *tmp)
     return summarise_values(tmp, n);
 }
 
+/* P50, min and max of every timing; for execution_time also avg, p10 and
+ * p90 (issue 29, 7: what Inspector's dataframe shows), after the three. */
 static void add_timing(rt_state *st, mlia_entity *ent, const char *name, summary s, const char *attribution)
 {
-    const char *stats[3] = {"p50", "min", "max"};
-    uint64_t vals[3] = {s.p50, s.min, s.max};
-    for (int i = 0; i < 3; i++) {
-        mlia_metric m = mlia_metric_double(name, "ms", (double)vals[i] / st->in->ticks_per_ms, stats[i], s.n);
+    const char *stats[6] = {"p50", "min", "max", "avg", "p10", "p90"};
+    double vals[6] = {(double)s.p50, (double)s.min, (double)s.max, s.avg, (double)s.p10, (double)s.p90};
+    int n_stats = strcmp(name, "execution_time") == 0 ? 6 : 3;
+    for (int i = 0; i < n_stats; i++) {
+        mlia_metric m = mlia_metric_double(name, "ms", vals[i] / st->in->ticks_per_ms, stats[i], s.n);
         mlia_metric_qualify(&m, "statistic", stats[i]);
         if (attribution)
             mlia_metric_qualify(&m, "attribution", attribution);
@@ -1536,7 +1554,7 @@ static void source_operators(rt_state *st, runtime_analysis *ra, uint64_t *tmp)
             continue;
         const char *attr = node_shared[i] ? "shared" : "exclusive";
         /* p50/min/max of each time and the coverage */
-        mlia_entity_reserve_metrics(st->result, ent, 3 + 3 * any_kernel + 3 * any_unattr + 1);
+        mlia_entity_reserve_metrics(st->result, ent, 6 + 3 * any_kernel + 3 * any_unattr + 1);
         add_timing(st, ent, "execution_time", se, attr);
         keep_series(st, ra, ent->id, "execution_time", row_exec, NULL, 0);
         if (any_kernel) {

@@ -158,6 +158,8 @@ uint32_t runtime_layout_durations(uint64_t ws, uint64_t we, uint64_t *s, uint64_
 
 /* Nearest-rank P50 (lower median) of n values, sorts `v` in place. */
 uint64_t runtime_p50_u64(uint64_t *v, uint32_t n);
+/* The (k+1)-th smallest of n > 0 values (k < n), reorders `v` (quickselect). */
+uint64_t runtime_rank_u64(uint64_t *v, uint32_t n, uint32_t k);
 /* Smallest and largest of n > 0 values. */
 void runtime_min_max_u64(const uint64_t *v, uint32_t n, uint64_t *min, uint64_t *max);
 

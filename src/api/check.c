@@ -18,6 +18,12 @@
 #include "pipeline/check.h"
 #include "pipeline/options.h"
 
+#include "analysis/run.h"
+
+_Static_assert(MLIA_CSV_OPERATORS == MLIA_RUN_CSV_OPERATORS && MLIA_CSV_CHAINS == MLIA_RUN_CSV_CHAINS &&
+                   MLIA_CSV_EXECUTIONS == MLIA_RUN_CSV_EXECUTIONS && MLIA_CSV_MEMORY == MLIA_RUN_CSV_MEMORY,
+               "the public CSV bits are the run record's");
+
 typedef struct check_call {
     const mlia_check_options *opts;
     mlia_opt_set set; /* what cfg borrows the ETDump list from */
@@ -67,8 +73,20 @@ static int read_options(const mlia_check_options *o, mlia_opt_set *set, char *ms
         if (mlia_opt_set_text(set, MLIA_OPT_TRACE_FORMAT, o->trace, msg, n))
             return 2;
     }
-    if (o->csv)
+    if (o->csv) {
         mlia_opt_set_flag(set, MLIA_OPT_CSV, true);
+        /* the MLIA_CSV_* bits as --csv-tables' names (1: the default tables) */
+        static const struct {
+            int bit;
+            const char *name;
+        } tables[] = {{MLIA_CSV_OPERATORS, "operators"},
+                      {MLIA_CSV_CHAINS, "chains"},
+                      {MLIA_CSV_EXECUTIONS, "executions"},
+                      {MLIA_CSV_MEMORY, "memory"}};
+        for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+            if ((o->csv & tables[i].bit) && mlia_opt_set_text(set, MLIA_OPT_CSV_TABLES, tables[i].name, msg, n))
+                return 2;
+    }
     if (o->memory_limit &&
         mlia_opt_set_number(set, MLIA_OPT_MEMORY_LIMIT, (double)o->memory_limit, NULL, msg, n))
         return 2;

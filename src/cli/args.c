@@ -49,8 +49,13 @@ static int positional(mlia_cli_args *a, const char *arg, char *msg, size_t n)
             }
         if (a->help || a->version)
             return 0;
+    {
+        /* `mlia chek`: the nearest command word (issue 29, 6) */
+        const char *near = mlia_opt_nearest(arg, strlen(arg), COMMANDS, 3);
         return usage_error(msg, n,
-                           "argument command: invalid choice: '%s' (choose from 'check', 'inspect', 'compare')", arg);
+                           "argument command: invalid choice: '%s' (choose from 'check', 'inspect', 'compare')%s%s%s",
+                           arg, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+    }
     case MLIA_CMD_CHECK:
     case MLIA_CMD_INSPECT: {
         mlia_opt_id id = s->command == MLIA_CMD_CHECK ? MLIA_OPT_MODEL : MLIA_OPT_FILE;

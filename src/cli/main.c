@@ -215,6 +215,67 @@ static int run_inspect(const mlia_cli_args *a)
     return finish_stdout(0);
 }
 
+/* "Files:" lists every file of the output folder a user opens (issue 29, 5:
+ * the summary omitted the trace and the CSV tables it wrote), as found on
+ * disk after the run, in a fixed order. */
+static void print_files(const char *output_path)
+{
+    static const char *const names[] = {"mlia-output.json",  "logs/mlia.log",      "trace.pftrace",
+                                        "trace.json",        "csv/operators.csv",  "csv/chains.csv",
+                                        "csv/executions.csv", "csv/memory.csv",    "csv/memory_tensors.csv",
+                                        "model-explorer/manifest.json"};
+    bool any = false;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        /* no allocation: the outputs are committed, nothing may fail now */
+        char path[4096];
+        struct stat st;
+        if (snprintf(path, sizeof path, "%s/%s", output_path, names[i]) < (int)sizeof path && stat(path, &st) == 0 &&
+            S_ISREG(st.st_mode)) {
+            printf("%s%s", any ? ", " : "Files:  ", names[i]);
+            any = true;
+        }
+    }
+    if (any)
+        putchar('\n');
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A folder where a file goes (issue 29, 6: it was "unsupported ... file"),
+ * before the usage rules, which judge names: 1 with msg set, else 0. */
+static int check_folders(const mlia_opt_set *s, char *msg, size_t n)
+{
+    static const char *const etdump = "an ETDump file (.etdump or .etdp)", *dbuf = "the debug buffer file";
+    const struct {
+        mlia_opt_id id;
+        const char *what;
+    } places[] = {{MLIA_OPT_MODEL, "the ETRecord file itself (.etrecord or .bin)"},
+                  {MLIA_OPT_PROFILING, etdump},
+                  {MLIA_OPT_COMPANION, "the PTE file (.pte)"},
+                  {MLIA_OPT_DEBUG_BUFFER, dbuf},
+                  {MLIA_OPT_REF_PROFILING, etdump},
+                  {MLIA_OPT_REF_DEBUG_BUFFER, dbuf}};
+    for (size_t i = 0; i < sizeof places / sizeof *places; i++) {
+        const mlia_opt_value *v = &s->v[places[i].id];
+        uint32_t k = v->items ? v->n_items : v->count ? 1 : 0;
+        for (uint32_t j = 0; j < k; j++) {
+            const char *path = v->items ? v->items[j] : v->text;
+            if (is_directory(path)) {
+                mlia_error err;
+                mlia_error_clear(&err);
+                mlia_error_setf(&err, path, "is a directory; give %s", places[i].what);
+                snprintf(msg, n, "%s", err.text);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static int run_check(const mlia_cli_args *a, int argc, char **argv)
 {
     const mlia_check_config *c = &a->check;
@@ -281,12 +342,16 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     } else if (!a->quiet) {
         if (out.console)
             fputs(out.console, stdout);
-        if (out.output_path)
+        if (out.output_path) {
             printf("\nOutput: %s\n", out.output_path);
+            print_files(out.output_path);
+        }
         if (out.page_path)
             printf("Page: %s\n", out.page_path);
+        else if (out.output_path && !c->model_explorer)
+            printf("Page: not written (--model-explorer files writes it, --model-explorer open opens it too)\n");
         if (out.model_explorer_command)
-            printf("Open in Google's Model Explorer (pip install ai-edge-model-explorer; docs/views.md):\n  %s\n",
+            printf("Open in Google's Model Explorer (pip install ai-edge-model-explorer; man mlia, FILES):\n  %s\n",
                    out.model_explorer_command);
         if (out.model_explorer_command && out.model_explorer_hint)
             printf("  %s\n", out.model_explorer_hint);
@@ -326,6 +391,8 @@ static int run_main(int argc, char **argv)
     } else if (a->version) {
         puts("mlia " MLIA_VERSION);
         rc = finish_stdout(0);
+    } else if (a->set.command == MLIA_CMD_CHECK && check_folders(&a->set, msg, sizeof msg) != 0) {
+        rc = input_fail(msg);
     } else if (mlia_cli_validate(a, msg, sizeof msg) != 0) {
         rc = usage_fail(a->set.command, msg);
     } else if (a->set.command == MLIA_CMD_INSPECT) {

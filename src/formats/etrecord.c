@@ -74,6 +74,13 @@ static int not_a_zip(const uint8_t *data, size_t size, const char *file, mlia_er
                                                                 : NULL;
     if (what)
         return mlia_error_setf(err, file, "is %s, not an ETRecord (zip)", what);
+    /* a zip's first local header but no central directory: the file was cut
+     * (issue 29, 6: "Invalid etrecord file passed in." did not say so) */
+    if (size >= 4 && memcmp(data, "PK\x03\x04", 4) == 0)
+        return mlia_error_setf(err, file,
+                               "is a truncated or damaged ETRecord: a zip archive of %zu bytes without its central "
+                               "directory (the end of the file is missing); copy or save the ETRecord again",
+                               size);
     return mlia_error_setf(err, file, "Invalid etrecord file passed in.");
 }
 

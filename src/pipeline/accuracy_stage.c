@@ -111,8 +111,18 @@ int accuracy_stage(mlia_session *s, mlia_error *err)
                                 s->has_debug_buffer ? &run_buf : NULL};
     in.reference = s->has_reference ? &ref : NULL;
     s->stage_file = o->debug_buffer_path ? o->debug_buffer_path : s->etdump_paths[0];
-    if (accuracy_analyse(&in, &s->result, &s->arena, &s->accuracy, err))
+    if (accuracy_analyse(&in, &s->result, &s->arena, &s->accuracy, err)) {
+        /* a buffer too short for its capture's events most often belongs to
+         * the other capture (issue 29, 6): say which goes with which */
+        if (err->set && strstr(err->text, "runs past the end of the debug buffer")) {
+            size_t len = strlen(err->text);
+            snprintf(err->text + len, sizeof err->text - len,
+                     s->has_reference ? "; is it this capture's buffer? --debug-buffer goes with --profiling-data, "
+                                        "--reference-debug-buffer with --reference-profiling-data"
+                                      : "; is it the debug buffer this ETDump's run wrote?");
+        }
         return -1;
+    }
     const accuracy_analysis *a = s->accuracy;
     mlia_log_add(s, "intermediate outputs: %llu operator output(s), %llu program output(s), %llu unmatched; "
                  "%u entit%s measured, %u compared%s",

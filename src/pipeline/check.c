@@ -31,6 +31,8 @@
 
 #include "core/alloc.h"
 #include "core/cnum.h"
+#include "analysis/display_name.h"
+#include "analysis/modules.h"
 #include "analysis/runtime.h"
 #include "pipeline/check.h"
 #include "analysis/memory.h"
@@ -683,9 +685,12 @@ static int stage_runtime(mlia_session *s, mlia_error *err)
     rin.program = s->program;
     rin.time_unit = s->time_unit;
     rin.ticks_per_ms = hz / 1000.0;
-    rin.keep_series = o->csv && o->output_dir; /* executions.csv */
+    rin.keep_series = (o->csv & MLIA_RUN_CSV_EXECUTIONS) && o->output_dir; /* executions.csv */
     if (runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err))
         return -1;
+    /* one name per operator for every output and message (docs/analysis.md, "Display names") */
+    mlia_display_names(&s->result);
+    mlia_module_totals(&s->result); /* Inspector's find_total_for_module (docs/analysis.md) */
     mlia_log_add(s, "runtime analysis: %u timed source operator(s), %u delegate call(s)", s->runtime->n_timed_nodes,
                  s->runtime->n_calls);
     backends_begin(s);

@@ -18,6 +18,7 @@
 
 #include "analysis/compare.h"
 #include "core/json_write.h"
+#include "pipeline/inputs.h"
 #include "report/compare/compare_out.h"
 
 #define RESULT_NAME "mlia-output.json"
@@ -35,8 +36,17 @@ static const char *locate(const char *path, mlia_arena *a, mlia_error *err)
     struct stat st;
     if (stat(path, &st) != 0)
         return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, path, "%s", strerror(errno)), NULL;
-    if (!S_ISDIR(st.st_mode))
+    if (!S_ISDIR(st.st_mode)) {
+        /* an input of mlia check given in a run's place (issue 29, 6) */
+        const char *kind = mlia_input_kind_name(mlia_input_kind(path));
+        if (kind)
+            return mlia_error_setkf(err, MLIA_ERROR_KIND_FORMAT, path,
+                                    "is %s, not an mlia output: give the folder mlia check wrote (DIR/mlia-output, "
+                                    "or DIR) or its mlia-output.json",
+                                    kind),
+                   NULL;
         return path;
+    }
     const char *direct = mlia_arena_printf(a, "%s/" RESULT_NAME, path);
     if (is_file(direct))
         return direct;

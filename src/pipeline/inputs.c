@@ -43,6 +43,7 @@ const char *mlia_input_kind(const char *path)
     return kind;
 }
 
+
 typedef struct place {
     const char *label;     /* "MODEL", "--profiling-data", "--companion-model" */
     const char *expected;  /* kind */
@@ -69,6 +70,29 @@ static const char *what(const char *kind)
 static bool known(const char *kind)
 {
     return kind && strcmp(kind, "unknown") != 0;
+}
+
+const char *mlia_input_kind_name(const char *kind)
+{
+    return known(kind) ? what(kind) : NULL;
+}
+
+int mlia_input_debug_buffer_error(const char *label, const char *path, const char *kind, char *msg, size_t n)
+{
+    msg[0] = 0;
+    if (!path || !known(kind))
+        return 0;
+    const char *where = strcmp(kind, "etdump") == 0
+                            ? (strcmp(label, "--debug-buffer") == 0 ? "; the ETDump goes with --profiling-data"
+                                                                    : "; the ETDump goes with --reference-profiling-data")
+                        : strcmp(kind, "etrecord") == 0 ? "; the ETRecord is MODEL"
+                        : strcmp(kind, "pte") == 0      ? "; the PTE goes with --companion-model"
+                                                        : "";
+    snprintf(msg, n,
+             "%s %s is %s, not a debug buffer: give the raw buffer file the run's ETDumpGen wrote its "
+             "intermediate outputs to (set_debug_buffer or a data sink)%s.",
+             label, path, what(kind), where);
+    return 2;
 }
 
 static bool is(const char *kind, const char *want)

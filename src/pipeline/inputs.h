@@ -30,4 +30,15 @@ int mlia_input_kind_error(const char *model, const char *model_kind, const char 
                           const char *etdump_kind, const char *companion, const char *companion_kind,
                           char *msg, size_t n);
 
+/* "an ETRecord", "an ETDump", ... for a kind of mlia_input_kind; NULL for
+ * NULL or "unknown" (nothing known to say). Static strings. */
+const char *mlia_input_kind_name(const char *kind);
+
+/* The usage error of a debug buffer (`label` "--debug-buffer" or
+ * "--reference-debug-buffer") whose bytes are a known file kind: a debug
+ * buffer is raw tensor bytes, never an ETDump, ETRecord or PTE (issue 29, 6).
+ * Returns 0, or 2 with msg set to one line saying what it is and where it
+ * goes. */
+int mlia_input_debug_buffer_error(const char *label, const char *path, const char *kind, char *msg, size_t n);
+
 #endif

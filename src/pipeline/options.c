@@ -19,6 +19,7 @@
 #include "core/json_read.h"
 #include "core/json_write.h"
 #include "core/str.h"
+#include "analysis/run.h"
 #include "pipeline/inputs.h"
 
 #define CHECK MLIA_OPT_IN(MLIA_CMD_CHECK)
@@ -78,8 +79,13 @@ const mlia_opt MLIA_OPTS[MLIA_OPT_N] = {
      "--warmup-executions", "warmup_executions", NTPD, "N", NULL, 0, 999999999, 9,
      "(a whole number of executions, 0 to 999999999)", "0",
      "leave the first N executions of each ETDump out\nof every statistic (default 0)"},
-    {MLIA_OPT_CSV, MLIA_OPT_FLAG, CHECK, 0, "--csv", 0, NULL, "csv", NULL, NULL, NULL, 0, 0, 0, NULL, NULL,
-     "also write mlia-output/csv/: operators.csv,\nchains.csv, executions.csv"},
+    {MLIA_OPT_CSV, MLIA_OPT_FLAG, CHECK, 0, "--csv", 0, NULL, "csv", NULL, NULL, NULL, 0, 0, 0,
+     "(true, false, a table name or a list of them)", NULL,
+     "also write mlia-output/csv/: operators.csv,\nchains.csv (with a PTE: memory.csv, memory_tensors.csv)"},
+    {MLIA_OPT_CSV_TABLES, MLIA_OPT_CHOICES, CHECK, 0, "--csv-tables", 0, NULL, "csv_tables", NULL, "LIST",
+     "operators,chains,executions,memory,all", 0, 0, 0, NULL, "operators,chains,memory",
+     "the CSV tables to write (implies --csv), comma-\nseparated: operators, chains, executions (long\n"
+     "form, one row per execution and value), memory, all"},
     {MLIA_OPT_JSON, MLIA_OPT_FLAG, CHECK, MLIA_OPT_CLI_ONLY, "--json", 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0,
      NULL, NULL, "print the result JSON on standard output\ninstead of the summary"},
     {MLIA_OPT_MEMORY_LIMIT, MLIA_OPT_COUNT, CHECK, 0, NULL, 0, NULL, "memory_limit", NULL, "BYTES", NULL, 65536,
@@ -190,16 +196,22 @@ static void choice_list(const char *choices, char *out, size_t n)
         snprintf(out + off, n - off, ")");
 }
 
-static bool is_choice(const char *choices, const char *v)
+/* The position of v[0..vl) among the comma-separated choices, or -1. */
+static int choice_index(const char *choices, const char *v, size_t vl)
 {
-    size_t vl = strlen(v);
-    for (const char *c = choices; *c;) {
+    int at = 0;
+    for (const char *c = choices; *c; at++) {
         size_t len = strcspn(c, ",");
         if (len == vl && strncmp(c, v, len) == 0)
-            return true;
+            return at;
         c += len + (c[len] == ',');
     }
-    return false;
+    return -1;
+}
+
+static bool is_choice(const char *choices, const char *v)
+{
+    return choice_index(choices, v, strlen(v)) >= 0;
 }
 
 /* A plain decimal number with an optional exponent ("250e6", "2.5", ".5";
@@ -252,6 +264,24 @@ int mlia_opt_set_text(mlia_opt_set *set, mlia_opt_id id, const char *text, char 
     if (!*text && !(o->flags & MLIA_OPT_POSITIONAL))
         return fail(msg, n, "argument %s: expected a non-empty value", name);
     switch (o->type) {
+    case MLIA_OPT_CHOICES: {
+        unsigned bits = 0;
+        for (const char *c = text;;) {
+            size_t len = strcspn(c, ",");
+            int at = choice_index(o->choices, c, len);
+            if (at < 0) {
+                char list[160];
+                choice_list(o->choices, list, sizeof list);
+                return fail(msg, n, "argument %s: invalid choice: '%.*s' %s", name, (int)len, c, list);
+            }
+            bits |= 1u << at;
+            if (!c[len])
+                break;
+            c += len + 1;
+        }
+        v->number = (double)((unsigned)v->number | bits);
+        break;
+    }
     case MLIA_OPT_CHOICE:
         if (!is_choice(o->choices, text)) {
             char list[160];
@@ -384,7 +414,7 @@ static size_t edit_distance(const char *a, size_t la, const char *b, size_t lb)
 
 /* The candidate nearest to given[0..len) (at most 2 edits, or a third of the
  * name), else the only one it abbreviates (5 characters at least); NULL. */
-static const char *nearest(const char *given, size_t len, const char *const *cands, size_t n_cands)
+const char *mlia_opt_nearest(const char *given, size_t len, const char *const *cands, size_t n_cands)
 {
     size_t limit = len / 3 > 2 ? len / 3 : 2, best = limit + 1;
     const char *out = NULL, *prefix_of = NULL;
@@ -419,7 +449,7 @@ const char *mlia_opt_suggest_flag(const char *given, mlia_cmd command)
             cands[k++] = o->alias;
     }
     const char *eq = strchr(given, '=');
-    return nearest(given, eq ? (size_t)(eq - given) : strlen(given), cands, k);
+    return mlia_opt_nearest(given, eq ? (size_t)(eq - given) : strlen(given), cands, k);
 }
 
 int mlia_opt_unknown_error(const mlia_opt_set *set, char *msg, size_t n)
@@ -468,6 +498,11 @@ static int json_value(mlia_opt_set *set, const mlia_opt *o, const mlia_json *v, 
             mlia_opt_set_flag(set, o->id, v->u.boolean);
             return 0;
         }
+        if (o->id == MLIA_OPT_CSV && (v->type == MLIA_JSON_STRING || v->type == MLIA_JSON_ARRAY)) {
+            /* "csv": "all" or ["operators", "executions"] is --csv --csv-tables <it> */
+            mlia_opt_set_flag(set, o->id, true);
+            return json_value(set, &MLIA_OPTS[MLIA_OPT_CSV_TABLES], v, arena, msg, n);
+        }
         if (o->id == MLIA_OPT_TRACE && v->type == MLIA_JSON_STRING) {
             /* "trace": "perfetto" | "json" is --trace --trace-format <it> */
             mlia_opt_set_flag(set, o->id, true);
@@ -495,6 +530,25 @@ static int json_value(mlia_opt_set *set, const mlia_opt *o, const mlia_json *v, 
         }
         return fail(msg, n, "argument %s: invalid value: '%s' (a path or a list of paths)", name,
                     json_text(v, arena));
+    case MLIA_OPT_CHOICES:
+        /* "a,b" or ["a", "b"]: the union */
+        if (v->type == MLIA_JSON_ARRAY) {
+            if (!v->u.array.n)
+                return fail(msg, n, "argument %s: expected a non-empty value", name);
+            for (size_t i = 0; i < v->u.array.n; i++) {
+                const mlia_json *it = v->u.array.items[i];
+                if (it->type != MLIA_JSON_STRING)
+                    return fail(msg, n, "argument %s: invalid value: '%s' (a name or a list of names)", name,
+                                json_text(it, arena));
+                if (mlia_opt_set_text(set, o->id, it->u.string.s, msg, n))
+                    return 2;
+            }
+            return 0;
+        }
+        if (v->type != MLIA_JSON_STRING)
+            return fail(msg, n, "argument %s: invalid value: '%s' (a name or a list of names)", name,
+                        json_text(v, arena));
+        return mlia_opt_set_text(set, o->id, v->u.string.s, msg, n);
     case MLIA_OPT_NUMBER:
     case MLIA_OPT_COUNT:
         /* a JSON number by its value (quoted by its source text); a
@@ -562,7 +616,7 @@ static int json_backend_options(mlia_opt_set *set, const mlia_json *v, mlia_aren
             const char *near = NULL;
             if (by_key(m->key, set->command, NTPD))
                 near = mlia_arena_printf(arena, BACKEND_OPTIONS ".%s.%s", NTPD, m->key);
-            else if ((near = nearest(m->key, m->key_len, backends, 1)) != NULL)
+            else if ((near = mlia_opt_nearest(m->key, m->key_len, backends, 1)) != NULL)
                 near = mlia_arena_printf(arena, BACKEND_OPTIONS ".%s", near);
             mlia_opt_set_unknown(set, mlia_arena_printf(arena, BACKEND_OPTIONS ".%s", m->key), near);
             continue;
@@ -579,7 +633,7 @@ static int json_backend_options(mlia_opt_set *set, const mlia_json *v, mlia_aren
             if (!o) {
                 const char *cands[MLIA_OPT_N];
                 size_t nc = keys_of(set->command, NTPD, cands);
-                const char *near = nearest(om->key, om->key_len, cands, nc);
+                const char *near = mlia_opt_nearest(om->key, om->key_len, cands, nc);
                 mlia_opt_set_unknown(set, mlia_arena_printf(arena, BACKEND_OPTIONS ".%s.%s", NTPD, om->key),
                                      near ? mlia_arena_printf(arena, BACKEND_OPTIONS ".%s.%s", NTPD, near) : NULL);
                 continue;
@@ -606,7 +660,7 @@ int mlia_opt_set_from_json(mlia_opt_set *set, const mlia_json *req, mlia_arena *
             size_t nc = keys_of(set->command, NULL, cands);
             if (has_backend_options(set->command))
                 cands[nc++] = BACKEND_OPTIONS;
-            mlia_opt_set_unknown(set, m->key, nearest(m->key, m->key_len, cands, nc));
+            mlia_opt_set_unknown(set, m->key, mlia_opt_nearest(m->key, m->key_len, cands, nc));
             continue;
         }
         if (json_value(set, o, m->value, arena, msg, n))
@@ -619,7 +673,8 @@ int mlia_opt_set_from_json(mlia_opt_set *set, const mlia_json *req, mlia_arena *
 
 static const char *type_name(mlia_opt_type t)
 {
-    static const char *const names[] = {"flag", "text", "path", "paths", "texts", "choice", "number", "count"};
+    static const char *const names[] = {"flag", "text", "path", "paths", "texts", "choice", "number", "count",
+                                        "choices"};
     return names[t];
 }
 
@@ -785,12 +840,36 @@ static int apply_rules(const mlia_opt_set *set, const opt_rule *rules, size_t n_
     return 0;
 }
 
+/* The CSV tables asked for: --csv-tables' choices (operators, chains,
+ * executions, memory, all) as MLIA_RUN_CSV_* bits; --csv alone: operators,
+ * chains and memory; neither: 0. */
+static unsigned csv_tables(const mlia_opt_set *set)
+{
+    static const unsigned table[] = {MLIA_RUN_CSV_OPERATORS, MLIA_RUN_CSV_CHAINS, MLIA_RUN_CSV_EXECUTIONS,
+                                     MLIA_RUN_CSV_MEMORY, MLIA_RUN_CSV_ALL};
+    unsigned chosen = set->v[MLIA_OPT_CSV_TABLES].count ? (unsigned)set->v[MLIA_OPT_CSV_TABLES].number : 0, out = 0;
+    for (unsigned i = 0; i < sizeof table / sizeof *table; i++)
+        if (chosen & (1u << i))
+            out |= table[i];
+    if (out)
+        return out;
+    return flag_on(set, MLIA_OPT_CSV) ? MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_MEMORY : 0;
+}
+
 int mlia_check_resolve(const mlia_opt_set *set, mlia_check_config *cfg, char *msg, size_t n)
 {
     msg[0] = 0;
     memset(cfg, 0, sizeof *cfg);
     /* 4. unknown options and extra positionals: usually a typo of one of the
-     *    options below, so they come first */
+     *    options below, so they come first; an ETDump given as a positional
+     *    without --profiling-data says so (issue 29, 6) */
+    for (uint32_t i = 0; !set->v[MLIA_OPT_PROFILING].count && i < set->n_unknown && i < MLIA_OPT_MAX_UNKNOWN; i++) {
+        const char *u = set->unknown[i];
+        const char *kind = u[0] != '-' ? mlia_input_kind(u) : NULL;
+        if (kind && strcmp(kind, "etdump") == 0)
+            return fail(msg, n, "%s is an ETDump given without --profiling-data: give it as --profiling-data %s.", u,
+                        u);
+    }
     if (mlia_opt_unknown_error(set, msg, n))
         return 2;
     /* 5. required arguments, all named at once */
@@ -835,6 +914,13 @@ int mlia_check_resolve(const mlia_opt_set *set, mlia_check_config *cfg, char *ms
         if (mlia_input_kind_error(model, model_kind, pd->items[i], kinds[i], companion, companion_kind, msg, n))
             return 2;
     }
+    /*     a debug buffer is raw tensor bytes: an ETDump, ETRecord or PTE in
+     *     its place says where that file goes */
+    const char *dbuf = text_or(set, MLIA_OPT_DEBUG_BUFFER, NULL), *ref_dbuf = text_or(set, MLIA_OPT_REF_DEBUG_BUFFER, NULL);
+    if (mlia_input_debug_buffer_error("--debug-buffer", dbuf, dbuf ? mlia_input_kind(dbuf) : NULL, msg, n) ||
+        mlia_input_debug_buffer_error("--reference-debug-buffer", ref_dbuf, ref_dbuf ? mlia_input_kind(ref_dbuf) : NULL,
+                                      msg, n))
+        return 2;
     /* 13-15. file kinds by suffix, for files whose content is the expected
      *        kind or was not looked at; bytes of no known kind are the
      *        readers' to explain (exit 1), so a name never changes the
@@ -869,7 +955,7 @@ int mlia_check_resolve(const mlia_opt_set *set, mlia_check_config *cfg, char *ms
     cfg->ticks_per_second = set->v[MLIA_OPT_TICKS].count ? set->v[MLIA_OPT_TICKS].number : 0;
     cfg->warmup_executions = set->v[MLIA_OPT_WARMUP].count ? (unsigned)set->v[MLIA_OPT_WARMUP].number : 0;
     cfg->trace = flag_on(set, MLIA_OPT_TRACE) ? text_or(set, MLIA_OPT_TRACE_FORMAT, "perfetto") : NULL;
-    cfg->csv = flag_on(set, MLIA_OPT_CSV);
+    cfg->csv = csv_tables(set);
     cfg->memory_limit = set->v[MLIA_OPT_MEMORY_LIMIT].count ? (size_t)set->v[MLIA_OPT_MEMORY_LIMIT].number : 0;
     return 0;
 }

@@ -67,6 +67,7 @@ typedef enum mlia_opt_id {
     MLIA_OPT_TICKS,
     MLIA_OPT_WARMUP,
     MLIA_OPT_CSV,
+    MLIA_OPT_CSV_TABLES,
     MLIA_OPT_JSON,
     MLIA_OPT_MEMORY_LIMIT,
     /* mlia inspect */
@@ -98,7 +99,9 @@ typedef enum mlia_opt_type {
     MLIA_OPT_TEXTS,  /* repeated names */
     MLIA_OPT_CHOICE, /* one of `choices` */
     MLIA_OPT_NUMBER, /* decimal number, optional exponent, in [min, max] */
-    MLIA_OPT_COUNT   /* whole number (digits only), in [min, max] */
+    MLIA_OPT_COUNT,  /* whole number (digits only), in [min, max] */
+    MLIA_OPT_CHOICES /* a comma-separated list of `choices`; repeated: the union
+                      * (number: bit i set for the i-th choice) */
 } mlia_opt_type;
 
 #define MLIA_OPT_IN(cmd) (1u << (cmd))
@@ -193,6 +196,11 @@ const mlia_opt *mlia_opt_by_short(char c, mlia_cmd command);
  * abbreviates), valid for `command`; NULL when none is near. */
 const char *mlia_opt_suggest_flag(const char *given, mlia_cmd command);
 
+/* The candidate nearest to given[0..len) (at most 2 edits, or a third of
+ * its length), else the only one it abbreviates (5 characters at least);
+ * NULL when none is near. Returns one of cands. */
+const char *mlia_opt_nearest(const char *given, size_t len, const char *const *cands, size_t n_cands);
+
 /* Reads a JSON request object into set (request members are the rows' keys;
  * "backend_options": {"<backend>": {"<key>": value}}). Unknown members go to
  * set->unknown with a suggestion; values are checked as on the command line.
@@ -227,7 +235,7 @@ typedef struct mlia_check_config {
     double ticks_per_second;         /* 0: not given (ticks are ns) */
     unsigned warmup_executions;
     const char *trace;               /* NULL, "perfetto" or "json" */
-    bool csv;
+    unsigned csv;                    /* the CSV tables (MLIA_RUN_CSV_* of analysis/run.h); 0: none */
     /* host settings (not options) */
     const char *const *cli_args;
     int n_cli_args;

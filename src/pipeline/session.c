@@ -31,6 +31,7 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->timestamp = s->timestamp;
     rec->cli_args = s->opts->cli_args;
     rec->n_cli_args = s->opts->n_cli_args;
+    rec->csv = s->opts->csv;
     rec->etrecord_digest = s->etrecord_digest;
     if (s->captures && s->n_captures)
         rec->etdump_digest = s->captures[0].digest;

@@ -298,6 +298,24 @@ static int check_entry(int dir_fd, const char *name, const char *final_path, mli
 }
 
 /* Checks DIR; *missing tells whether it must be created. */
+/* DIR as given, except that "x/mlia-output" names the output folder itself
+ * (issue 29, 5: it silently became x/mlia-output/mlia-output): its parent is
+ * then DIR. Malloc'ed. */
+static char *effective_dir(const char *dir, const char *name)
+{
+    char *t = trim_dir(dir);
+    const char *base = strrchr(t, '/');
+    base = base ? base + 1 : t;
+    if (strcmp(name, MLIA_OUTDIR_NAME) == 0 && strcmp(base, name) == 0) {
+        char *parent = parent_of(t);
+        free(t);
+        return parent;
+    }
+    return t;
+}
+
+/* DIR and its missing parents are created like mkdir -p (issue 29, 5): the
+ * nearest existing ancestor must be a directory. */
 static int check_dir(const char *dir, const char *trimmed, bool *missing, mlia_error *err)
 {
     struct stat st;
@@ -305,12 +323,25 @@ static int check_dir(const char *dir, const char *trimmed, bool *missing, mlia_e
     if (stat(trimmed, &st) != 0) {
         if (errno != ENOENT && errno != ENOTDIR)
             return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, dir, "%s", strerror(errno));
-        char *parent = parent_of(trimmed);
+        char *up = parent_of(trimmed);
         struct stat pst;
-        int ok = stat(parent, &pst) == 0 && S_ISDIR(pst.st_mode);
-        free(parent);
-        if (!ok)
-            return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, dir, "parent directory does not exist");
+        for (int depth = 0; depth < 4096; depth++) {
+            if (stat(up, &pst) == 0 || (errno != ENOENT && errno != ENOTDIR))
+                break;
+            char *next = parent_of(up);
+            bool same = strcmp(next, up) == 0;
+            free(up);
+            up = next;
+            if (same)
+                break;
+        }
+        bool ok = stat(up, &pst) == 0 && S_ISDIR(pst.st_mode);
+        if (!ok) {
+            mlia_error_setkf(err, MLIA_ERROR_KIND_IO, dir, "cannot create it: %s is not a directory", up);
+            free(up);
+            return -1;
+        }
+        free(up);
         *missing = true;
         return 0;
     }
@@ -319,10 +350,33 @@ static int check_dir(const char *dir, const char *trimmed, bool *missing, mlia_e
     return 0;
 }
 
+/* mkdir -p: every missing component, 0755. 0, or -1 with errno. */
+static int mkdir_p(const char *path)
+{
+    char *p = dup_or_die(path);
+    for (char *q = p + 1; *q; q++) {
+        if (*q != '/')
+            continue;
+        *q = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(p);
+            errno = e;
+            return -1;
+        }
+        *q = '/';
+    }
+    int rc = mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    int e = errno;
+    free(p);
+    errno = e;
+    return rc;
+}
+
 int mlia_outdir_check(const char *dir, mlia_error *err)
 {
     const char *shown = dir && *dir ? dir : ".";
-    char *trimmed = trim_dir(dir);
+    char *trimmed = effective_dir(dir, MLIA_OUTDIR_NAME);
     bool missing;
     int rc = check_dir(shown, trimmed, &missing, err);
     if (rc == 0 && !missing) {
@@ -470,13 +524,13 @@ int mlia_outdir_begin_named(const char *dir, const char *name, mlia_outdir *od, 
         return mlia_error_setkf(err, MLIA_ERROR_KIND_IO, NULL, "invalid output folder name '%s'", name ? name : "");
     od->name = name;
     const char *shown = dir && *dir ? dir : ".";
-    od->dir = trim_dir(dir);
+    od->dir = effective_dir(dir, name);
     od->final_path = join(od->dir, name);
 
     bool missing;
     if (check_dir(shown, od->dir, &missing, err) != 0)
         goto fail;
-    if (missing && mkdir(od->dir, 0755) != 0 && errno != EEXIST) {
+    if (missing && mkdir_p(od->dir) != 0) {
         mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "%s", strerror(errno));
         goto fail;
     }

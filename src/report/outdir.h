@@ -54,9 +54,11 @@ typedef struct mlia_outdir {
 } mlia_outdir;
 
 /* Check, without changing anything, that a run could write DIR/mlia-output:
- * DIR exists as a directory, or is missing with an existing parent directory;
+ * DIR exists as a directory, or is missing and its nearest existing ancestor
+ * is a directory (DIR and its parents are then created, like mkdir -p); a DIR
+ * named ".../mlia-output" is the output folder itself (its parent is DIR);
  * DIR/mlia-output is absent or a real directory. Errors:
- *   "<dir>: parent directory does not exist"
+ *   "<dir>: cannot create it: <ancestor> is not a directory"
  *   "<dir>: exists and is not a directory"
  *   "<dir>/mlia-output: exists and is not a directory"
  *   "<dir>/mlia-output: is a symbolic link; refusing to replace it"

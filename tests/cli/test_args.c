@@ -6,6 +6,7 @@
  */
 #include "cli/args.c"
 
+#include "analysis/run.h"
 #include "test.h"
 
 /* Parses then validates a NULL-terminated list; returns the status and
@@ -239,6 +240,36 @@ TEST(short_aliases)
     CHECK_STR(msg, "unrecognized arguments: --tick-per-second (did you mean --ticks-per-second?) 5");
 }
 
+TEST(csv_tables_chosen)
+{
+    /* issue 29, 7: --csv alone writes the default tables, --csv-tables chooses (implies --csv) */
+    CHECK_INT(PARSE(BASE), 0);
+    CHECK_INT(args->check.csv, 0);
+    CHECK_INT(PARSE(BASE, "--csv"), 0);
+    CHECK_INT(args->check.csv, MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_MEMORY);
+    CHECK_INT(PARSE(BASE, "--csv-tables", "executions,operators"), 0);
+    CHECK_INT(args->check.csv, MLIA_RUN_CSV_EXECUTIONS | MLIA_RUN_CSV_OPERATORS);
+    CHECK_INT(PARSE(BASE, "--csv-tables=chains", "--csv-tables", "memory"), 0); /* repeated: the union */
+    CHECK_INT(args->check.csv, MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_MEMORY);
+    CHECK_INT(PARSE(BASE, "--csv-tables", "all"), 0);
+    CHECK_INT(args->check.csv, MLIA_RUN_CSV_ALL);
+    CHECK_INT(PARSE(BASE, "--csv-tables", "operators,,chains"), 2);
+    CHECK_STR(msg, "argument --csv-tables: invalid choice: '' (choose from 'operators', 'chains', 'executions', "
+                   "'memory', 'all')");
+    CHECK_INT(PARSE(BASE, "--csv-tables", "chain"), 2);
+    CHECK_STR(msg, "argument --csv-tables: invalid choice: 'chain' (choose from 'operators', 'chains', 'executions', "
+                   "'memory', 'all')");
+}
+
+TEST(command_typo_suggested)
+{
+    CHECK_INT(PARSE("chek"), 2);
+    CHECK_STR(msg, "argument command: invalid choice: 'chek' (choose from 'check', 'inspect', 'compare'); did you "
+                   "mean 'check'?");
+    CHECK_INT(PARSE("frobnicate"), 2);
+    CHECK_STR(msg, "argument command: invalid choice: 'frobnicate' (choose from 'check', 'inspect', 'compare')");
+}
+
 TEST(compare_command_line)
 {
     CHECK_INT(PARSE("compare", "a", "b", "--threshold", "2.5", "--json", "--fail-on-regression"), 0);
@@ -317,6 +348,8 @@ int main(void)
     RUN(tick_rate_and_warmup);
     RUN(backend_names);
     RUN(short_aliases);
+    RUN(csv_tables_chosen);
+    RUN(command_typo_suggested);
     RUN(compare_command_line);
     RUN(help_from_the_table);
     RUN(usage_lines);

@@ -661,11 +661,17 @@ TEST(bad_containers)
     zw_finish(&z);
     CHECK(!read_zip(&a, &z, &err));
     CHECK_STR(err.text, "x.etrecord: ETRecord identifier missing from the archive");
-    /* Truncated archive: the central directory is gone. */
+    /* Truncated archive: the central directory is gone; the message says so
+     * and what to do (issue 29, 6). */
     mlia_error_clear(&err);
     CHECK_INT(etrecord_read((const uint8_t *)z.out.data, z.out.len - 30, "x.etrecord", &a, &rec,
                             &err), -1);
-    CHECK_STR(err.text, "x.etrecord: Invalid etrecord file passed in.");
+    char want[256];
+    snprintf(want, sizeof want,
+             "x.etrecord: is a truncated or damaged ETRecord: a zip archive of %zu bytes without its central "
+             "directory (the end of the file is missing); copy or save the ETRecord again",
+             (size_t)(z.out.len - 30));
+    CHECK_STR(err.text, want);
     zw_free(&z);
 
     /* Encrypted entry. */

@@ -425,6 +425,31 @@ class Accuracy(unittest.TestCase):
         ref = res.doc["context"]["runtime_configuration"]["intermediate_outputs"]["reference"]
         self.assertEqual((ref["executions"], ref["execution_runs"], ref["compared_executions"]), (2, [2, 3], 2))
 
+    # Issue 29, 3: numerical trouble is a warning naming the operator and the
+    # executions; run-only outputs are said in the summary; L1 error reported.
+    def test_nan_in_two_of_three_executions_is_a_warning(self):
+        run = [["nan", 2, 3, 4], [1, 2, 3, 4], [1, "inf", "nan", 4]]
+        built, _ = self.build(self.pair(run, [1, 2, 3, 4], executions=3))
+        res = self.check(built)
+        self.assertIn("aten.relu.default: the output holds NaN or infinite values in 2 of 3 execution(s) (0, 2; "
+                      "at most 2 element(s)); see output_nan_count.", res.r["warnings"])
+        self.assert_value(res, SO + "relu", "output_nan_count", 2, "max")
+        # the console lists it under Warnings, without a reference too
+        out = tempfile.mkdtemp(dir=self.tmp)
+        p = run_mlia(*check_args(built["etrecord"], built["etdump"], "--output-dir", out,
+                                 "--debug-buffer", built["debug_buffer"]))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("  - aten.relu.default: the output holds NaN or infinite values in 2 of 3 execution(s) (0, 2;", p.stdout)
+        self.assertIn("\nOperator outputs: 1 measured without a reference (min, max, mean and NaN/Inf count in", p.stdout)
+        self.assertIn("1 with NaN or infinite values (see Warnings).", p.stdout.replace("\n  ", " "))
+
+    def test_l1_error_is_the_sum_of_absolute_differences(self):
+        built, _ = self.build(self.pair([1.5, -2, 3, 0.25], [1, -2, 3.5, 0.5]))
+        res = self.check(built)
+        self.assert_value(res, SO + "relu", "output_l1_error", 0.5 + 0 + 0.5 + 0.25)
+        exact, _ = self.build(self.pair([1, 2, 3, 4], [1, 2, 3, 4]))
+        self.assert_value(self.check(exact), SO + "relu", "output_l1_error", 0.0)
+
     def test_run_only_statistics(self):
         built, _ = self.build(self.pair([3, -1, 2, 0], [0, 0, 0, 0]))
         res = self.check(built, reference=False)
@@ -477,8 +502,8 @@ class Accuracy(unittest.TestCase):
         self.assertEqual(block.splitlines(), [
             "Top operators by error: lowest P50 SNR first (2 of 2 with an error)",
             "  #  Operator                         P50 SNR dB   Min SNR dB  P50 max err      P50 MSE   P50 cosine",
-            "  1  aten_addmm_default                    23.01        23.01       0.5000       0.2500       0.9998",
-            "  2  aten_relu_default                     49.57        49.57      0.06250    0.0009766        1.000"])
+            "  1  aten.addmm.default                    23.01        23.01       0.5000       0.2500       0.9998",
+            "  2  aten.relu.default                     49.57        49.57      0.06250    0.0009766        1.000"])
         # without a reference: no block (nothing is compared)
         p = run_mlia(*base)
         self.assertNotIn("Top operators by error", p.stdout)
@@ -503,7 +528,9 @@ class Accuracy(unittest.TestCase):
         size = os.path.getsize(built["debug_buffer"])
         self.expect_error(built, f"{built['debug_buffer']}: tensor data of 16 bytes runs past the end of the debug "
                                  f"buffer ({size} bytes) at byte offset 1048576 ({built['etdump']}: "
-                                 "run_data[1].events[2])")
+                                 "run_data[1].events[2])"
+                                 "; is it this capture's buffer? --debug-buffer goes with --profiling-data, "
+                                 "--reference-debug-buffer with --reference-profiling-data")
         d["debug"]["tensors"]["relu"]["offset"] = -8
         built, _ = self.build(d)
         self.expect_error(built, f"{built['debug_buffer']}: negative tensor offset at byte offset -8 "
@@ -515,7 +542,9 @@ class Accuracy(unittest.TestCase):
             with open(built[key], "r+b") as f:
                 f.truncate(10)
             self.expect_error(built, f"{built[key]}: tensor data of 16 bytes runs past the end of the debug buffer "
-                                     f"(10 bytes) at byte offset 0 ({built[dump]}: run_data[1].events[2])")
+                                     f"(10 bytes) at byte offset 0 ({built[dump]}: run_data[1].events[2])"
+                                     "; is it this capture's buffer? --debug-buffer goes with --profiling-data, "
+                                     "--reference-debug-buffer with --reference-profiling-data")
 
     def test_missing_files_and_usage(self):
         built, _ = self.build(self.pair([1, 2, 3, 4], [1, 2, 3, 4]))

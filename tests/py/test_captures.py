@@ -420,9 +420,9 @@ class CsvTables(Base):
             text = text.replace(json.dumps(old), json.dumps(new))
         cls.evil = cls.build(json.loads(text))
 
-    def tables(self, out):
+    def tables(self, out, names=("chains.csv", "operators.csv")):
         base = os.path.join(out, "mlia-output", "csv")
-        self.assertEqual(sorted(os.listdir(base)), ["chains.csv", "executions.csv", "operators.csv"])
+        self.assertEqual(sorted(os.listdir(base)), sorted(names))
         for name in os.listdir(base):
             with open(os.path.join(base, name), "rb") as f:
                 raw = f.read()
@@ -432,11 +432,11 @@ class CsvTables(Base):
         return {n[:-4]: read_csv(os.path.join(base, n)) for n in os.listdir(base)}
 
     def test_csv_values_equal_the_json(self):
-        p, out = self.check(self.a["etrecord"], [self.a["etdump"], self.b["etdump"]], "--csv",
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"], self.b["etdump"]], "--csv-tables", "all",
                             "--neural-technology-profiling-data.warmup-executions", "1")
         self.assertEqual(p.returncode, 0, p.stderr)
         res = Result(json.loads(p.stdout))
-        t = self.tables(out)
+        t = self.tables(out, ("chains.csv", "executions.csv", "operators.csv"))
         for name, rows in t.items():
             self.assertTrue(all(len(r) == len(rows[0]) for r in rows), name)
         # operators.csv: one row per source operator, the JSON's metrics
@@ -498,6 +498,26 @@ class CsvTables(Base):
         self.assertGreater(n, 100)
         self.assertIn(("model", "inference_time"), series)
         self.assertIn(("chain/segment_0/30", "nx_active_cycles"), series)
+
+    # Issue 29, 7: the long-form executions.csv only on request; the user
+    # chooses the tables (--csv-tables, Python csv=...).
+    def test_tables_chosen_by_the_user(self):
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"]], "--csv")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.tables(out, ("chains.csv", "operators.csv"))
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"]], "--csv-tables", "executions,operators")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.tables(out, ("executions.csv", "operators.csv"))
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"]], "--csv-tables", "chains,bogus")
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr.splitlines()[0],
+                         "mlia: error: argument --csv-tables: invalid choice: 'bogus' (choose from 'operators', "
+                         "'chains', 'executions', 'memory', 'all')")
+        # repeated: the union
+        p, out = self.check(self.a["etrecord"], [self.a["etdump"]], "--csv-tables", "chains",
+                            "--csv-tables", "executions")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.tables(out, ("chains.csv", "executions.csv"))
 
     def test_formula_like_names_are_neutralised(self):
         p, out = self.check(self.evil["etrecord"], [self.evil["etdump"]], "--csv")

@@ -292,7 +292,7 @@ class InputErrors(CliCase):
     def test_model_is_a_directory(self):
         os.mkdir(os.path.join(self.dir, "m.etrecord"))
         self.touch("d.etdump")
-        self.assert_input_error(BASE, "m.etrecord: is a directory")
+        self.assert_input_error(BASE, "m.etrecord: is a directory; give the ETRecord file itself (.etrecord or .bin)")
 
     def test_backend_name_normalised(self):
         # Accepted spellings pass the usage rules and reach the input check.
@@ -305,11 +305,13 @@ class InputErrors(CliCase):
                                  "--profiling-data", "D.ETDP", "--companion-model", "C.PTE"],
                                 "M.BIN: No such file or directory")
 
-    def test_output_parent_missing(self):
+    def test_output_parent_not_a_directory(self):
+        # missing parents are created (mkdir -p, issue 29, 5); a file in the way is an error
         self.touch("m.etrecord")
         self.touch("d.etdump")
-        self.assert_input_error(BASE + ["--output-dir", "no/such"],
-                                "no/such: parent directory does not exist")
+        self.touch("f")
+        self.assert_input_error(BASE + ["--output-dir", "f/such/out"],
+                                "f/such/out: cannot create it: f is not a directory")
 
     def test_output_dir_is_a_file(self):
         self.touch("m.etrecord")
@@ -407,13 +409,31 @@ class SuccessfulRuns(CliCase):
         self.assertTrue(out.startswith("Method:"), out)
         self.assertIn("Executions:", out)
         self.assertIn("Top source operators by P50 execution time", out)
-        self.assertTrue(out.endswith(f"\nOutput: {os.path.realpath(self.out_path())}\n"), out)
+        # every file written is listed, and the page's option is named (issue 29, 5)
+        self.assertTrue(out.endswith(f"\nOutput: {os.path.realpath(self.out_path())}\n"
+                                     "Files:  mlia-output.json, logs/mlia.log\n"
+                                     "Page: not written (--model-explorer files writes it, --model-explorer open "
+                                     "opens it too)\n"), out)
         for line in out.splitlines():
             self.assertLessEqual(len(line), 100, line)
         self.assertTrue(os.path.isfile(self.out_path("mlia-output.json")))
         self.assertTrue(os.path.isfile(self.out_path("logs", "mlia.log")))
         self.assertFalse(os.path.exists(self.out_path("model-explorer")))
         self.assert_clean_dir()
+
+    # Issue 29, 5: --output-dir creates missing parents; x/mlia-output is the
+    # output folder itself; the summary lists the trace and the CSV tables.
+    def test_output_dir_created_with_parents_and_files_listed(self):
+        rc, out, err = self.run_mlia(self.args + ["--output-dir", "runs/mon", "--csv", "--trace"])
+        self.assertEqual((rc, err), (0, ""))
+        made = os.path.realpath(os.path.join(self.dir, "runs", "mon", "mlia-output"))
+        self.assertTrue(os.path.isfile(os.path.join(made, "mlia-output.json")))
+        self.assertIn(f"\nOutput: {made}\nFiles:  mlia-output.json, logs/mlia.log, trace.pftrace, csv/operators.csv, "
+                      "csv/chains.csv\n", out)
+        rc, out, err = self.run_mlia(self.args + ["--output-dir", "x/mlia-output"])
+        self.assertEqual((rc, err), (0, ""))
+        self.assertTrue(os.path.isfile(os.path.join(self.dir, "x", "mlia-output", "mlia-output.json")))
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "x", "mlia-output", "mlia-output")))
 
     def test_json_prints_result_only(self):
         rc, out, err = self.run_mlia(self.args + ["--json"])

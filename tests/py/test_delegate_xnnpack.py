@@ -37,7 +37,7 @@ class Xnnpack(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="mlia-xnnpack-")
         cls.files = build_fixture(DESC, os.path.join(cls.tmp, "in"))
         out = os.path.join(cls.tmp, "out")
-        cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out, "--csv",
+        cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out, "--csv-tables", "all",
                                      "--trace", "--trace-format", "json"))
         cls.base = os.path.join(out, "mlia-output")
         with open(os.path.join(cls.base, "mlia-output.json"), encoding="utf-8") as f:

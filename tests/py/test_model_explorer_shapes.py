@@ -282,7 +282,7 @@ class ModelExplorerShapes:
         # (issue 19, 1); the full list stays in the manifest
         out_dir = os.path.realpath(os.path.join(self.tmp, "mlia-output", "model-explorer"))
         first = me["first_overlay"]
-        self.assertIn("Open in Google's Model Explorer (pip install ai-edge-model-explorer; docs/views.md):\n"
+        self.assertIn("Open in Google's Model Explorer (pip install ai-edge-model-explorer; man mlia, FILES):\n"
                       f"  python3 '{out_dir}/open_in_model_explorer.py'\n"
                       f"  Then pick the overlay '{first['name']}' first (nodes are coloured only once one is "
                       "picked).\n", self.stdout)

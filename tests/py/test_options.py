@@ -58,10 +58,11 @@ class Table(unittest.TestCase):
         for row in rows:
             self.assertTrue(row["flag"] or row["key"] or row["positional"], row)
             self.assertTrue(row["help"], row)
-            self.assertIn(row["type"], ("flag", "text", "path", "paths", "texts", "choice", "number", "count"))
+            self.assertIn(row["type"], ("flag", "text", "path", "paths", "texts", "choice", "number", "count",
+                                        "choices"))
             if row["type"] in ("number", "count"):
                 self.assertIsNotNone(row["min"], row)
-            if row["type"] == "choice":
+            if row["type"] in ("choice", "choices"):
                 self.assertTrue(row["choices"], row)
 
     def test_help_lists_every_flag_of_the_table(self):

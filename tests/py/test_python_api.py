@@ -39,6 +39,45 @@ class PythonApi(unittest.TestCase):
         # no output_dir: nothing written
         self.assertFalse(os.path.exists(os.path.join(os.getcwd(), "mlia-output", "x")))
 
+    # Issue 29, 7: rows shaped like Inspector's dataframe, avg/p10/p90 next to
+    # P50/min/max, per-module totals (find_total_for_module), tables by name.
+    def test_rows_and_module_totals(self):
+        res = self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump])
+        rows = self.mlia.rows(res)
+        src = [e for e in res["results"][0]["entities"] if e["kind"] == "source_operator"]
+        self.assertEqual(len(rows), len(src))
+        conv2 = [r for r in rows if r["event_name"] == "aten_convolution_default_1"][0]
+        self.assertEqual({k: conv2[k] for k in ("op", "display_name", "module", "source", "attribution", "samples")},
+                         {"op": "aten.convolution.default", "display_name": "aten.convolution.default (conv2)",
+                          "module": "conv2", "source": "lenet.py:22", "attribution": "exclusive", "samples": 1})
+        for stat in ("p50", "avg", "min", "max", "p10", "p90"):
+            self.assertAlmostEqual(conv2[stat], 1.03223, places=9, msg=stat)
+        totals = self.mlia.module_totals(res)
+        # fc1's two operators share one OPERATOR_CALL: counted once
+        fc1 = [r for r in rows if r["module"] == "fc1"]
+        self.assertEqual(len(fc1), 2)
+        self.assertAlmostEqual(totals["fc1"], fc1[0]["avg"], places=12)
+        self.assertAlmostEqual(totals["conv2"], 1.03223, places=9)
+        # csv tables by name
+        out = tempfile.mkdtemp(dir=self.tmp)
+        self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump], output_dir=out,
+                              csv=["operators", "executions"])
+        self.assertEqual(sorted(os.listdir(os.path.join(out, "mlia-output", "csv"))),
+                         ["executions.csv", "operators.csv"])
+        with self.assertRaises(self.mlia.MliaUsageError) as cm:
+            self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump], output_dir=out, csv="nope")
+        self.assertEqual(str(cm.exception), "argument --csv-tables: invalid choice: 'nope' (choose from "
+                                            "'operators', 'chains', 'executions', 'memory', 'all')")
+        # the option table's own keyword, as the command line's --csv-tables
+        out = tempfile.mkdtemp(dir=self.tmp)
+        self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump], output_dir=out,
+                              csv_tables="chains,executions")
+        self.assertEqual(sorted(os.listdir(os.path.join(out, "mlia-output", "csv"))),
+                         ["chains.csv", "executions.csv"])
+        row = [r for r in self.mlia.options("check") if r["key"] == "csv_tables"][0]
+        self.assertEqual((row["flag"], row["type"], row["choices"]),
+                         ("--csv-tables", "choices", ["operators", "chains", "executions", "memory", "all"]))
+
     def test_output_dir_and_method_option(self):
         out = tempfile.mkdtemp(dir=self.tmp)
         res = self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump], output_dir=out,

@@ -5,6 +5,7 @@
  * test pins exactly what the summary reads: metric names and the qualifiers
  * statistic/attribution, entity kinds, warnings in order.
  */
+#include "analysis/display_name.h"
 #include "report/result/console.h"
 #include "report/result/headline.h"
 
@@ -206,7 +207,7 @@ static const char *const expected_full =
     "NX coverage:         66.67 % to 100 % of executions (2 segments)\n"
     "\n"
     "Top source operators by P50 execution time (10 of 13 rows; 13 operators measured)\n"
-    "  #  Operator                   Node                         P50 ms    Min ms    Max ms  Attribution\n"
+    "  #  Operator                   Source                       P50 ms    Min ms    Max ms  Attribution\n"
     "  1  aten.op_11.default         node_11                       1.100    0.5500     2.200  shared\n"
     "  2  aten.op_10.default         node_10                       1.000    0.5000     2.000  exclusive\n"
     "  3  aten.conv?[31m.with.a.     aten_convolution_default_    0.9500    0.5000 1,234,567  exclusive\n"
@@ -422,15 +423,18 @@ TEST(shared_groups_rank_as_one_row)
     mlia_entity *relu = add_entity(&r, "source_operator/forward/relu", "source_operator", "aten.relu.default");
     set_node(relu, "relu");
     add_timing(relu, "execution_time", 0.5, 0.4, 0.6, "exclusive", 2);
+    mlia_display_names(&r); /* as the pipeline does: members by display name (issue 29, 2) */
     char *text = mlia_console_summary_result(&r, "forward", 2);
     CHECK_CONTAINS(text,
                    "Top source operators by P50 execution time (3 of 3 rows; 9 operators measured)\n"
-                   "  #  Operator           Node                       P50 ms    Min ms    Max ms  Attribution\n"
+                   "  #  Operator           Source                     P50 ms    Min ms    Max ms  Attribution\n"
                    "  1  6 operators share DELEGATE_CALL VgfBackend     1.850     1.850     1.869  shared\n"
-                   "       members: conv, conv_1, conv_2, mean, conv_3, view\n"
+                   "       members: aten.convolution.default (conv), aten.convolution.default (conv_1),\n"
+                   "       aten.convolution.default (conv_2), aten.mean.dim, aten.convolution.default (conv_3),\n"
+                   "       aten.convolution.default (view)\n"
                    "  2  aten.relu.default  relu                       0.5000    0.4000    0.6000  exclusive\n"
                    "  3  2 operators share one OPERATOR_CALL          0.09952   0.09000    0.1100  shared\n"
-                   "       members: permute, addmm\n");
+                   "       members: aten.permute_copy.default, aten.addmm.default\n");
     CHECK_INT(first_long_line(text), -1);
     free(text);
     mlia_arena_free(&arena);
@@ -454,7 +458,7 @@ TEST(width_follows_and_names_never_cut)
     }
     char *narrow = mlia_console_summary_width(&r, "forward", 3, 0);
     CHECK_CONTAINS(narrow,
-                   "  #  Operator                   Node                         P50 ms    Min ms    Max ms  Attribution\n"
+                   "  #  Operator                   Source                       P50 ms    Min ms    Max ms  Attribution\n"
                    "  1  aten.max_pool2d_with_      aten_max_pool2d_with_         1.000    0.2000     2.000  exclusive\n"
                    "     indices.default            indices_default\n"
                    "  2  aten.max_pool2d_with_      aten_max_pool2d_with_        0.5000    0.2000     2.000  exclusive\n"

@@ -162,20 +162,34 @@ TEST(trailing_slash_dir)
     drop_root();
 }
 
+/* Issue 29, 5: missing parents are created (mkdir -p); "x/mlia-output"
+ * names the output folder itself, never x/mlia-output/mlia-output. */
 TEST(parent_missing)
 {
     make_root();
     mlia_outdir od;
     mlia_error err = {0};
-    const char *dir = p("nope/out");
-    CHECK_INT(mlia_outdir_begin(dir, &od, &err), -1);
-    char expect[PATH_MAX + 64];
-    snprintf(expect, sizeof expect, "%s: parent directory does not exist", dir);
-    CHECK_STR(err.text, expect);
-    CHECK(!exists(p("nope")));
+    const char *dir = p("nope/deeper/out");
     mlia_error err2 = {0};
-    CHECK_INT(mlia_outdir_check(dir, &err2), -1);
-    CHECK_STR(err2.text, expect);
+    CHECK_INT(mlia_outdir_check(dir, &err2), 0);
+    CHECK(!exists(p("nope")));
+    CHECK_INT(mlia_outdir_begin(dir, &od, &err), 0);
+    CHECK_INT(mlia_outdir_commit(&od, &err), 0);
+    mlia_outdir_abort(&od);
+    CHECK(exists(p("nope/deeper/out/mlia-output")));
+    drop_root();
+}
+
+TEST(output_folder_named_directly)
+{
+    make_root();
+    mlia_outdir od;
+    mlia_error err = {0};
+    CHECK_INT(mlia_outdir_begin(p("runs/mlia-output"), &od, &err), 0);
+    CHECK_INT(mlia_outdir_commit(&od, &err), 0);
+    mlia_outdir_abort(&od);
+    CHECK(exists(p("runs/mlia-output")));
+    CHECK(!exists(p("runs/mlia-output/mlia-output")));
     drop_root();
 }
 
@@ -184,10 +198,10 @@ TEST(parent_is_a_file)
     make_root();
     write_text(p("f"), "x");
     mlia_error err = {0};
-    const char *dir = p("f/out");
+    const char *dir = p("f/out/more");
     CHECK_INT(mlia_outdir_check(dir, &err), -1);
-    char expect[PATH_MAX + 64];
-    snprintf(expect, sizeof expect, "%s: parent directory does not exist", dir);
+    char expect[2 * PATH_MAX + 64];
+    snprintf(expect, sizeof expect, "%s: cannot create it: %s is not a directory", dir, p("f"));
     CHECK_STR(err.text, expect);
     drop_root();
 }
@@ -418,6 +432,7 @@ int main(void)
     RUN(replaces_previous_output);
     RUN(trailing_slash_dir);
     RUN(parent_missing);
+    RUN(output_folder_named_directly);
     RUN(parent_is_a_file);
     RUN(dir_is_a_file);
     RUN(output_is_a_file);

@@ -8,13 +8,13 @@
 // textContent (dom.js), so markup in names or stack traces is shown
 // literally.
 
-import { el, clear, formatNumber } from './dom.js';
+import { el, clear, formatNumber, breakable } from './dom.js';
 import { viewLabel } from './pane.js';
 
 function kvTable(rows, cls) {
   if (!rows.length) return null;
   return el('table', { class: `kv ${cls || ''}` },
-    el('tbody', null, rows.map(([k, v]) => el('tr', null, el('th', { text: k }), el('td', { text: v })))));
+    el('tbody', null, rows.map(([k, v]) => el('tr', null, el('th', { text: k }), el('td', null, breakable(v))))));
 }
 
 function valueText(value, unit) {
@@ -28,7 +28,7 @@ function metricsTable(metrics) {
   const rows = metrics.filter((m) => m && typeof m === 'object').map((m) => {
     const unavailable = m.availability === 'unavailable';
     return el('tr', { class: unavailable ? 'unavailable' : null },
-      el('td', { class: 'metric-name', text: valueText(m.name) }),
+      el('td', { class: 'metric-name' }, breakable(valueText(m.name))),
       el('td', { class: 'metric-value', text: unavailable ? 'unavailable' : valueText(m.value, m.unit) }),
       el('td', { class: 'metric-unit', text: valueText(m.unit) }),
       el('td', { class: 'metric-stat', text: unavailable ? '' : [m.statistic, m.attribution].filter((x) => x).map(String).join(' / ') }),
@@ -59,7 +59,7 @@ export function renderDetails(app, container, selection) {
     : (item.kind === 'node' ? item.label : item.path);
   const tell = entityId ? data.distinctOf(entityId) : (item.kind === 'node' ? item.tell : null);
   if (tell && tell !== heading) heading = `${heading} (${tell})`;
-  container.appendChild(el('h2', { class: 'details-title', text: heading }));
+  container.appendChild(el('h2', { class: 'details-title' }, breakable(heading)));
   const facts = [['Location', where]];
   if (item.kind === 'node') {
     facts.push(['Node id', item.id], ['Operator', item.label]);

@@ -37,6 +37,23 @@ function appendChildren(node, children) {
   return node;
 }
 
+// A name or id as text with break opportunities (<wbr>) after '_', '/', '.', '-'
+// and ':' only, so a narrow column wraps it between its parts and never in
+// the middle of a word or number (issue 29, 4: "kernel_tim / e").
+export function breakable(text) {
+  const s = String(text);
+  const out = [];
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if ('_/.:-'.includes(s[i]) && i + 1 < s.length) {
+      out.push(s.slice(start, i + 1), document.createElement('wbr'));
+      start = i + 1;
+    }
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
 // Creates an HTML element; the caller owns the returned node.
 export function el(tag, attrs, ...children) {
   return appendChildren(applyAttrs(document.createElement(tag), attrs), children);

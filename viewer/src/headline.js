@@ -32,8 +32,11 @@ export function buildHeadline(app, doc) {
   }
   const inf = h.inference_time;
   if (inf && typeof inf === 'object' && num(inf.p50)) {
-    const spread = num(inf.min) && num(inf.max) && inf.samples > 1
-      ? `P50 (${formatSig4(inf.min)} \u2013 ${formatSig4(inf.max)})` : 'P50';
+    // the spread: p10 - p90 from 10 executions on (Inspector's columns), else min - max
+    const spread = inf.samples >= 10 && num(inf.p10) && num(inf.p90)
+      ? `P50 (p10\u2013p90 ${formatSig4(inf.p10)} \u2013 ${formatSig4(inf.p90)}, avg ${formatSig4(inf.avg)})`
+      : num(inf.min) && num(inf.max) && inf.samples > 1
+        ? `P50 (${formatSig4(inf.min)} \u2013 ${formatSig4(inf.max)}${num(inf.avg) ? `, avg ${formatSig4(inf.avg)}` : ''})` : 'P50';
     parts.push(item('hl-inference', 'Inference', el('strong', { text: `${formatSig4(inf.p50)} ms` }), spread));
   } else {
     parts.push(item('hl-inference', 'Inference', el('strong', { text: 'unavailable' }), null,

@@ -212,6 +212,27 @@ class App {
     for (const pane of this.panes) pane.fit();
     this.setActivePane(this.panes[0]);
     renderDetails(this, this.details, null);
+    this.showWorst();
+  }
+
+  // With an accuracy overlay first (lower is worse), the worst operator
+  // (lowest value) is brought into view in every pane that shows it
+  // (issue 29, 3: it was below the fold).
+  showWorst() {
+    for (const pane of this.panes) {
+      const ov = pane.model ? pane.overlay() : null;
+      if (!ov || !ov.reversed || !ov.values) continue;
+      let worst = null;
+      for (const [key, v] of Object.entries(ov.values)) {
+        if (!key.startsWith(`${pane.graphId}/`) || !v || typeof v.value !== 'number') continue;
+        if (!worst || v.value < worst.value) worst = { key, value: v.value };
+      }
+      const item = worst ? pane.model.resolve(worst.key.slice(pane.graphId.length + 1)) : null;
+      if (!item) continue;
+      pane.revealItems([item]);
+      pane.centerOn(item);
+      pane.svg.setAttribute('data-worst', item.kind === 'node' ? item.id : item.path);
+    }
   }
 
   addPane(viewId) {

@@ -271,6 +271,15 @@ export class PageData {
       this.tells = new Map();
     }
     if (this.tells.has(id)) return this.tells.get(id);
+    // the C writer's one display name (src/analysis/display_name.c):
+    // "name (tell)", or the name alone
+    const given = entity.attributes && typeof entity.attributes.display_name === 'string' ? entity.attributes.display_name : null;
+    const name = String(entity.name);
+    if (given !== null && (given === name || (given.startsWith(`${name} (`) && given.endsWith(')')))) {
+      const tell = given === name ? null : given.slice(name.length + 2, -1);
+      this.tells.set(id, tell);
+      return tell;
+    }
     const list = this.namesakes.get(`${entity.kind}\u0000${entity.name}`) || [];
     let tell = null;
     if (list.length > 1) {

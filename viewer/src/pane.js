@@ -39,23 +39,78 @@ export const FIT_MIN_TEXT_PX = 9;
 const NODE_TEXT_MIN_PX = 10;
 export const FIT_MIN_ZOOM = FIT_MIN_TEXT_PX / NODE_TEXT_MIN_PX;
 
-// Label of a view: the one in the page data (contract.js: every view has
-// one), else its id.
+// The fill of an operator whose outputs equal the reference on an accuracy
+// overlay: green, apart from the red-yellow scale and from "no value".
+export const EXACT_COLOR = '#b7e4c7';
+
+function metricsNamed(entity, name) {
+  return Array.isArray(entity.metrics) ? entity.metrics.filter((m) => m && m.name === name) : [];
+}
+
+// Every compared execution equal to the reference: the SNR is unavailable
+// because it is infinite, and the maximum error is 0.
+export function isExact(entity) {
+  // (an unavailable metric carries no statistic: its reason says why)
+  const snr = metricsNamed(entity, 'output_snr_db').find((m) => m.statistic === 'p50' || m.availability === 'unavailable');
+  const err = metricsNamed(entity, 'output_max_abs_error').find((m) => m.statistic === 'max');
+  return !!snr && snr.availability === 'unavailable' && typeof snr.reason === 'string' && snr.reason.includes('SNR is infinite')
+    && !!err && err.value === 0;
+}
+
+// The most NaN / infinite elements of the entity's output in one execution.
+export function nonfiniteCount(entity) {
+  const m = metricsNamed(entity, 'output_nan_count').find((x) => x.statistic === 'max');
+  return m && typeof m.value === 'number' ? m.value : 0;
+}
+
+// Label of a view: its page title when the data gives one (issue 29, 4: a
+// readable name where the Model Explorer label is an internal id), else the
+// label in the page data (contract.js: every view has one), else its id.
 export function viewLabel(data, viewId) {
   const view = data.viewById.get(viewId);
+  if (view && typeof view.title === 'string' && view.title) return view.title;
   if (view && typeof view.label === 'string' && view.label) return view.label;
   return String(viewId);
+}
+
+// What a view shows (the data's "help"), for the view selector's tooltip.
+export function viewHelp(data, viewId) {
+  const view = data.viewById.get(viewId);
+  return view && typeof view.help === 'string' && view.help ? view.help : null;
 }
 
 export function itemKey(item) {
   return item.kind === 'node' ? `n:${item.id}` : `g:${item.path}`;
 }
 
-function luminance(hex) {
+// WCAG relative luminance of #rrggbb (1 for anything else).
+function relLuminance(hex) {
   const m = /^#([0-9a-f]{6})$/i.exec(String(hex));
   if (!m) return 1;
   const v = parseInt(m[1], 16);
-  return (0.299 * ((v >> 16) & 255) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255)) / 255;
+  const lin = (c) => { const x = c / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * lin((v >> 16) & 255) + 0.7152 * lin((v >> 8) & 255) + 0.0722 * lin(v & 255);
+}
+
+// White text only where it contrasts more than the dark ink (#1d232b) does
+// (issue 29, 4: light text on red and orange was hard to read).
+export function wantsLightText(hex) {
+  const l = relLuminance(hex);
+  const ink = relLuminance('#1d232b');
+  return (1.05 / (l + 0.05)) > ((l + 0.05) / (ink + 0.05));
+}
+
+// A node's value line within maxChars: the whole text when it fits, else
+// without its "(...)" remark, else without its unit, so the number is kept
+// (issue 29, 4: "Chain 30 60,300 cy…").
+export function fitValue(text, maxChars) {
+  const s = String(text);
+  if (maxChars === undefined || s.length <= maxChars) return s;
+  const bare = s.replace(/\s*\([^)]*\)\s*$/, '');
+  if (bare.length <= maxChars) return bare;
+  const number = bare.replace(/\s+[^\s\d][^\s]*$/, '');
+  if (number.length <= maxChars) return number;
+  return fitText(s, maxChars);
 }
 
 // A select of a narrow toolbar may show its choice cut: its title holds
@@ -109,7 +164,7 @@ export class Pane {
       const available = this.data.isAvailable(viewId);
       this.viewSelect.appendChild(el('option', {
         value: viewId, text: available ? label : `${label} (unavailable)`,
-        class: available ? null : 'unavailable',
+        class: available ? null : 'unavailable', title: viewHelp(this.data, viewId),
       }));
     }
     this.graphSelect = el('select', { class: 'graph-select', 'aria-label': 'Graph', onchange: () => {
@@ -568,13 +623,21 @@ export class Pane {
     for (const [uid, part] of this.parts) {
       const item = this.items.get(uid);
       const value = ov ? this.overlayValue(item, ov) : null;
-      const color = value ? safeColor(value.color) : null;
+      // issue 29, 3: on an accuracy overlay (lower is worse) an operator whose
+      // outputs equal the reference (infinite SNR) is "exact", not "no data";
+      // an output with NaN or infinite elements is marked on every overlay
+      const entity = item.kind === 'node' ? this.data.entity(item.id) : null;
+      const exact = !value && ov && ov.reversed && entity ? isExact(entity) : false;
+      const nonfinite = entity ? nonfiniteCount(entity) : 0;
+      part.g.classList.toggle('exact', exact);
+      part.g.classList.toggle('nonfinite', nonfinite > 0);
+      const color = value ? safeColor(value.color) : (exact ? EXACT_COLOR : null);
       // without an overlay colour a node keeps its Model Explorer style
       const style = item.kind === 'node' && item.style ? item.style : null;
       const fill = color || (style ? safeColor(style.backgroundColor) : null);
       if (fill && !part.frame) {
         part.rect.setAttribute('fill', fill);
-        part.g.classList.toggle('on-dark', luminance(fill) < 0.5);
+        part.g.classList.toggle('on-dark', wantsLightText(fill));
       } else {
         part.rect.removeAttribute('fill');
         part.g.classList.remove('on-dark');
@@ -590,8 +653,12 @@ export class Pane {
       if (value) {
         const shown = value.text !== undefined && value.text !== null ? String(value.text) : formatNumber(value.value, this.overlay()?.unit);
         text = item.kind === 'group' ? `group: ${shown}` : shown;
+      } else if (exact) {
+        text = 'exact (SNR \u221e)';
       }
-      part.sub.textContent = fitText(text, part.maxChars);
+      if (nonfinite > 0) text = `NaN/Inf \u00b7 ${text}`;
+      part.sub.textContent = value && !nonfinite ? fitValue(text, part.maxChars) : fitText(text, part.maxChars);
+      part.sub.setAttribute('data-full', text);
       if (part.frame && color) part.sub.setAttribute('fill', color);
       else if (part.frame) part.sub.removeAttribute('fill');
     }

@@ -20,6 +20,22 @@ import { viewLabel } from './pane.js';
 import { compareColumns, signedDelta, signedPercent } from './compare.js';
 
 export const MAX_ROWS = 500;
+// Metric columns shown before "all columns" is asked for (issue 29, 4: the
+// NX views' tables scrolled sideways over ~35 counter columns).
+export const MAX_METRIC_COLUMNS = 8;
+
+// A metric column's header: "execution_time" -> "Execution time",
+// "output_nan_count:max" -> "Output NaN count (max)"; the id stays the spec.
+export function columnLabel(spec) {
+  const text = String(spec);
+  const colon = text.lastIndexOf(':');
+  const name = colon > 0 ? text.slice(0, colon) : text;
+  const stat = colon > 0 ? text.slice(colon + 1) : '';
+  const words = name.split('_').filter((w) => w).map((w) => (w === 'nan' ? 'NaN' : w === 'snr' ? 'SNR' : w === 'db' ? 'dB' : w === 'l1' ? 'L1' : w));
+  if (!words.length) return text;
+  words[0] = words[0].charAt(0).toUpperCase() + words[0].slice(1);
+  return `${words.join(' ')}${stat ? ` (${stat})` : ''}`;
+}
 
 export function metricFor(entity, spec) {
   const text = String(spec);
@@ -43,12 +59,19 @@ export class EntityTable {
   }
 
   columns(viewId) {
-    const specs = Array.isArray(this.data.tableColumns[viewId]) ? this.data.tableColumns[viewId].map(String) : [];
+    // execution_coverage is the Coverage % column already: one column, not two
+    let specs = Array.isArray(this.data.tableColumns[viewId]) ? this.data.tableColumns[viewId].map(String)
+      .filter((spec) => spec !== 'execution_coverage') : [];
+    this.hiddenColumns = 0;
+    if (!this.allColumns && specs.length > MAX_METRIC_COLUMNS) {
+      this.hiddenColumns = specs.length - MAX_METRIC_COLUMNS;
+      specs = specs.slice(0, MAX_METRIC_COLUMNS);
+    }
     return [
       { id: 'name', label: 'Name', get: (e, id) => named(this.data, e, id), text: true },
       { id: 'kind', label: 'Kind', get: (e) => (e.kind !== undefined ? String(e.kind) : ''), text: true },
       ...specs.map((spec) => ({
-        id: `metric:${spec}`, label: spec, metric: true,
+        id: `metric:${spec}`, label: columnLabel(spec), title: spec, metric: true,
         get: (e) => {
           const m = metricFor(e, spec);
           return m && m.availability !== 'unavailable' && typeof m.value === 'number' ? m.value : null;
@@ -115,7 +138,10 @@ export class EntityTable {
     }
     const title = el('div', { class: 'table-title' },
       el('strong', { text: `Entities in ${viewLabel(this.data, viewId)}` }),
-      el('span', { class: 'count', text: rows.length > MAX_ROWS ? ` (${rows.length}, showing the first ${MAX_ROWS})` : ` (${rows.length})` }));
+      el('span', { class: 'count', text: rows.length > MAX_ROWS ? ` (${rows.length}, showing the first ${MAX_ROWS})` : ` (${rows.length})` }),
+      this.hiddenColumns || this.allColumns ? el('button', { type: 'button', class: 'link columns-toggle',
+        text: this.allColumns ? 'fewer columns' : `all columns (${this.hiddenColumns} more)`,
+        onclick: () => { this.allColumns = !this.allColumns; this.render(); } }) : null);
     this.container.appendChild(title);
     if (!rows.length) {
       this.container.appendChild(el('p', { class: 'empty', text: 'No entities in this view.' }));
@@ -123,7 +149,7 @@ export class EntityTable {
     }
     const head = el('tr', null, columns.map((c) => {
       const active = column && column.id === c.id;
-      return el('th', { 'data-column': c.id, 'aria-sort': active ? (sort.descending ? 'descending' : 'ascending') : 'none' },
+      return el('th', { 'data-column': c.id, title: c.title || null, 'aria-sort': active ? (sort.descending ? 'descending' : 'ascending') : 'none' },
         el('button', { type: 'button', class: 'sort', text: `${c.label}${active ? (sort.descending ? ' \u25bc' : ' \u25b2') : ''}`,
           onclick: () => this.setSort(c.id) }));
     }));

@@ -149,7 +149,7 @@ function cViewTable() {
       const starts = [...table[1].matchAll(/^ {4}\{"([a-z0-9_]+)", "([^"]+)",/gm)];
       starts.forEach((m, i) => {
         const body = table[1].slice(m.index, i + 1 < starts.length ? starts[i + 1].index : undefined);
-        const tail = [...body.matchAll(/(?:true|false), (\d+), (?:true|false)\}/g)].pop();
+        const tail = [...body.matchAll(/(?:true|false), (\d+), (?:true|false)[,}]/g)].pop();
         assert.ok(tail, `${f}: row ${m[1]} has no order`);
         rows.push({ id: m[1], label: m[2], order: Number(tail[1]), at: rows.length });
       });

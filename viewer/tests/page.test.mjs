@@ -77,6 +77,20 @@ test('every available view renders SVG nodes; the unavailable one shows its reas
   await screenshot(page, 'view-unavailable');
 });
 
+// Issue 29, 3: an operator whose output held NaN or infinite elements stands
+// out on every overlay (it had an ordinary colour).
+test('an output with NaN or infinite elements is marked on the graph', async () => {
+  const doc = JSON.parse(JSON.stringify(data));
+  doc.entities['src:fc1'].metrics.push({ name: 'output_nan_count', value: 2, unit: '', statistic: 'max', samples: 3 });
+  const page = await open(doc);
+  const node = `${pane(1)} g.node[data-node="src:fc1"]`;
+  await page.locator(node).waitFor({ state: 'attached' });
+  assert.equal(await page.locator(`${node}.nonfinite`).count(), 1);
+  assert.match(await page.textContent(`${node} text.sub`), /^NaN\/Inf \u00b7 /);
+  assert.equal(await page.locator(`${pane(1)} g.node.nonfinite`).count(), 1, 'only that operator');
+  await screenshot(page, 'nonfinite-marked');
+});
+
 test('banner shows warnings, assumptions, notes and unavailable views, always visible', async () => {
   const page = await open();
   const sections = await page.locator('#banner .banner-section').evaluateAll((els) => els.map((e) => e.textContent));

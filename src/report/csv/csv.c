@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/memory.h"
+#include "analysis/display_name.h"
 #include "report/backend_out.h"
 #include "analysis/result.h"
 #include "analysis/runtime.h"
@@ -158,7 +159,7 @@ static int operators_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
     const mlia_result *r = s->result;
     csv_out o = {.fp = fp, .first = true};
     mlia_buf_init(&o.b);
-    static const char *const head[] = {"id", "name", "operator", "module_path", "attribution", "p50", "min", "max",
+    static const char *const head[] = {"id", "name", "operator", "display_name", "module_path", "attribution", "p50", "min", "max", "avg", "p10", "p90",
                                        "kernel_p50", "kernel_min", "kernel_max", "unattributed_p50",
                                        "unattributed_min", "unattributed_max", "unit", "samples", "coverage"};
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
@@ -173,13 +174,18 @@ static int operators_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
         text(&o, e->id);
         text(&o, attr_str(e, "node_name"));
         text(&o, e->name);
+        text(&o, mlia_display_name(e));
         const char *mod = attr_str(e, "nn_module");
         const mlia_entity *me = mod ? mlia_result_find(r, mod) : NULL;
         text(&o, me ? me->name : "");
         text(&o, attr_str(e, "attribution"));
-        for (int t = 0; t < 3; t++)
+        for (int t = 0; t < 3; t++) {
             for (int k = 0; k < 3; k++)
                 metric_cell(&o, mlia_entity_metric(e, times[t], stats[k]));
+            if (t == 0) /* Inspector's avg and spread (issue 29, 7) */
+                for (int k = 0; k < 3; k++)
+                    metric_cell(&o, mlia_entity_metric(e, times[0], (const char *const[]){"avg", "p10", "p90"}[k]));
+        }
         unit_samples_coverage(&o, e, mlia_entity_metric(e, "execution_time", "p50"));
         eol(&o);
     }
@@ -447,11 +453,12 @@ static int memory_tensors_to(void *ctx, FILE *fp, const char *path, mlia_error *
 int csv_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
 {
     void *ctx = (void *)s; /* the stream callbacks only read it */
-    if (mlia_outdir_stream(od, "csv/operators.csv", operators_to, ctx, err) ||
-        mlia_outdir_stream(od, "csv/chains.csv", chains_to, ctx, err) ||
-        mlia_outdir_stream(od, "csv/executions.csv", executions_to, ctx, err))
+    unsigned t = s->csv;
+    if (((t & MLIA_RUN_CSV_OPERATORS) && mlia_outdir_stream(od, "csv/operators.csv", operators_to, ctx, err)) ||
+        ((t & MLIA_RUN_CSV_CHAINS) && mlia_outdir_stream(od, "csv/chains.csv", chains_to, ctx, err)) ||
+        ((t & MLIA_RUN_CSV_EXECUTIONS) && mlia_outdir_stream(od, "csv/executions.csv", executions_to, ctx, err)))
         return -1;
-    if (s->memory && s->memory->available &&
+    if ((t & MLIA_RUN_CSV_MEMORY) && s->memory && s->memory->available &&
         (mlia_outdir_stream(od, "csv/memory.csv", memory_to, ctx, err) ||
          mlia_outdir_stream(od, "csv/memory_tensors.csv", memory_tensors_to, ctx, err)))
         return -1;

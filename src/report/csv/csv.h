@@ -1,7 +1,8 @@
 /*
  * csv.h - per-operator tables for spreadsheets and scripts: `--csv` writes
- * mlia-output/csv/operators.csv, chains.csv and executions.csv
- * (docs/captures.md, "CSV tables").
+ * mlia-output/csv/operators.csv, chains.csv (and, with a PTE, memory.csv and
+ * memory_tensors.csv); `--csv-tables` chooses among them and the long-form
+ * executions.csv (mlia_run_record.csv; docs/captures.md, "CSV tables").
  *
  * The tables are another view of the run record (analysis/run.h): the
  * operator and chain tables hold the very metrics of mlia-output.json,

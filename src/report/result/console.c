@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/display_name.h"
 #include "core/error.h"
 #include "core/oom.h"
 #include "analysis/memory.h"
@@ -505,6 +506,21 @@ static const char *node_of(const mlia_entity *e)
     return s2 ? s2 + 1 : id;
 }
 
+/* Where an operator comes from, for the console's Source column: its
+ * nn.Module name and its source line ("conv2 lenet.py:22"), either alone
+ * when the other is missing, else its node name (docs/cli.md). */
+static const char *source_of(const mlia_result *r, const mlia_entity *e, char *buf, size_t cap)
+{
+    const char *mod = attr_str(e, "nn_module"), *code = attr_str(e, "code_stack");
+    const mlia_entity *me = mod ? entity_by_id(r, mod) : NULL, *ce = code ? entity_by_id(r, code) : NULL;
+    const char *m = me && me->name && me->name[0] ? me->name : NULL;
+    const char *c = ce && ce->name && ce->name[0] ? ce->name : NULL;
+    if (!m && !c)
+        return node_of(e);
+    snprintf(buf, cap, "%s%s%s", m ? m : "", m && c ? " " : "", c ? c : "");
+    return buf;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -717,7 +733,7 @@ static char *members_text(const row *w)
     mlia_buf_puts(&b, "members: ");
     uint32_t shown = w->n_members <= MEMBERS_LISTED ? w->n_members : MEMBERS_LISTED - 1;
     for (uint32_t k = 0; k < shown; k++)
-        mlia_buf_printf(&b, "%s%s", k ? ", " : "", node_of(w->members[k]->e));
+        mlia_buf_printf(&b, "%s%s", k ? ", " : "", mlia_display_name(w->members[k]->e));
     if (shown < w->n_members)
         mlia_buf_printf(&b, " and %u more", w->n_members - shown);
     return mlia_buf_take(&b);
@@ -867,14 +883,15 @@ static void put_operators(out *o, const mlia_result *r)
     row *rows = operator_rows(r, list, n, &n_rows);
     uint32_t shown = n_rows < MLIA_CONSOLE_TOP ? n_rows : MLIA_CONSOLE_TOP;
     bool any_group = false;
-    size_t want_op = strlen("Operator"), want_node = strlen("Node"), want_label = 0;
+    size_t want_op = strlen("Operator"), want_node = strlen("Source"), want_label = 0;
+    char src[256];
     for (uint32_t i = 0; i < shown; i++) {
         if (rows[i].label) {
             any_group = true;
             want_label = max_len(want_label, rows[i].label);
         } else {
-            want_op = max_len(want_op, rows[i].first->e->name);
-            want_node = max_len(want_node, node_of(rows[i].first->e));
+            want_op = max_len(want_op, mlia_display_name(rows[i].first->e));
+            want_node = max_len(want_node, source_of(r, rows[i].first->e, src, sizeof src));
         }
     }
     size_t fixed = 3 + 2 + 2 + 3 * (1 + 9) + 2 + 11;
@@ -891,7 +908,7 @@ static void put_operators(out *o, const mlia_result *r)
     /* the seven columns of an operator row (a group row joins Operator and Node) */
     size_t widths[7] = {3, wop, wnode, 9, 9, 9, 11}, gaps[7] = {0, 2, 2, 1, 1, 1, 2};
     bool right[7] = {true, false, false, true, true, true, false};
-    const char *head[7] = {"#", "Operator", "Node", "P50 ms", "Min ms", "Max ms", "Attribution"};
+    const char *head[7] = {"#", "Operator", "Source", "P50 ms", "Min ms", "Max ms", "Attribution"};
     put_row(b, 7, head, widths, right, NULL, gaps);
     for (uint32_t i = 0; i < shown; i++) {
         const row *w = &rows[i];
@@ -916,7 +933,8 @@ static void put_operators(out *o, const mlia_result *r)
             put_row(b, 2, mcells, mwidths, mr, mw, mgaps);
             free(members);
         } else {
-            const char *cells[7] = {rank, x->e->name, node_of(x->e), v[0], v[1], v[2], a ? a : "-"};
+            const char *cells[7] = {rank, mlia_display_name(x->e), source_of(r, x->e, src, sizeof src), v[0], v[1],
+                                    v[2], a ? a : "-"};
             put_row(b, 7, cells, widths, right, wrap, gaps);
         }
     }
@@ -949,6 +967,46 @@ static size_t common_chain_prefix(const ranked *list, uint32_t n)
             return 0;
     }
     return len;
+}
+
+/* The lines under a chain row (issue 29, 2): the source operators it
+ * serves, by display name, and its compiler (TOSA) operations by type,
+ * each list at most MEMBERS_LISTED long ("and N more"). The operations
+ * of the debug database (ids "…/tosa-N") are preferred; a chain known only
+ * through the companion VGF lists those. */
+static void put_chain_members(out *o, const mlia_entity *chain)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        bool any_tosa = false;
+        for (uint32_t k = 0; pass == 1 && k < chain->n_children; k++) {
+            const mlia_entity *ch = chain->children[k];
+            any_tosa |= streq(ch->kind, "compiler_operation") && ch->id && strstr(ch->id, "/tosa-");
+        }
+        mlia_buf t;
+        mlia_buf_init(&t);
+        mlia_buf_puts(&t, pass == 0 ? "operators: " : "TOSA: ");
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < chain->n_children; k++) {
+            const mlia_entity *ch = chain->children[k];
+            if (pass == 0 ? !streq(ch->kind, "source_operator")
+                          : !streq(ch->kind, "compiler_operation") || (any_tosa && !strstr(ch->id, "/tosa-")))
+                continue;
+            if (n < MEMBERS_LISTED)
+                mlia_buf_printf(&t, "%s%s", n ? ", " : "", pass == 0 ? mlia_display_name(ch) : (ch->name ? ch->name : ch->id));
+            n++;
+        }
+        if (n > MEMBERS_LISTED)
+            mlia_buf_printf(&t, " and %u more", n - MEMBERS_LISTED);
+        char *text = mlia_buf_take(&t);
+        if (n) {
+            const char *mcells[2] = {"", text};
+            size_t mwidths[2] = {3 + 2 + 2, o->width - (3 + 2 + 2)};
+            bool mr[2] = {false, false}, mw[2] = {false, true};
+            size_t mgaps[2] = {0, 0};
+            put_row(o->b, 2, mcells, mwidths, mr, mw, mgaps);
+        }
+        free(text);
+    }
 }
 
 /* Columns: rank 3, name, 3 x (1 + 13) numbers, 2 + 8 coverage. */
@@ -988,6 +1046,7 @@ static void put_chains(out *o, const mlia_result *r)
         size_t widths[6] = {3, wname, 13, 13, 13, 8};
         bool wrap[6] = {false, true, false, false, false, false};
         put_row(b, 6, cells, widths, right, wrap, gaps);
+        put_chain_members(o, x->e);
     }
     mlia_buf_putc(b, '\n');
     put_wrapped(o, "Coverage: the share of the executions in which the chain was recorded.", 0, 2);
@@ -1023,6 +1082,26 @@ static void put_accuracy(out *o, const mlia_result *r)
         x->order = i;
     }
     if (!compared) {
+        /* run-only outputs (issue 29, 3): say what was measured and how to get errors */
+        uint32_t measured = 0, nonfinite = 0;
+        for (uint32_t i = 0; i < r->n_entities; i++) {
+            const mlia_entity *e = r->entities[i];
+            const mlia_metric *nan = e ? find_metric(e->metrics, e->n_metrics, "output_nan_count", "max", NULL) : NULL;
+            if (!numeric(nan))
+                continue;
+            measured++;
+            nonfinite += value_of(nan) > 0;
+        }
+        if (measured) {
+            char line[512];
+            snprintf(line, sizeof line,
+                     "Operator outputs: %u measured without a reference (min, max, mean and NaN/Inf count in "
+                     "mlia-output.json and the page); %u with NaN or infinite values%s. Add "
+                     "--reference-profiling-data and --reference-debug-buffer to measure errors.",
+                     measured, nonfinite, nonfinite ? " (see Warnings)" : "");
+            mlia_buf_putc(b, '\n');
+            put_wrapped(o, line, 0, 2);
+        }
         free(list);
         return;
     }
@@ -1050,7 +1129,7 @@ static void put_accuracy(out *o, const mlia_result *r)
         fmt_ms(v[2], sizeof v[2], find_metric(e->metrics, e->n_metrics, "output_max_abs_error", "p50", NULL));
         fmt_ms(v[3], sizeof v[3], find_metric(e->metrics, e->n_metrics, "output_mse", "p50", NULL));
         fmt_ms(v[4], sizeof v[4], find_metric(e->metrics, e->n_metrics, "output_cosine_similarity", "p50", NULL));
-        const char *name = streq(e->kind, "source_operator") ? node_of(e) : e->id;
+        const char *name = streq(e->kind, "source_operator") ? mlia_display_name(e) : e->id;
         const char *cells[7] = {rank, name, v[0], v[1], v[2], v[3], v[4]};
         bool wrap[7] = {false, true, false, false, false, false, false};
         put_row(b, 7, cells, widths, right, wrap, gaps);
@@ -1065,16 +1144,28 @@ static void put_warnings(out *o, const mlia_result *r)
     mlia_buf *b = o->b;
     mlia_headline h;
     mlia_headline_compute(r, &h);
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < r->n_warnings; i++)
-        n += !mlia_headline_is_not_applicable(&h, r->warnings[i]);
+    uint32_t n = 0, n_notes = 0;
+    for (uint32_t i = 0; i < r->n_warnings; i++) {
+        bool note = mlia_warning_is_note(r->warnings[i]);
+        n_notes += note;
+        n += !note && !mlia_headline_is_not_applicable(&h, r->warnings[i]);
+    }
+    /* options the user chose: notes, before the warnings */
+    if (n_notes) {
+        mlia_buf_printf(b, "\nNotes (%u)\n", n_notes);
+        for (uint32_t i = 0; i < r->n_warnings; i++)
+            if (mlia_warning_is_note(r->warnings[i])) {
+                mlia_buf_puts(b, "  - ");
+                put_wrapped(o, r->warnings[i], 4, 4);
+            }
+    }
     if (n == 0) {
         mlia_buf_puts(b, "\nWarnings: none\n");
         return;
     }
     mlia_buf_printf(b, "\nWarnings (%u)\n", n);
     for (uint32_t i = 0; i < r->n_warnings; i++) {
-        if (mlia_headline_is_not_applicable(&h, r->warnings[i]))
+        if (mlia_headline_is_not_applicable(&h, r->warnings[i]) || mlia_warning_is_note(r->warnings[i]))
             continue;
         mlia_buf_puts(b, "  - ");
         /* warnings quote input text: keep terminal controls out */

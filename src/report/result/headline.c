@@ -113,6 +113,15 @@ void mlia_headline_compute(const mlia_result *r, mlia_headline *h)
                 h->inference_min = value_of(mn);
                 h->inference_max = value_of(mx);
             }
+            const mlia_metric *avg = stat_metric(exec, "execution_time", "avg", a);
+            const mlia_metric *p10 = stat_metric(exec, "execution_time", "p10", a);
+            const mlia_metric *p90 = stat_metric(exec, "execution_time", "p90", a);
+            if (numeric(avg) && numeric(p10) && numeric(p90)) {
+                h->has_spread = true;
+                h->inference_avg = value_of(avg);
+                h->inference_p10 = value_of(p10);
+                h->inference_p90 = value_of(p90);
+            }
         }
     } else if (inf) {
         h->inference_reason = inf->reason;
@@ -164,6 +173,11 @@ void mlia_headline_compute(const mlia_result *r, mlia_headline *h)
     /* no delegate call and no statistics record at all (total_cycles says so) */
     h->cpu_only = !any_call && !h->has_nx && h->has_inference && total && total->reason &&
                   streq(total->reason, MLIA_NO_NX_WARNING);
+}
+
+bool mlia_warning_is_note(const char *w)
+{
+    return w && (strncmp(w, "ETDump ticks read at ", 21) == 0 || strstr(w, " were left out as warm-up") != NULL);
 }
 
 bool mlia_headline_is_not_applicable(const mlia_headline *h, const char *warning)

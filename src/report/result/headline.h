@@ -24,6 +24,8 @@ typedef struct mlia_headline {
     char status_text[512];          /* "ok (every measurement covers every execution)", ... */
     bool has_inference;
     double inference_p50, inference_min, inference_max; /* ms */
+    bool has_spread;                /* avg, p10 and p90 of Method::execute are known */
+    double inference_avg, inference_p10, inference_p90; /* ms */
     uint32_t inference_samples;
     const char *inference_reason;   /* when !has_inference, may be NULL */
     const mlia_entity *top;         /* the top row's first operator, NULL when none is measured */
@@ -42,6 +44,12 @@ typedef struct mlia_headline {
  * (docs/cli.md, "Console summary"). */
 #define MLIA_NO_NX_WARNING "No VGF neural statistics were found in the ETDump."
 bool mlia_headline_is_not_applicable(const mlia_headline *h, const char *warning);
+
+/* A result warning that only restates an option the user chose (the ETDump
+ * clock, warm-up executions left out): the page and the console list it
+ * among the notes, not the warnings (issue 29, 6); mlia-output.json keeps it
+ * in its warnings, the result format having no notes. */
+bool mlia_warning_is_note(const char *warning);
 
 void mlia_headline_compute(const mlia_result *r, mlia_headline *h);
 

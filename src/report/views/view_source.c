@@ -100,7 +100,8 @@ enum { OV_SOURCE_P50, OV_SOURCE_MIN, OV_SOURCE_MAX, OV_SOURCE_KERNEL, OV_SOURCE_
 static void accuracy_attrs(vw_ctx *c, vw_node *n, const mlia_entity *e)
 {
     static const char *const names[] = {"output_min", "output_max", "output_mean", "output_mse",
-                                        "output_max_abs_error", "output_snr_db", "output_cosine_similarity"};
+                                        "output_max_abs_error", "output_snr_db", "output_cosine_similarity",
+                                        "output_l1_error"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         const mlia_metric *m = mlia_entity_metric(e, names[i], "p50");
         if (!m)
@@ -137,7 +138,11 @@ void vw_source_build(vw_ctx *c, vw_view *v)
     if (s->accuracy && s->accuracy->n_compared) {
         vw_strs_add(&v->columns, c->a, "output_snr_db");
         vw_strs_add(&v->columns, c->a, "output_max_abs_error");
+        vw_strs_add(&v->columns, c->a, "output_l1_error");
     }
+    /* NaN / infinite elements of an output, worst execution (issue 29, 3) */
+    if (s->accuracy && s->accuracy->n_measured)
+        vw_strs_add(&v->columns, c->a, "output_nan_count:max");
 
     /* producers of every name: graph inputs, then node outputs */
     uint32_t n_prod = g->n_inputs;
@@ -190,7 +195,10 @@ void vw_source_build(vw_ctx *c, vw_view *v)
         if (nd->delegate_backend)
             vw_node_attr(c, n, "delegate_backend", nd->delegate_backend);
         if (ent) {
-            const mlia_attr *at = mlia_entity_attr(ent, "attribution");
+            const mlia_attr *at = mlia_entity_attr(ent, "display_name");
+            if (at && at->type == MLIA_ATTR_STRING)
+                vw_node_attr(c, n, "display_name", at->s);
+            at = mlia_entity_attr(ent, "attribution");
             if (at && at->type == MLIA_ATTR_STRING)
                 vw_node_attr(c, n, "attribution", at->s);
             at = mlia_entity_attr(ent, "shared_with");

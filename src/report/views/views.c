@@ -71,7 +71,7 @@
  * docs/views.md describes each view. */
 static const vw_view_def VIEWS[] = {
     {"source_model", "Source Model", vw_source_unavailable, vw_source_build,
-     LIST("execution_time", "kernel_time", "unattributed_time", "execution_coverage"),
+     LIST("execution_time", "execution_time:avg", "kernel_time", "unattributed_time", "module_total_time", "execution_coverage"),
      OVERLAYS(MS_P50("execution_time_p50", "Execution time P50", "source_operator", "p50"),
               MS_P50("execution_time_min", "Execution time min", "source_operator", "min"),
               MS_P50("execution_time_max", "Execution time max", "source_operator", "max"),
@@ -80,14 +80,16 @@ static const vw_view_def VIEWS[] = {
               ERR_P50("output_max_abs_error_p50", "Output max abs error P50", "source_operator"),
               OVERLAY("memory_live_bytes", "Memory: live bytes while it runs", "bytes", "source_operator",
                       "live_bytes", false)),
-     false, 10, false},
+     false, 10, false, NULL, "The ETRecord graph of the method: one node per operator, timed by the ETDump."},
     {"etdump_backend_trace", "ETDump Backend Trace", vw_trace_unavailable, vw_trace_build,
      LIST("total_cycles", "execution_time", "unattributed_time"),
      OVERLAYS(CHAIN_GROUP,
               MS_P50("runtime_event_execution_time_p50", "Runtime event execution time P50", "runtime_event", "p50"),
               MS_P50("delegate_call_execution_time_p50", "Delegate call execution time P50", "delegate_call", "p50"),
               SNR_P50("delegate_call_output_snr_db_p50", "Delegate call output SNR P50 (low = red)", "delegate_call")),
-     false, 40, false},
+     false, 40, false, NULL,
+     "The compiler (TOSA) operations, grouped by the chain that ran them, and the runtime events of each "
+     "delegate call."},
 };
 
 #define N_VIEWS ((uint32_t)(sizeof VIEWS / sizeof VIEWS[0]))
@@ -157,6 +159,8 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
 {
     v->id = d->id;
     v->label = d->label;
+    v->title = d->title;
+    v->help = d->help;
     v->reason = d->unavailable(c->s);
     if (v->reason) {
         /* docs/page.md, "Not applicable to this capture": a run whose
@@ -838,6 +842,10 @@ static void write_views(vw_ctx *c, bool page, mlia_jw *w)
         mlia_jw_kstr(w, "label", v->label);
         mlia_jw_kbool(w, "available", v->available);
         mlia_jw_kstr(w, "reason", v->available ? NULL : v->reason);
+        if (page && v->title)
+            mlia_jw_kstr(w, "title", v->title);
+        if (page && v->help)
+            mlia_jw_kstr(w, "help", v->help);
         if (!page) {
             mlia_jw_kstr(w, "model", v->available ? mlia_arena_printf(c->a, "models/%s.json", v->id) : NULL);
         } else if (v->available) {
@@ -1116,6 +1124,11 @@ static void write_headline(vw_out *o, mlia_jw *w)
         mlia_jw_kdouble(w, "p50", h.inference_p50);
         mlia_jw_kdouble(w, "min", h.inference_min);
         mlia_jw_kdouble(w, "max", h.inference_max);
+        if (h.has_spread) {
+            mlia_jw_kdouble(w, "avg", h.inference_avg);
+            mlia_jw_kdouble(w, "p10", h.inference_p10);
+            mlia_jw_kdouble(w, "p90", h.inference_p90);
+        }
         mlia_jw_kuint(w, "samples", h.inference_samples);
         mlia_jw_obj_end(w);
     } else {
@@ -1162,7 +1175,8 @@ static void write_page_data(vw_out *o, mlia_jw *w)
     mlia_headline_compute(r, &h);
     mlia_jw_karr_begin(w, "warnings");
     for (uint32_t i = 0; i < r->n_warnings; i++)
-        if (!is_assumption(r->warnings[i]) && !mlia_headline_is_not_applicable(&h, r->warnings[i]))
+        if (!is_assumption(r->warnings[i]) && !mlia_headline_is_not_applicable(&h, r->warnings[i]) &&
+            !mlia_warning_is_note(r->warnings[i]))
             mlia_jw_str(w, r->warnings[i]);
     mlia_jw_arr_end(w);
     /* docs/page.md: what this capture cannot have, apart from what went wrong */
@@ -1193,6 +1207,9 @@ static void write_page_data(vw_out *o, mlia_jw *w)
                                          s->time_unit ? s->time_unit : "ns"));
     }
     mlia_jw_str(w, "Cycle counters describe captured activity, not elapsed time; they are never converted to time.");
+    for (uint32_t i = 0; i < r->n_warnings; i++) /* options the user chose (issue 29, 6) */
+        if (mlia_warning_is_note(r->warnings[i]))
+            mlia_jw_str(w, r->warnings[i]);
     /* unavailable views and their reasons are listed by the page from "views" */
     mlia_jw_str(w, mlia_arena_printf(c->a, "Colours use one linear scale per entity kind and metric across all "
                                            "views (%s to %s to %s).",

@@ -30,9 +30,22 @@ void vw_overlay_metric(vw_ctx *c, vw_view *v, uint32_t ov, uint32_t graph, const
         return;
     const char *attr = mlia_metric_qualifier(m, "attribution");
     char text[MLIA_FMT_CAP + 96];
-    mlia_fmt_quantity(text, sizeof text - 16, x, m->unit);
-    if (attr)
-        strcat(text, strcmp(attr, "shared") == 0 ? " (shared)" : " (exclusive)");
+    mlia_fmt_quantity(text, sizeof text - 40, x, m->unit);
+    if (attr && strcmp(attr, "shared") == 0) {
+        /* "shared by 6": six operators coloured with one call's time must
+         * not read as six times that time (issue 29, 4) */
+        const mlia_attr *cnt = mlia_entity_attr(e, "shared_with_count");
+        const mlia_attr *with = mlia_entity_attr(e, "shared_with");
+        uint64_t k = cnt && cnt->type == MLIA_ATTR_INT && cnt->i > 0 ? (uint64_t)cnt->i + 1
+                     : with && with->type == MLIA_ATTR_STRING_LIST ? (uint64_t)with->n + 1 : 0;
+        size_t len = strlen(text);
+        if (k > 1)
+            snprintf(text + len, sizeof text - len, " (shared by %llu)", (unsigned long long)k);
+        else
+            snprintf(text + len, sizeof text - len, " (shared)");
+    } else if (attr) {
+        strcat(text, " (exclusive)");
+    }
     vw_overlay_value(c, &v->overlays[ov], graph, key, x, mlia_arena_strdup(c->a, text));
 }
 

@@ -249,6 +249,15 @@ void vw_drop_empty_overlays(vw_ctx *c)
             if (view->overlays[i].n_values)
                 view->overlays[k++] = view->overlays[i];
         view->n_overlays = k;
+        /* with compared outputs the accuracy overlay (SNR: lower is worse)
+         * comes first, so the page and Model Explorer open on it (issue 29, 3) */
+        for (uint32_t i = 1; i < k; i++)
+            if (view->overlays[i].reversed) {
+                vw_overlay first = view->overlays[i];
+                memmove(&view->overlays[1], &view->overlays[0], i * sizeof *view->overlays);
+                view->overlays[0] = first;
+                break;
+            }
     }
 }
 

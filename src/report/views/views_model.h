@@ -129,6 +129,7 @@ typedef struct vw_overlay {
 
 typedef struct vw_view {
     const char *id, *label;
+    const char *title, *help;  /* page name and tooltip (vw_view_def), may be NULL */
     bool available;
     const char *reason;        /* why unavailable, or NULL */
     bool not_applicable;       /* unavailable by what the capture is or was given, not by a fault
@@ -270,6 +271,11 @@ typedef struct vw_view_def {
     bool preferred;            /* the initial view when available and has_content */
     uint32_t order;            /* place among all rows (shared and backends'), ascending */
     bool needs_companion;      /* shows the companion PTE: not applicable without one */
+    /* the page only (issue 29, 4): a readable name when the Model Explorer
+     * label is an internal id (NULL: the label), and what the view shows
+     * (the view selector's tooltip) */
+    const char *title;
+    const char *help;
 } vw_view_def;
 
 /* Row-building shorthands of the view tables (views.c, a backend's views). */

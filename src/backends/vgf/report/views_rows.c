@@ -13,7 +13,9 @@ const vw_view_def vgf_views[VGF_N_VIEWS] = {
                  VW_CYCLES_P50("stripe_%s", "Stripe %s P50", "stripe", false),
                  VW_CYCLES_P50("cascade_%s", "Cascade %s P50", "cascade", true),
                  VW_CYCLES_P50("segment_%s", "Segment %s P50", "segment", true)),
-     false, 20, false},
+     false, 20, false, "NX Segments / Cascades / Chains",
+     "The NX work as captured: segments (one per VGF graph), their cascades (groups run back to back) and "
+     "chains (the units the NX schedules, with their cycle counts); stripes are a chain's slices."},
     {"etrecord_chain_mapping", "ETRecord Chain Mapping", vw_mapping_unavailable, vw_mapping_build,
      VW_LIST("total_cycles", "execution_time"),
      VW_OVERLAYS(VW_CYCLES_P50("chain_%s", "Chain %s P50", "chain", false),
@@ -23,7 +25,9 @@ const vw_view_def vgf_views[VGF_N_VIEWS] = {
                             "source_operator"),
                  VW_SNR_P50("chain_output_snr_db_p50",
                             "Chain: lowest output SNR P50 of its source operators (low = red)", "chain")),
-     true, 30, false},
+     true, 30, false, NULL,
+     "Which NX chains ran which source operators: chains on one side, the operators they served on the other."},
     {"pte_vgf_backend_hierarchy", "PTE - VGF Backend Hierarchy", vw_pte_unavailable, vw_pte_build,
-     VW_LIST("total_cycles", "execution_time"), VW_OVERLAYS(VW_CHAIN_GROUP), false, 50, true},
+     VW_LIST("total_cycles", "execution_time"), VW_OVERLAYS(VW_CHAIN_GROUP), false, 50, true, NULL,
+     "The companion PTE: its plan, the VGF delegate's segments and their SPIR-V operator graph."},
 };
