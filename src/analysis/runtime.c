@@ -258,6 +258,84 @@ static void describe_misfit(mlia_buf *b, const etdump_events *run, const etrecor
     }
 }
 
+/* The operator a kernel event or a graph target names: "convolution" of
+ * "native_call_convolution.out", "aten.convolution.default",
+ * "aten::convolution.out" or "executorch.exir.dialects.edge._ops.aten.
+ * convolution.default": the part before the overload, after the namespace. */
+static mlia_str op_base(const char *s)
+{
+    if (strncmp(s, "native_call_", 12) == 0)
+        s += 12;
+    size_t len = strlen(s);
+    const char *dot = memrchr(s, '.', len);
+    size_t end = dot ? (size_t)(dot - s) : len;
+    size_t start = end;
+    while (start > 0 && s[start - 1] != '.' && s[start - 1] != ':')
+        start--;
+    return (mlia_str){s + start, end - start};
+}
+
+int runtime_check_kernels(const etdump *dump, uint32_t run, const etrecord_method *m, const ep_program *prog,
+                          mlia_arena *arena, mlia_buf *why, mlia_error *err)
+{
+    if (!m || !prog || !m->n_instr || run >= dump->n_runs)
+        return 0;
+    uint32_t nh;
+    const ep_handle_node *hn = ep_handle_index(&prog->graph, arena, &nh);
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    if (etdump_read_run(dump, run, &evs, err) < 0) {
+        etdump_events_done(dump, &evs);
+        return -1;
+    }
+    uint32_t compared = 0, differ = 0;
+    const char *first_kernel = NULL, *first_target = NULL;
+    int64_t first_instr = -1;
+    for (uint32_t k = 0; k < evs.n; k++) {
+        const etdump_event *e = &evs.ev[k];
+        if (e->kind != ETDUMP_EVENT_PROFILE || classify(e) != EV_NATIVE || e->chain_index != 0 ||
+            e->instruction_id < 0 || (uint64_t)e->instruction_id >= m->n_instr)
+            continue;
+        const etrecord_handles *h = &m->debug_handles[e->instruction_id];
+        if (!h->present || m->delegates[e->instruction_id].present)
+            continue;
+        mlia_str kernel = op_base(e->name.ptr);
+        const char *target = NULL;
+        bool same = false;
+        for (uint32_t j = 0; j < h->n && !same; j++)
+            for (uint32_t i = ep_handle_first(hn, nh, h->v[j]); i < nh && hn[i].handle == h->v[j] && !same; i++) {
+                const char *t = prog->graph.nodes[hn[i].node].target;
+                if (!t)
+                    continue;
+                mlia_str b = op_base(t);
+                same = b.len == kernel.len && memcmp(b.ptr, kernel.ptr, b.len) == 0;
+                if (!target)
+                    target = t;
+            }
+        if (!target)
+            continue; /* nothing to compare with */
+        compared++;
+        if (!same && differ++ == 0) {
+            first_kernel = e->name.ptr;
+            first_target = target;
+            first_instr = e->instruction_id;
+        }
+    }
+    etdump_events_done(dump, &evs);
+    if (compared < RUNTIME_KERNEL_MIN || differ * 2 <= compared)
+        return 0;
+    /* the target as "aten.convolution.default": its last three parts */
+    const char *shown = first_target + strlen(first_target);
+    for (int dots = 0; shown > first_target; shown--)
+        if (shown[-1] == '.' && ++dots == 3)
+            break;
+    mlia_buf_printf(why,
+                    "the kernels it ran are not the operators of method '%s' at %u of %u instruction(s) (run %u: "
+                    "instruction %lld ran %s where the ETRecord has %s)",
+                    m->name, differ, compared, run, (long long)first_instr, first_kernel, shown);
+    return 1;
+}
+
 static void append_list(mlia_buf *b, const uint32_t *v, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -474,10 +552,12 @@ static int select_method(const etrecord *etr, const char *etrecord_path, const c
             out->n_unmatched = n_unmatched;
             return 0;
         }
-        mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, etrecord_path,
-                        "the ETDump was not recorded from this program: no execution fits method '%s' "
-                        "(run %u, %s)",
-                        sel->name, unmatched[0], b.data ? b.data : "");
+        /* the ETDump is the file at fault, the ETRecord the program it is
+         * judged against (issue 29, 6) */
+        mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, dump->file ? dump->file : etrecord_path,
+                         "not recorded from the program of %s: no execution fits method '%s' (run %u, %s); "
+                         RUNTIME_MISMATCH_FIX,
+                         etrecord_path, sel->name, unmatched[0], b.data ? b.data : "");
         mlia_buf_free(&b);
         return -1;
     }

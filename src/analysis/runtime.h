@@ -71,6 +71,26 @@ int runtime_select_method_capture(const struct etrecord *etr, const char *etreco
                                   mlia_arena *arena, mlia_result *result, method_selection *out,
                                   mlia_buf *misfit, mlia_error *err);
 
+/* The fix said after every "not recorded from the program of" error. */
+#define RUNTIME_MISMATCH_FIX                                                                                         \
+    "give the ETDump of a run of that program, or the ETRecord exported with the program that wrote this ETDump"
+
+/* The kernels a capture ran against the operators the ETRecord records at
+ * their instructions (docs/hardening.md "Mismatched inputs"): the maps only
+ * check instruction ids and call kinds, so a capture of another program
+ * whose calls land on instructions of the same kinds would pass them. Each
+ * native_call_<op> kernel event of execution block `run` at an instruction
+ * of method m with a debug handle is compared, by operator name (namespace
+ * and overload left out), with the targets of that handle's nodes in prog.
+ * Returns 1 with *why set ("the kernels it ran differ ...") when at least
+ * RUNTIME_KERNEL_MIN kernels were compared and more than half differ, 0
+ * otherwise (also when nothing can be compared), -1 with *err on a read
+ * error. Index memory from arena. */
+#define RUNTIME_KERNEL_MIN 3u
+struct ep_program;
+int runtime_check_kernels(const struct etdump *dump, uint32_t run, const struct etrecord_method *m,
+                          const struct ep_program *prog, mlia_arena *arena, mlia_buf *why, mlia_error *err);
+
 /* The recorded methods that at least one "Execute" block of `dump` fits
  * (companion plans when given), appended to *names as "a, b" (at most ten,
  * then "and N more"). Returns their number, or -1 with *err set. */

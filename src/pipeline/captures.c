@@ -225,9 +225,10 @@ int captures_select(mlia_session *s, method_selection *out, mlia_error *err)
                             "ETRecord (%s)",
                             s->captures[fitting_capture].digest.name, sel[misfit_capture].name, misfit.data);
         else
-            mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, o->etrecord_path,
-                            "the ETDump %s was not recorded from this program: no execution fits method '%s' (%s)",
-                            bad->name, sel[misfit_capture].name, misfit.data);
+            mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, bad->path,
+                             "not recorded from the program of %s: no execution fits method '%s' (%s); "
+                             RUNTIME_MISMATCH_FIX,
+                             o->etrecord_path, sel[misfit_capture].name, misfit.data);
         mlia_buf_free(&misfit);
         return -1;
     }

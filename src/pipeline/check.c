@@ -672,6 +672,25 @@ static int stage_runtime(mlia_session *s, mlia_error *err)
     if (!s->program)
         mlia_result_warnf(&s->result, "The ETRecord holds no edge program for method '%s'; source operators "
                                       "cannot be listed.", sel.name);
+    /* kernels against the operators at their instructions: a capture of
+     * another program that fits the maps by chance (issue 29, 6) */
+    for (uint32_t i = 0; i < s->n_captures; i++) {
+        const mlia_capture_info *c = &s->captures[i];
+        if (!c->n_warmup && !c->n_executions)
+            continue;
+        mlia_buf why;
+        mlia_buf_init(&why);
+        s->stage_file = c->digest.path;
+        int rc = runtime_check_kernels(s->dumps[i], c->warmup_runs[0], s->method, s->program, &s->arena, &why, err);
+        if (rc == 1)
+            mlia_error_setkf(err, MLIA_ERROR_KIND_MISMATCH, c->digest.path,
+                             "not recorded from the program of %s: %s; " RUNTIME_MISMATCH_FIX, o->etrecord_path,
+                             why.data);
+        mlia_buf_free(&why);
+        if (rc)
+            return -1;
+    }
+    s->stage_file = o->etrecord_path;
     mlia_program_fingerprint_compute(sel.name, s->program, s->method, &s->arena, &s->fingerprint);
     declare_kinds(&s->result);
 

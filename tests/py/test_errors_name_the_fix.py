@@ -37,6 +37,29 @@ class ErrorsNameTheFix(unittest.TestCase):
                     f"{a['etdump']} is an ETDump given without --profiling-data: give it as --profiling-data "
                     f"{a['etdump']}.", USAGE)
 
+    def test_etdump_of_another_program_that_fits_the_maps(self):
+        # the accuracy capture's calls land on instructions 0-3, which LeNet's
+        # maps also hold as operator calls: only its kernels tell (it exited 0)
+        lenet = build_fixture(os.path.join(ROOT, "samples", "lenet.json"), os.path.join(self.tmp, "lenet"))
+        a = self.acc
+        out = self.out()
+        self.expect(check_args(lenet["etrecord"], a["etdump"], "--output-dir", out), 1,
+                    f"{a['etdump']}: not recorded from the program of {lenet['etrecord']}: the kernels it ran are "
+                    "not the operators of method 'forward' at 3 of 4 instruction(s) (run 1: instruction 0 ran "
+                    "native_call_mul.out where the ETRecord has aten.convolution.default); give the ETDump of a run "
+                    "of that program, or the ETRecord exported with the program that wrote this ETDump")
+        self.assertEqual(os.listdir(out), [])  # nothing written
+        # the library's status: program mismatch (0x501), Python's MliaProgramMismatchError
+        import sys
+        sys.path.insert(0, os.path.join(ROOT, "python"))
+        import mlia
+        with self.assertRaises(mlia.MliaProgramMismatchError) as cm:
+            mlia.run_advisor(model=lenet["etrecord"], profiling_data=[a["etdump"]])
+        self.assertEqual(cm.exception.status, 0x501)
+        # the same capture under its own ETRecord is fine
+        p = run_mlia(*check_args(a["etrecord"], a["etdump"], "--output-dir", self.out()))
+        self.assertEqual(p.returncode, 0, p.stderr)
+
     def test_command_typo_suggests_the_command(self):
         self.expect(["chek"], 2, "argument command: invalid choice: 'chek' (choose from 'check', 'inspect', "
                                  "'compare'); did you mean 'check'?",

@@ -198,9 +198,10 @@ class Messages(Base):
         out = self.outdir()
         et = self.demo["etrecord"]
         self.expect_error(check_args(et, LENET, "--output-dir", out),
-                          f"{et}: the ETDump was not recorded from this program: no execution fits method "
+                          f"{LENET}: not recorded from the program of {et}: no execution fits method "
                           "'forward' (run 1, event 0: an operator call at instruction 0, which is a delegate call "
-                          "in the method's maps)", out)
+                          "in the method's maps); give the ETDump of a run of that program, or the ETRecord "
+                          "exported with the program that wrote this ETDump", out)
 
     def test_mismatched_delegate_capture(self):
         # the demo capture (a VgfBackend delegate call at instruction 0) with
@@ -209,9 +210,10 @@ class Messages(Base):
         out = self.outdir()
         et = lenet["etrecord"]
         self.expect_error(check_args(et, self.demo["etdump"], "--output-dir", out),
-                          f"{et}: the ETDump was not recorded from this program: no execution fits method "
+                          f"{self.demo['etdump']}: not recorded from the program of {et}: no execution fits method "
                           "'forward' (run 1, event 6: a delegate call at instruction 0, which is not a delegate "
-                          "call in the method's maps)", out)
+                          "call in the method's maps); give the ETDump of a run of that program, or the ETRecord "
+                          "exported with the program that wrote this ETDump", out)
 
     def test_control_characters_in_names_are_escaped(self):
         # \udc9b\udcff: the raw bytes 0x9b 0xff (invalid UTF-8) in the file name

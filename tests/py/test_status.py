@@ -76,7 +76,7 @@ class Status(unittest.TestCase):
     def test_program_mismatch(self):
         e = self.fails(self.mlia.MliaProgramMismatchError, model=self.lenet["etrecord"])
         self.assertEqual(e.status, 0x501)
-        self.assertIn("was not recorded from this program", str(e))
+        self.assertIn(": not recorded from the program of ", str(e))
 
     def test_usage(self):
         e = self.fails(self.mlia.MliaUsageError, model_explorer="bogus")
