@@ -163,9 +163,11 @@ class CapturesOfOtherPrograms(Base):
         shutil.copyfile(self.lenet["etdump"], lenet2)
         p, _ = self.check(self.demo["etrecord"], [self.lenet["etdump"], lenet2])
         self.assertEqual(p.returncode, 1)
-        self.assertEqual(p.stderr, f"mlia: error: {self.demo['etrecord']}: the ETDump lenet.etdump was not recorded "
-                                   "from this program: no execution fits method 'forward' (run 1, event 0: an "
-                                   "operator call at instruction 0, which is a delegate call in the method's maps)\n")
+        self.assertEqual(p.stderr, f"mlia: error: {self.lenet['etdump']}: not recorded from the program of "
+                                   f"{self.demo['etrecord']}: no execution fits method 'forward' (run 1, event 0: an "
+                                   "operator call at instruction 0, which is a delegate call in the method's maps); "
+                                   "give the ETDump of a run of that program, or the ETRecord exported with the "
+                                   "program that wrote this ETDump\n")
 
 
 class OneMethodPerCapture(Base):
@@ -446,7 +448,9 @@ class CsvTables(Base):
         checked = 0
         for o in ops:
             for col, metric, stat in (("p50", "execution_time", "p50"), ("min", "execution_time", "min"),
-                                      ("max", "execution_time", "max"), ("kernel_p50", "kernel_time", "p50"),
+                                      ("max", "execution_time", "max"), ("avg", "execution_time", "avg"),
+                                      ("p10", "execution_time", "p10"), ("p90", "execution_time", "p90"),
+                                      ("kernel_p50", "kernel_time", "p50"),
                                       ("unattributed_max", "unattributed_time", "max")):
                 m = res.m(o["id"], metric, stat)
                 if m is None:
@@ -463,6 +467,12 @@ class CsvTables(Base):
                          ("aten_relu_default_2", "aten.relu.default", "head.act", "exclusive", "ms", "5"))
         self.assertEqual((float(relu["min"]), float(relu["p50"]), float(relu["max"])),
                          (500 / 1e6, 2000 / 1e6, 8000 / 1e6))
+        # issue 29, 7: Inspector's avg, p10 and p90 beside them (5 samples after warm-up:
+        # 1000, 2000, 3000 and 8000, 500; p10/p90 the ceil(n/10)-th and ceil(9n/10)-th smallest)
+        xs = sorted([1000, 2000, 3000, 8000, 500])
+        self.assertEqual(list(t["operators"][0]).index("avg"), list(t["operators"][0]).index("max") + 1)
+        self.assertAlmostEqual(float(relu["avg"]), sum(xs) / 5 / 1e6, places=15)
+        self.assertEqual((float(relu["p10"]), float(relu["p90"])), (xs[0] / 1e6, xs[4] / 1e6))
         # chains.csv: segment, cascade, chain and stripe rows with their cycles
         chains = as_dicts(t["chains"])
         nx_ids = [e["id"] for e in res.r["entities"] if e["kind"] in ("segment", "cascade", "chain", "stripe")]

@@ -52,7 +52,7 @@ export function renderDetails(app, container, selection) {
   }
   const { pane, item } = selection;
   const data = app.data;
-  const entityId = data.entityIdOf(item);
+  const entityId = data.entityIdOf(item, pane.viewId, pane.graphId);
   const entity = entityId ? data.entity(entityId) : null;
   const where = `${viewLabel(data, pane.viewId)} / ${pane.graphId}`;
   let heading = entity && entity.name !== undefined ? String(entity.name)

@@ -67,6 +67,8 @@ class App {
     else document.body.append(header);
     document.body.append(this.banner,
       el('main', { id: 'workspace' }, this.paneRow, this.details), this.tableBox);
+    fitBannerLine(this.banner);
+    window.addEventListener('resize', () => fitBannerLine(this.banner));
     this.buildTimeline(header);
     this.search = new Search(this, searchInput, searchResults);
     this.table = new EntityTable(this, this.tableBox);
@@ -299,7 +301,7 @@ class App {
     let highlighted = 0;
     for (const other of this.panes) if (other !== pane) highlighted += other.showRelated(related);
     renderDetails(this, this.details, this.selection);
-    const entityId = this.data.entityIdOf(item);
+    const entityId = this.data.entityIdOf(item, pane.viewId, pane.graphId);
     this.table.highlight(entityId);
     this.timings.lastSync = now() - start;
     this.timings.lastSyncHighlighted = highlighted;
@@ -425,6 +427,29 @@ function boot() {
     document.body.setAttribute('data-ready', 'true');
   }, 0));
   clear(holder);
+}
+
+// The closed banner's one line ends its first message at a whole word
+// ("... have no…", never "... have no associatio…"; issue 29, 4): the
+// words that fit, then an ellipsis; the whole text stays in its tooltip
+// and in the opened banner.
+function fitBannerLine(banner) {
+  const summary = banner && banner.querySelector('.banner-summary');
+  const span = summary && summary.querySelector('.banner-first');
+  if (!span) return;
+  const full = span.getAttribute('title') || '';
+  span.textContent = full;
+  if (summary.scrollWidth <= summary.clientWidth) return;
+  const words = full.split(' ');
+  let lo = 0;
+  let hi = words.length - 1;
+  while (lo < hi) { // the most words that fit with the ellipsis
+    const mid = Math.ceil((lo + hi) / 2);
+    span.textContent = `${words.slice(0, mid).join(' ')}\u2026`;
+    if (summary.scrollWidth <= summary.clientWidth) lo = mid;
+    else hi = mid - 1;
+  }
+  span.textContent = lo ? `${words.slice(0, lo).join(' ')}\u2026` : '';
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', boot);

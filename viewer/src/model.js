@@ -193,6 +193,14 @@ export class PageData {
     this.entityNodes = doc.entity_nodes && typeof doc.entity_nodes === 'object' ? doc.entity_nodes : {};
     this.tableColumns = doc.table_columns && typeof doc.table_columns === 'object' ? doc.table_columns : {};
     this.models = new Map();
+    // module groups (issue 29, 7): an nn_module entity stands for the
+    // namespace group of its path ("features.conv1" -> "features/conv1",
+    // docs/views.md) in every graph where one of its operators sits in
+    // that group; the group shows the module's total, the entity's
+    // location is the group (for the table and "locate")
+    this.groupEntities = new Map();
+    this.groupLocations = new Map();
+    this.indexModuleGroups();
     this.syncIndex = new Map();
     for (const entry of Array.isArray(doc.sync) ? doc.sync : []) {
       if (!entry || !entry.from || !Array.isArray(entry.to)) continue;
@@ -200,6 +208,60 @@ export class PageData {
       const list = this.syncIndex.get(key) || [];
       for (const target of entry.to) if (target) list.push(target);
       this.syncIndex.set(key, list);
+    }
+  }
+
+  // The namespace of node `id` in graph `graphId` of view `viewId` (raw
+  // page data), or null.
+  nodeNamespace(viewId, graphId, id) {
+    const key = `${viewId}\u0000${graphId}`;
+    let index = this.namespaceIndex.get(key);
+    if (!index) {
+      index = new Map();
+      const view = this.viewById.get(viewId);
+      const graphs = view && view.collection && Array.isArray(view.collection.graphs) ? view.collection.graphs : [];
+      const graph = graphs.find((g) => g && String(g.id) === String(graphId));
+      for (const n of graph && Array.isArray(graph.nodes) ? graph.nodes : []) {
+        if (n && n.id !== undefined && typeof n.namespace === 'string') index.set(String(n.id), n.namespace);
+      }
+      this.namespaceIndex.set(key, index);
+    }
+    return index.has(String(id)) ? index.get(String(id)) : null;
+  }
+
+  indexModuleGroups() {
+    this.namespaceIndex = new Map();
+    for (const [id, e] of Object.entries(this.entities)) {
+      if (!e || e.kind !== 'nn_module' || typeof e.name !== 'string' || !e.name) continue;
+      const path = e.name.split('.').filter((p) => p).join('/');
+      // its operators: children, and children of its sub-modules
+      const seen = new Set([id]);
+      const todo = [e];
+      const found = new Set();
+      while (todo.length && seen.size < 10000) {
+        const cur = todo.pop();
+        for (const rel of Array.isArray(cur.related) ? cur.related : []) {
+          if (!rel || rel.relation !== 'child' || seen.has(String(rel.id))) continue;
+          const cid = String(rel.id);
+          seen.add(cid);
+          const child = this.entity(cid);
+          if (child && child.kind === 'nn_module') todo.push(child);
+          const list = Object.prototype.hasOwnProperty.call(this.entityNodes, cid) ? this.entityNodes[cid] : null;
+          for (const loc of Array.isArray(list) ? list : []) {
+            if (!loc) continue;
+            const ns = this.nodeNamespace(loc.view, loc.graph, loc.node);
+            if (ns === null || (ns !== path && !ns.startsWith(`${path}/`))) continue;
+            const group = { view: String(loc.view), graph: String(loc.graph), node: path };
+            const key = PageData.locationKey(group);
+            if (found.has(key)) continue;
+            found.add(key);
+            this.groupEntities.set(key, id);
+            const locs = this.groupLocations.get(id) || [];
+            locs.push(group);
+            this.groupLocations.set(id, locs);
+          }
+        }
+      }
     }
   }
 
@@ -321,7 +383,7 @@ export class PageData {
 
   entityLocations(id) {
     const list = Object.prototype.hasOwnProperty.call(this.entityNodes, id) ? this.entityNodes[id] : null;
-    return Array.isArray(list) ? list : [];
+    return Array.isArray(list) ? list : (this.groupLocations.get(id) || []);
   }
 
   overlays(viewId) {
@@ -329,11 +391,14 @@ export class PageData {
     return view && Array.isArray(view.overlays) ? view.overlays : [];
   }
 
-  // Entity id of a selected item: a node whose id is an entity id, or a
-  // group whose namespace path is one.
-  entityIdOf(item) {
+  // Entity id of a selected item: a node whose id is an entity id, a group
+  // whose namespace path is one, or (with its view and graph) a module
+  // group naming its nn_module entity.
+  entityIdOf(item, viewId, graphId) {
     const id = item.kind === 'node' ? item.id : item.path;
-    return this.entity(id) ? id : null;
+    if (this.entity(id)) return id;
+    if (item.kind !== 'group' || viewId === undefined) return null;
+    return this.groupEntities.get(PageData.locationKey({ view: viewId, graph: graphId, node: item.path })) || null;
   }
 
   // Every location related to a selected item in view/graph: explicit sync
@@ -351,7 +416,7 @@ export class PageData {
       out.push({ view: String(loc.view), graph: String(loc.graph), node: String(loc.node) });
     };
     for (const loc of this.syncIndex.get(PageData.locationKey({ view: viewId, graph: graphId, node: name })) || []) add(loc);
-    const entityId = this.entityIdOf(item);
+    const entityId = this.entityIdOf(item, viewId, graphId);
     if (entityId) {
       for (const loc of this.entityLocations(entityId)) add(loc);
       const entity = this.entity(entityId);

@@ -108,8 +108,14 @@ export function fitValue(text, maxChars) {
   if (maxChars === undefined || s.length <= maxChars) return s;
   const bare = s.replace(/\s*\([^)]*\)\s*$/, '');
   if (bare.length <= maxChars) return bare;
-  const number = bare.replace(/\s+[^\s\d][^\s]*$/, '');
-  if (number.length <= maxChars) return number;
+  // then the remark after " · ", then whole words from the end, as long as
+  // a number stays ("-1 % unchanged · total_cycles" -> "-1 %")
+  const words = bare.split(' \u00b7 ')[0].split(/\s+/);
+  for (let n = words.length; n > 0; n--) {
+    const t = words.slice(0, n).join(' ');
+    if (!/\d/.test(t)) break;
+    if (t.length <= maxChars) return t;
+  }
   return fitText(s, maxChars);
 }
 
@@ -119,6 +125,28 @@ function titleFromChoice(select) {
   const opt = select.selectedOptions && select.selectedOptions[0];
   if (opt) select.title = opt.textContent;
   else select.removeAttribute('title');
+}
+
+// The view select is as wide as its chosen view's title (not as its
+// longest option, which may be "... (unavailable)"), and never narrower
+// (issue 29, 4: a narrow pane cut "ETRecord Chain Mapping").
+let measureCanvas = null;
+function fitToChoice(select) {
+  const opt = select.selectedOptions && select.selectedOptions[0];
+  if (!opt || typeof document === 'undefined') return;
+  if (!select.isConnected) { // styles are known once it is in the page
+    setTimeout(() => { if (select.isConnected) fitToChoice(select); }, 0);
+    return;
+  }
+  measureCanvas = measureCanvas || document.createElement('canvas');
+  const ctx = measureCanvas.getContext && measureCanvas.getContext('2d');
+  if (!ctx) return;
+  const cs = getComputedStyle(select);
+  ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const pad = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + parseFloat(cs.borderLeftWidth)
+    + parseFloat(cs.borderRightWidth);
+  // the drop-down arrow takes about 24 px in Chromium
+  select.style.width = `${Math.ceil(ctx.measureText(opt.textContent).width + pad + 26)}px`;
 }
 
 function safeColor(color) {
@@ -377,6 +405,7 @@ export class Pane {
     this.overlayId = overlays.length && overlays[0] && overlays[0].id !== undefined ? String(overlays[0].id) : '';
     this.overlaySelect.value = this.overlayId;
     titleFromChoice(this.viewSelect);
+    fitToChoice(this.viewSelect);
     titleFromChoice(this.overlaySelect);
     this.overlaySelect.hidden = overlays.length === 0;
     if (graphs.length === 0) {
@@ -584,9 +613,21 @@ export class Pane {
       svgEl('text', { class: 'label', x: 28, y: 18, text: shortLabel(group.name) }),
       svgEl('text', { class: 'count', x: 10, y: 33, text: `${group.nodeCount} node${group.nodeCount === 1 ? '' : 's'}` }),
       sub);
-    this.parts.set(group.uid, { g, rect, sub, fallback: '',
+    this.parts.set(group.uid, { g, rect, sub, fallback: this.moduleTotal(group), total: true,
       maxChars: Math.max(4, Math.floor((box.w - 20) / SUB_CHAR_WIDTH)) });
     return g;
+  }
+
+  // "0.5468 ms (module total)": the total time of the nn.Module a group
+  // stands for (its entity's module_total_time, issue 29, 7; PageData's
+  // module groups), shown when the overlay gives the group no value of its
+  // own; '' otherwise.
+  moduleTotal(group) {
+    const id = this.data.entityIdOf(group, this.viewId, this.graphId);
+    const e = id ? this.data.entity(id) : null;
+    const m = e && e.kind === 'nn_module' && Array.isArray(e.metrics)
+      ? e.metrics.find((x) => x && x.name === 'module_total_time' && typeof x.value === 'number') : null;
+    return m ? `${formatNumber(m.value, m.unit)}${m.unit ? ` ${m.unit}` : ''} (module total)` : '';
   }
 
   drawGroupFrame(group, box) {
@@ -597,7 +638,9 @@ export class Pane {
       svgEl('title', { text: group.path }),
       rect, header, this.drawToggle(true),
       svgEl('text', { class: 'label', x: 28, y: 17, text: shortLabel(group.name) }), sub);
-    this.parts.set(group.uid, { g, rect, sub, fallback: '', frame: true });
+    // a frame's module total stays clear of the header's label
+    this.parts.set(group.uid, { g, rect, sub, fallback: this.moduleTotal(group), total: true, frame: true,
+      totalMaxChars: Math.max(4, Math.floor((box.w - 60 - SUB_CHAR_WIDTH * String(group.name).length) / SUB_CHAR_WIDTH)) });
     return g;
   }
 
@@ -657,7 +700,9 @@ export class Pane {
         text = 'exact (SNR \u221e)';
       }
       if (nonfinite > 0) text = `NaN/Inf \u00b7 ${text}`;
-      part.sub.textContent = value && !nonfinite ? fitValue(text, part.maxChars) : fitText(text, part.maxChars);
+      const isValue = value ? !nonfinite : !!part.total; // a group's module total
+      const maxChars = !value && part.totalMaxChars !== undefined ? part.totalMaxChars : part.maxChars;
+      part.sub.textContent = isValue ? fitValue(text, maxChars) : fitText(text, maxChars);
       part.sub.setAttribute('data-full', text);
       if (part.frame && color) part.sub.setAttribute('fill', color);
       else if (part.frame) part.sub.removeAttribute('fill');
