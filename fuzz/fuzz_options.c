@@ -7,7 +7,7 @@
  *   1: a request for mlia_compare_json,
  *   2: the option struct's values: 8 bytes ticks_per_second (a raw double:
  *      NaN, infinities and negatives included), 4 bytes warmup_executions,
- *      one flag byte (bit 0: write outputs, bits 1-5: csv, 1 or MLIA_CSV_* bits)
+ *      one flag byte (bit 0: write outputs, bits 1-6: csv, 1 or MLIA_CSV_* bits)
  *      and then up to three
  *      NUL-separated strings for trace, model_explorer and the method,
  *      on the LeNet sample (FUZZ_WORK/lenet.etrecord + lenet.etdump).
@@ -129,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.etdump_path = "lenet.etdump";
     o.output_dir = flags & 1 ? "opt-out" : NULL;
     o.skip_result_json_text = 1;
-    o.csv = (flags >> 1) & 0x1f;
+    o.csv = (flags >> 1) & 0x3f;
     mlia_check_output out;
     char *error = NULL;
     int rc = mlia_check(&o, &out, &error);

@@ -166,8 +166,8 @@ typedef struct mlia_check_options {
     const char *trace;
     /* Nonzero with output_dir: also write CSV tables under csv/ (--csv,
      * docs/captures.md). 1 (or any value without an MLIA_CSV_* bit) writes
-     * operators.csv and chains.csv (and memory.csv, memory_tensors.csv with
-     * a PTE); otherwise the MLIA_CSV_* bits choose (--csv-tables). Only
+     * operators.csv, chains.csv and modules.csv (and memory.csv,
+     * memory_tensors.csv with a PTE); otherwise the MLIA_CSV_* bits choose (--csv-tables). Only
      * MLIA_CSV_EXECUTIONS writes the long-form executions.csv, whose
      * per-execution values are then kept in memory until the file is
      * written. */
@@ -189,7 +189,8 @@ MLIA_API int mlia_check_options_init(mlia_check_options *opts, unsigned version)
 #define MLIA_CSV_CHAINS 0x4
 #define MLIA_CSV_EXECUTIONS 0x8 /* the long form, one row per execution and value */
 #define MLIA_CSV_MEMORY 0x10    /* memory.csv and memory_tensors.csv (with a PTE) */
-#define MLIA_CSV_ALL (MLIA_CSV_OPERATORS | MLIA_CSV_CHAINS | MLIA_CSV_EXECUTIONS | MLIA_CSV_MEMORY)
+#define MLIA_CSV_MODULES 0x20   /* modules.csv: the total time of each nn.Module */
+#define MLIA_CSV_ALL (MLIA_CSV_OPERATORS | MLIA_CSV_CHAINS | MLIA_CSV_EXECUTIONS | MLIA_CSV_MEMORY | MLIA_CSV_MODULES)
 
 /* Result of one run. */
 typedef struct mlia_check_output {

@@ -101,7 +101,9 @@ typedef struct mlia_run_record {
 #define MLIA_RUN_CSV_CHAINS 0x4u
 #define MLIA_RUN_CSV_EXECUTIONS 0x8u
 #define MLIA_RUN_CSV_MEMORY 0x10u
+#define MLIA_RUN_CSV_MODULES 0x20u
 #define MLIA_RUN_CSV_ALL                                                                                        \
-    (MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_EXECUTIONS | MLIA_RUN_CSV_MEMORY)
+    (MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_EXECUTIONS | MLIA_RUN_CSV_MEMORY |                \
+     MLIA_RUN_CSV_MODULES)
 
 #endif

@@ -21,7 +21,8 @@
 #include "analysis/run.h"
 
 _Static_assert(MLIA_CSV_OPERATORS == MLIA_RUN_CSV_OPERATORS && MLIA_CSV_CHAINS == MLIA_RUN_CSV_CHAINS &&
-                   MLIA_CSV_EXECUTIONS == MLIA_RUN_CSV_EXECUTIONS && MLIA_CSV_MEMORY == MLIA_RUN_CSV_MEMORY,
+                   MLIA_CSV_EXECUTIONS == MLIA_RUN_CSV_EXECUTIONS && MLIA_CSV_MEMORY == MLIA_RUN_CSV_MEMORY &&
+                   MLIA_CSV_MODULES == MLIA_RUN_CSV_MODULES,
                "the public CSV bits are the run record's");
 
 typedef struct check_call {
@@ -82,7 +83,8 @@ static int read_options(const mlia_check_options *o, mlia_opt_set *set, char *ms
         } tables[] = {{MLIA_CSV_OPERATORS, "operators"},
                       {MLIA_CSV_CHAINS, "chains"},
                       {MLIA_CSV_EXECUTIONS, "executions"},
-                      {MLIA_CSV_MEMORY, "memory"}};
+                      {MLIA_CSV_MEMORY, "memory"},
+                      {MLIA_CSV_MODULES, "modules"}};
         for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
             if ((o->csv & tables[i].bit) && mlia_opt_set_text(set, MLIA_OPT_CSV_TABLES, tables[i].name, msg, n))
                 return 2;

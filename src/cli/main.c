@@ -220,10 +220,10 @@ static int run_inspect(const mlia_cli_args *a)
  * disk after the run, in a fixed order. */
 static void print_files(const char *output_path)
 {
-    static const char *const names[] = {"mlia-output.json",  "logs/mlia.log",      "trace.pftrace",
-                                        "trace.json",        "csv/operators.csv",  "csv/chains.csv",
-                                        "csv/executions.csv", "csv/memory.csv",    "csv/memory_tensors.csv",
-                                        "model-explorer/manifest.json"};
+    static const char *const names[] = {
+        "mlia-output.json", "logs/mlia.log",         "trace.pftrace",          "trace.json",
+        "csv/operators.csv", "csv/chains.csv",       "csv/executions.csv",     "csv/modules.csv",
+        "csv/memory.csv",    "csv/memory_tensors.csv", "model-explorer/manifest.json"};
     bool any = false;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         /* no allocation: the outputs are committed, nothing may fail now */

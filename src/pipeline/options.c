@@ -81,11 +81,12 @@ const mlia_opt MLIA_OPTS[MLIA_OPT_N] = {
      "leave the first N executions of each ETDump out\nof every statistic (default 0)"},
     {MLIA_OPT_CSV, MLIA_OPT_FLAG, CHECK, 0, "--csv", 0, NULL, "csv", NULL, NULL, NULL, 0, 0, 0,
      "(true, false, a table name or a list of them)", NULL,
-     "also write mlia-output/csv/: operators.csv,\nchains.csv (with a PTE: memory.csv, memory_tensors.csv)"},
+     "also write mlia-output/csv/: operators.csv,\nchains.csv, modules.csv (with a PTE: memory.csv,\n"
+     "memory_tensors.csv)"},
     {MLIA_OPT_CSV_TABLES, MLIA_OPT_CHOICES, CHECK, 0, "--csv-tables", 0, NULL, "csv_tables", NULL, "LIST",
-     "operators,chains,executions,memory,all", 0, 0, 0, NULL, "operators,chains,memory",
+     "operators,chains,executions,memory,modules,all", 0, 0, 0, NULL, "operators,chains,memory,modules",
      "the CSV tables to write (implies --csv), comma-\nseparated: operators, chains, executions (long\n"
-     "form, one row per execution and value), memory, all"},
+     "form, one row per execution and value), memory,\nmodules, all"},
     {MLIA_OPT_JSON, MLIA_OPT_FLAG, CHECK, MLIA_OPT_CLI_ONLY, "--json", 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0,
      NULL, NULL, "print the result JSON on standard output\ninstead of the summary"},
     {MLIA_OPT_MEMORY_LIMIT, MLIA_OPT_COUNT, CHECK, 0, NULL, 0, NULL, "memory_limit", NULL, "BYTES", NULL, 65536,
@@ -841,19 +842,21 @@ static int apply_rules(const mlia_opt_set *set, const opt_rule *rules, size_t n_
 }
 
 /* The CSV tables asked for: --csv-tables' choices (operators, chains,
- * executions, memory, all) as MLIA_RUN_CSV_* bits; --csv alone: operators,
- * chains and memory; neither: 0. */
+ * executions, memory, modules, all) as MLIA_RUN_CSV_* bits; --csv alone:
+ * all but executions; neither: 0. */
 static unsigned csv_tables(const mlia_opt_set *set)
 {
     static const unsigned table[] = {MLIA_RUN_CSV_OPERATORS, MLIA_RUN_CSV_CHAINS, MLIA_RUN_CSV_EXECUTIONS,
-                                     MLIA_RUN_CSV_MEMORY, MLIA_RUN_CSV_ALL};
+                                     MLIA_RUN_CSV_MEMORY, MLIA_RUN_CSV_MODULES, MLIA_RUN_CSV_ALL};
     unsigned chosen = set->v[MLIA_OPT_CSV_TABLES].count ? (unsigned)set->v[MLIA_OPT_CSV_TABLES].number : 0, out = 0;
     for (unsigned i = 0; i < sizeof table / sizeof *table; i++)
         if (chosen & (1u << i))
             out |= table[i];
     if (out)
         return out;
-    return flag_on(set, MLIA_OPT_CSV) ? MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_MEMORY : 0;
+    return flag_on(set, MLIA_OPT_CSV)
+               ? MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_MEMORY | MLIA_RUN_CSV_MODULES
+               : 0;
 }
 
 int mlia_check_resolve(const mlia_opt_set *set, mlia_check_config *cfg, char *msg, size_t n)

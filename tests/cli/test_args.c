@@ -246,7 +246,7 @@ TEST(csv_tables_chosen)
     CHECK_INT(PARSE(BASE), 0);
     CHECK_INT(args->check.csv, 0);
     CHECK_INT(PARSE(BASE, "--csv"), 0);
-    CHECK_INT(args->check.csv, MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_MEMORY);
+    CHECK_INT(args->check.csv, MLIA_RUN_CSV_OPERATORS | MLIA_RUN_CSV_CHAINS | MLIA_RUN_CSV_MEMORY | MLIA_RUN_CSV_MODULES);
     CHECK_INT(PARSE(BASE, "--csv-tables", "executions,operators"), 0);
     CHECK_INT(args->check.csv, MLIA_RUN_CSV_EXECUTIONS | MLIA_RUN_CSV_OPERATORS);
     CHECK_INT(PARSE(BASE, "--csv-tables=chains", "--csv-tables", "memory"), 0); /* repeated: the union */
@@ -255,10 +255,10 @@ TEST(csv_tables_chosen)
     CHECK_INT(args->check.csv, MLIA_RUN_CSV_ALL);
     CHECK_INT(PARSE(BASE, "--csv-tables", "operators,,chains"), 2);
     CHECK_STR(msg, "argument --csv-tables: invalid choice: '' (choose from 'operators', 'chains', 'executions', "
-                   "'memory', 'all')");
+                   "'memory', 'modules', 'all')");
     CHECK_INT(PARSE(BASE, "--csv-tables", "chain"), 2);
     CHECK_STR(msg, "argument --csv-tables: invalid choice: 'chain' (choose from 'operators', 'chains', 'executions', "
-                   "'memory', 'all')");
+                   "'memory', 'modules', 'all')");
 }
 
 TEST(command_typo_suggested)

@@ -422,7 +422,7 @@ class CsvTables(Base):
             text = text.replace(json.dumps(old), json.dumps(new))
         cls.evil = cls.build(json.loads(text))
 
-    def tables(self, out, names=("chains.csv", "operators.csv")):
+    def tables(self, out, names=("chains.csv", "modules.csv", "operators.csv")):
         base = os.path.join(out, "mlia-output", "csv")
         self.assertEqual(sorted(os.listdir(base)), sorted(names))
         for name in os.listdir(base):
@@ -438,7 +438,7 @@ class CsvTables(Base):
                             "--neural-technology-profiling-data.warmup-executions", "1")
         self.assertEqual(p.returncode, 0, p.stderr)
         res = Result(json.loads(p.stdout))
-        t = self.tables(out, ("chains.csv", "executions.csv", "operators.csv"))
+        t = self.tables(out, ("chains.csv", "executions.csv", "modules.csv", "operators.csv"))
         for name, rows in t.items():
             self.assertTrue(all(len(r) == len(rows[0]) for r in rows), name)
         # operators.csv: one row per source operator, the JSON's metrics
@@ -473,6 +473,17 @@ class CsvTables(Base):
         self.assertEqual(list(t["operators"][0]).index("avg"), list(t["operators"][0]).index("max") + 1)
         self.assertAlmostEqual(float(relu["avg"]), sum(xs) / 5 / 1e6, places=15)
         self.assertEqual((float(relu["p10"]), float(relu["p90"])), (xs[0] / 1e6, xs[4] / 1e6))
+        # modules.csv (issue 29, 7): every nn_module with the JSON's module_total_time
+        mods = as_dicts(t["modules"])
+        nn = [e for e in res.r["entities"] if e["kind"] == "nn_module"]
+        self.assertEqual([m["id"] for m in mods], [e["id"] for e in nn])
+        self.assertEqual(list(t["modules"][0]), ["id", "module_path", "module_type", "parent", "total", "unit",
+                                                 "measured_calls"])
+        for m in mods:
+            self.assertEqual(float(m["total"]), res.m(m["id"], "module_total_time", "avg")["value"])
+            self.assertEqual(m["unit"], "ms")
+        act = [m for m in mods if m["module_path"] == "head.act"][0]
+        self.assertEqual((act["parent"], float(act["total"])), ("head", sum(xs) / 5 / 1e6))
         # chains.csv: segment, cascade, chain and stripe rows with their cycles
         chains = as_dicts(t["chains"])
         nx_ids = [e["id"] for e in res.r["entities"] if e["kind"] in ("segment", "cascade", "chain", "stripe")]
@@ -514,7 +525,7 @@ class CsvTables(Base):
     def test_tables_chosen_by_the_user(self):
         p, out = self.check(self.a["etrecord"], [self.a["etdump"]], "--csv")
         self.assertEqual(p.returncode, 0, p.stderr)
-        self.tables(out, ("chains.csv", "operators.csv"))
+        self.tables(out, ("chains.csv", "modules.csv", "operators.csv"))
         p, out = self.check(self.a["etrecord"], [self.a["etdump"]], "--csv-tables", "executions,operators")
         self.assertEqual(p.returncode, 0, p.stderr)
         self.tables(out, ("executions.csv", "operators.csv"))
@@ -522,7 +533,7 @@ class CsvTables(Base):
         self.assertEqual(p.returncode, 2)
         self.assertEqual(p.stderr.splitlines()[0],
                          "mlia: error: argument --csv-tables: invalid choice: 'bogus' (choose from 'operators', "
-                         "'chains', 'executions', 'memory', 'all')")
+                         "'chains', 'executions', 'memory', 'modules', 'all')")
         # repeated: the union
         p, out = self.check(self.a["etrecord"], [self.a["etdump"]], "--csv-tables", "chains",
                             "--csv-tables", "executions")

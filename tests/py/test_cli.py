@@ -429,7 +429,7 @@ class SuccessfulRuns(CliCase):
         made = os.path.realpath(os.path.join(self.dir, "runs", "mon", "mlia-output"))
         self.assertTrue(os.path.isfile(os.path.join(made, "mlia-output.json")))
         self.assertIn(f"\nOutput: {made}\nFiles:  mlia-output.json, logs/mlia.log, trace.pftrace, csv/operators.csv, "
-                      "csv/chains.csv\n", out)
+                      "csv/chains.csv, csv/modules.csv\n", out)
         rc, out, err = self.run_mlia(self.args + ["--output-dir", "x/mlia-output"])
         self.assertEqual((rc, err), (0, ""))
         self.assertTrue(os.path.isfile(os.path.join(self.dir, "x", "mlia-output", "mlia-output.json")))

@@ -67,7 +67,7 @@ class PythonApi(unittest.TestCase):
         with self.assertRaises(self.mlia.MliaUsageError) as cm:
             self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump], output_dir=out, csv="nope")
         self.assertEqual(str(cm.exception), "argument --csv-tables: invalid choice: 'nope' (choose from "
-                                            "'operators', 'chains', 'executions', 'memory', 'all')")
+                                            "'operators', 'chains', 'executions', 'memory', 'modules', 'all')")
         # the option table's own keyword, as the command line's --csv-tables
         out = tempfile.mkdtemp(dir=self.tmp)
         self.mlia.run_advisor(model=self.etrecord, profiling_data=[self.etdump], output_dir=out,
@@ -76,7 +76,7 @@ class PythonApi(unittest.TestCase):
                          ["chains.csv", "executions.csv"])
         row = [r for r in self.mlia.options("check") if r["key"] == "csv_tables"][0]
         self.assertEqual((row["flag"], row["type"], row["choices"]),
-                         ("--csv-tables", "choices", ["operators", "chains", "executions", "memory", "all"]))
+                         ("--csv-tables", "choices", ["operators", "chains", "executions", "memory", "modules", "all"]))
 
     def test_output_dir_and_method_option(self):
         out = tempfile.mkdtemp(dir=self.tmp)

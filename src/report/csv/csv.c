@@ -192,6 +192,47 @@ static int operators_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
     return finish(&o, path, err);
 }
 
+/* ---- modules.csv: one row per nn.Module with its total ------------------ */
+
+/* Inspector's find_total_for_module for every module (issue 29, 7):
+ * module_total_time of the nn_module entities (analysis/modules.h), in the
+ * result's order. */
+static int modules_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
+{
+    const mlia_run_record *s = ctx;
+    const mlia_result *r = s->result;
+    csv_out o = {.fp = fp, .first = true};
+    mlia_buf_init(&o.b);
+    static const char *const head[] = {"id", "module_path", "module_type", "parent", "total", "unit",
+                                       "measured_calls"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        text(&o, head[i]);
+    eol(&o);
+    for (uint32_t i = 0; i < r->n_entities; i++) {
+        const mlia_entity *e = r->entities[i];
+        if (strcmp(e->kind, "nn_module") != 0)
+            continue;
+        text(&o, e->id);
+        text(&o, e->name);
+        text(&o, attr_str(e, "module_type"));
+        const mlia_entity *up = NULL;
+        for (uint32_t k = 0; k < e->n_parents && !up; k++)
+            if (strcmp(e->parents[k]->kind, "nn_module") == 0)
+                up = e->parents[k];
+        text(&o, up ? up->name : "");
+        const mlia_metric *m = mlia_entity_metric(e, "module_total_time", "avg");
+        metric_cell(&o, m);
+        text(&o, m && m->unit ? m->unit : "");
+        const mlia_attr *calls = mlia_entity_attr(e, "module_measured_calls");
+        if (calls && calls->type == MLIA_ATTR_INT)
+            u64(&o, (uint64_t)calls->i);
+        else
+            empty(&o);
+        eol(&o);
+    }
+    return finish(&o, path, err);
+}
+
 /* ---- chains.csv: segment, cascade, chain and stripe rows --------------- */
 
 /* A kind of group entity some backend of the run lists in chains.csv
@@ -456,6 +497,7 @@ int csv_write(const mlia_run_record *s, mlia_outdir *od, mlia_error *err)
     unsigned t = s->csv;
     if (((t & MLIA_RUN_CSV_OPERATORS) && mlia_outdir_stream(od, "csv/operators.csv", operators_to, ctx, err)) ||
         ((t & MLIA_RUN_CSV_CHAINS) && mlia_outdir_stream(od, "csv/chains.csv", chains_to, ctx, err)) ||
+        ((t & MLIA_RUN_CSV_MODULES) && mlia_outdir_stream(od, "csv/modules.csv", modules_to, ctx, err)) ||
         ((t & MLIA_RUN_CSV_EXECUTIONS) && mlia_outdir_stream(od, "csv/executions.csv", executions_to, ctx, err)))
         return -1;
     if ((t & MLIA_RUN_CSV_MEMORY) && s->memory && s->memory->available &&
