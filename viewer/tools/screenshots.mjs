@@ -2,7 +2,9 @@
 // "screenshots ... at 1280x800 ... checked by eye"). Used by
 // tools/screenshots.sh, which writes the pages first:
 //   node viewer/tools/screenshots.mjs OUT_DIR WIDTH HEIGHT name=page.html ...
-// Writes OUT_DIR/<name>-<W>x<H>.png (the first screen, no scrolling) and
+// Writes OUT_DIR/<name>-<W>x<H>.png (the first screen, no scrolling), then
+// <name>-selected-<W>x<H>.png with the headline's top operator selected (the
+// details panel filled), and
 // prints, per page, the headline's text and any token of the visible text
 // that the layout broke across lines inside a word (the details panel, the
 // labels), so a broken token is seen without opening the image.
@@ -25,7 +27,28 @@ for (const spec of pages) {
   await p.goto(pathToFileURL(file).href);
   await p.waitForSelector('body[data-ready]');
   await p.waitForTimeout(300);
-  const png = join(out, `${name}-${width}x${height}.png`);
+  const report = await shoot(p, join(out, `${name}-${width}x${height}.png`));
+  console.log(`${name}: ${report.png}`);
+  console.log(`  headline${report.headlineVisible ? '' : ' (NOT VISIBLE)'}: ${report.headline}`);
+  for (const t of report.broken) console.log(`  broken token: ${t}`);
+  // then the top operator selected: the details panel beside the graph
+  let broken = report.broken.length;
+  if (await p.locator('#headline .hl-top-link').count()) {
+    await p.click('#headline .hl-top-link');
+    await p.waitForTimeout(200);
+    const sel = await shoot(p, join(out, `${name}-selected-${width}x${height}.png`));
+    console.log(`${name} (top operator selected): ${sel.png}`);
+    for (const t of sel.broken) console.log(`  broken token: ${t}`);
+    broken += sel.broken.length;
+  }
+  for (const e of errors) console.log(`  page error: ${e}`);
+  if (!report.headlineVisible || broken || errors.length) bad++;
+  await p.close();
+}
+await b.close();
+process.exitCode = bad ? 1 : 0;
+
+async function shoot(p, png) {
   await p.screenshot({ path: png });
   const report = await p.evaluate(() => {
     const head = document.querySelector('#headline');
@@ -61,12 +84,5 @@ for (const spec of pages) {
       broken,
     };
   });
-  console.log(`${name}: ${png}`);
-  console.log(`  headline${report.headlineVisible ? '' : ' (NOT VISIBLE)'}: ${report.headline}`);
-  for (const t of report.broken) console.log(`  broken token: ${t}`);
-  for (const e of errors) console.log(`  page error: ${e}`);
-  if (!report.headlineVisible || report.broken.length || errors.length) bad++;
-  await p.close();
+  return { ...report, png };
 }
-await b.close();
-process.exitCode = bad ? 1 : 0;
