@@ -272,7 +272,7 @@ class Messages(Base):
 
 
 class OutputFolder(Base):
-    def run_demo(self, out, *extra, env=None, wait=True):
+    def run_demo(self, out, *extra, env=None, wait=True, ignore=()):
         args = [MLIA, *check_args(self.demo["etrecord"], self.demo["etdump"], "--output-dir", out, "--quiet",
                                   *extra)]
         e = dict(os.environ)
@@ -280,7 +280,15 @@ class OutputFolder(Base):
         if env:
             e.update(env)
         if not wait:
-            return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)
+            # The child starts with the default disposition of the signals the
+            # tests send (a suite started with nohup or as a background job
+            # inherits them ignored, and mlia keeps an inherited "ignore"),
+            # except those the test asks to start ignored.
+            def dispositions():
+                for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                    signal.signal(s, signal.SIG_IGN if s in ignore else signal.SIG_DFL)
+            return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e,
+                                    preexec_fn=dispositions)
         return subprocess.run(args, capture_output=True, text=True, env=e)
 
     def marked_output(self, out):
@@ -344,6 +352,22 @@ class OutputFolder(Base):
                 self.assertEqual(proc.returncode, -sig)
                 self.assertEqual(leftovers(out), [])
                 self.assertTrue(os.path.exists(os.path.join(out, "mlia-output", "previous.marker")))
+
+    def test_inherited_ignore_is_kept(self):
+        # started under nohup: SIGHUP inherited as ignored stays ignored, the
+        # run goes on and commits its output (docs/hardening.md)
+        out = self.outdir()
+        self.marked_output(out)
+        proc = self.run_demo(out, "--model-explorer", "files", env={"MLIA_TEST_HOOK": "stop-before-commit"},
+                             wait=False, ignore=(signal.SIGHUP,))
+        self.wait_stopped(proc)
+        os.kill(proc.pid, signal.SIGHUP)
+        os.kill(proc.pid, signal.SIGCONT)
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(leftovers(out), [])
+        self.assertTrue(os.path.exists(os.path.join(out, "mlia-output", "mlia-output.json")))
+        self.assertFalse(os.path.exists(os.path.join(out, "mlia-output", "previous.marker")))
 
     def test_kill_before_and_after_the_exchange(self):
         for hook, marker_kept in (("kill-before-exchange", True), ("kill-after-exchange", False)):
