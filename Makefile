@@ -19,7 +19,8 @@
 #   make uninstall  removes exactly what `make install` wrote
 #
 # Dependencies (Debian): libzip-dev nettle-dev (SHA-256 without heap allocation,
-# docs/hardening.md) zlib1g-dev (libbz2-dev and libssl-dev to link libmlia statically:
+# docs/hardening.md) zlib1g-dev libsqlite3-dev libpq-dev (the run
+# history, docs/history.md; postgresql for its tests) (libbz2-dev and libssl-dev to link libmlia statically:
 # libzip.pc lists -lbz2 -lssl -lcrypto)
 # pkg-config python3 flatbuffers-compiler (tests) - see tools/setup.sh.
 
@@ -30,10 +31,15 @@ DEBUG   ?=
 WERROR  ?= -Werror
 OPT     ?= -O2 -g
 
-PKGS    := libzip nettle
+PKGS    := libzip nettle sqlite3 libpq
+# what the installed mlia.pc requires to link statically: libzip and nettle by
+# their .pc; SQLite and libpq (the run history) as plain -l flags, so that
+# `pkg-config --cflags mlia` stays the include folder alone
+PC_PKGS := libzip nettle
+PC_LIBS := -lsqlite3 -lpq
 CFLAGS_BASE := -std=c17 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter \
                -fPIC -Iinclude -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzip -lnettle) -lm
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lzip -lnettle -lsqlite3 -lpq) -lm
 
 ifeq ($(SAN),1)
   OPT := -O1 -g -fno-omit-frame-pointer
@@ -73,7 +79,7 @@ MANDIR  ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/formats/*.c src/analysis/*.c src/report/*.c src/report/*/*.c \
+LIB_SRC := $(sort $(wildcard src/core/*.c src/formats/*.c src/analysis/*.c src/history/*.c src/report/*.c src/report/*/*.c \
                            src/backends/*.c src/backends/*/*.c src/backends/*/*/*.c src/pipeline/*.c src/api/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 LIB_OBJ := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(LIB_SRC))
@@ -233,16 +239,16 @@ D_MAN := $(DESTDIR)$(MANDIR)/man1
 HEADERS := $(notdir $(wildcard include/mlia/*.h))
 
 # pkg-config file of the installed library: libzip and nettle are only
-# needed to link statically (Requires.private), like -lm and -pthread.
+# needed to link statically (Requires.private), like SQLite, libpq, -lm and -pthread.
 $(BUILD)/mlia.pc:
 	@mkdir -p $(dir $@)
 	@printf '%s\n' $(call q,prefix=$(PREFIX)) $(call q,libdir=$(LIBDIR)) $(call q,includedir=$(INCLUDEDIR)) '' \
 	  'Name: mlia' \
 	  'Description: mlia check for ExecuTorch ETRecord profiling views (ETRecord, ETDump, VGF statistics)' \
 	  'Version: $(VERSION)' \
-	  'Requires.private: $(PKGS)' \
+	  'Requires.private: $(PC_PKGS)' \
 	  'Libs: -L$${libdir} -lmlia' \
-	  'Libs.private: -lm -pthread' \
+	  'Libs.private: $(PC_LIBS) -lm -pthread' \
 	  'Cflags: -I$${includedir}' > $@
 
 install: all $(BUILD)/mlia.pc

@@ -3,6 +3,10 @@
 # (tools/mkfixture.py --large; 1x = BENCH_EVENTS, default 1,000,000 events,
 # a 70 MB ETDump). Prints, in order:
 #
+#  0. the run history (bench/history.sh, docs/history.md): 10,000 recorded
+#     runs on SQLite and on a throwaway PostgreSQL cluster, insert and query
+#     times, a 2,000-operator run, size per run (BENCH_HISTORY_ONLY=1: only
+#     this step);
 #  1. `bench_etdump` (the ETDump reader alone, best/median of 5) on the 1x file;
 #  2. the scale series, one line per scale (BENCH_SCALES, default 0.1x 1x 4x
 #     16x; 16x is a 1.1 GB ETDump): events, ETDump size, `mlia check` (result
@@ -373,6 +377,10 @@ except KeyboardInterrupt:
     sys.exit(130)
 PY
 py() { python3 "$work/bench.py" "$@"; }
+
+# 0. the run history (bench/history.sh; BENCH_HISTORY_ONLY=1 stops after it)
+bash bench/history.sh
+[ "${BENCH_HISTORY_ONLY:-}" = 1 ] && exit 0
 
 # 1. the reader alone, on the 1x capture
 d1=$(cached "$N")

@@ -14,7 +14,8 @@
  * The process works in FUZZ_WORK (fuzz/run.sh): a request's relative paths
  * name the sample files there. So that a request can write nowhere else, one
  * with a string holding '/' or ".." is not run (requests of the corpus use
- * plain names). Every call must return 0 or a declared mlia_status with a
+ * plain names; the default run history, "history": true, lives there as
+ * well). Every call must return 0 or a declared mlia_status with a
  * one-line error.
  */
 #include "fuzz_util.h"
@@ -76,6 +77,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static int in_work;
     if (!in_work) {
         if (chdir(fuzz_work()) != 0)
+            abort();
+        /* "history": true records into the default history,
+         * $XDG_DATA_HOME/mlia/history.sqlite: keep it in the work folder too */
+        if (setenv("XDG_DATA_HOME", fuzz_work(), 1) != 0)
             abort();
         in_work = 1;
     }

@@ -20,12 +20,12 @@ mkdir -p "$out/crashes" "$out/obj"
 command -v clang >/dev/null || { echo "fuzz: clang is required (apt-get install clang libclang-rt-14-dev)"; exit 1; }
 # MLIA_ASSERTIONS=1: the internal invariants are checked (src/core/assert.h)
 CFLAGS=(-std=c17 -D_GNU_SOURCE -DMLIA_ASSERTIONS=1 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
-        -Iinclude -Isrc)
+        -Iinclude -Isrc $(pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql))
 # the library's objects, as the Makefile builds them (alloc.h force-included);
 # all of them again whenever any source or header changed since the last build
 # (a struct that grew in a header must not meet objects built with the old one)
 lib_srcs=$(ls src/core/*.c src/formats/*.c src/analysis/*.c src/report/*.c src/report/*/*.c src/pipeline/*.c \
-              src/api/*.c src/backends/*.c src/backends/*/*.c src/backends/*/*/*.c)
+              src/api/*.c src/backends/*.c src/backends/*/*.c src/backends/*/*/*.c src/history/*.c)
 if [ ! -e "$out/obj/.stamp" ] || [ -n "$(find src include fuzz -newer "$out/obj/.stamp" -print -quit)" ]; then
   rm -f "$out"/obj/*.o
   printf '%s\n' $lib_srcs | FLAGS="${CFLAGS[*]}" OUT="$out/obj" xargs -P "${FUZZ_JOBS:-2}" -I{} sh -c '
@@ -34,7 +34,7 @@ if [ ! -e "$out/obj/.stamp" ] || [ -n "$(find src include fuzz -newer "$out/obj/
 fi
 objs=$(for s in $lib_srcs; do echo "$out/obj/$(echo "$s" | tr / _).o"; done)
 for t in $TARGETS; do
-  clang "${CFLAGS[@]}" -fsanitize=fuzzer fuzz/fuzz_$t.c $objs -lzip -lnettle -lm -pthread -o "$out/fuzz_$t"
+  clang "${CFLAGS[@]}" -fsanitize=fuzzer fuzz/fuzz_$t.c $objs -lzip -lnettle -lsqlite3 -lpq -lm -pthread -o "$out/fuzz_$t"
 done
 
 # seed corpora

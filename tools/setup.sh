@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on Debian 12.
-#   bash tools/setup.sh          build + demo dependencies (C libraries, python3, flatc, protoc
-#                                for the trace tests)
+#   bash tools/setup.sh          build + demo dependencies (C libraries - SQLite and libpq for the
+#                                run history, docs/history.md -, python3, flatc, protoc for the
+#                                trace tests)
 #   bash tools/setup.sh --page   everything `make check` needs besides: Chromium and the
 #                                viewer's npm packages (page tests), clang with its fuzzer
 #                                runtime (`make fuzz`), python3 venv/setuptools/wheel (the
 #                                pip-install test), libbz2-dev (the static pkg-config link),
-#                                locales with de_DE.UTF-8 generated (the locale tests) and
-#                                lcov (`make coverage`)
+#                                locales with de_DE.UTF-8 generated (the locale tests), lcov
+#                                (`make coverage`) and Debian's PostgreSQL server (the history
+#                                tests start a throwaway cluster with its initdb and pg_ctl)
 # As root, missing Debian packages are installed with apt-get; otherwise the
 # script lists the command to run and fails.
 set -euo pipefail
@@ -15,11 +17,11 @@ cd "$(dirname "$0")/.."
 want_page=0
 [ "${1:-}" = "--page" ] && want_page=1
 
-pkgs=(build-essential pkg-config libzip-dev nettle-dev libjson-c-dev libssl-dev zlib1g-dev python3 flatbuffers-compiler
-      protobuf-compiler)
+pkgs=(build-essential pkg-config libzip-dev nettle-dev libjson-c-dev libssl-dev zlib1g-dev libsqlite3-dev libpq-dev
+      python3 flatbuffers-compiler protobuf-compiler)
 [ "$want_page" = 1 ] && pkgs+=(chromium nodejs npm clang libclang-rt-14-dev
                                python3-venv python3-setuptools python3-wheel libbz2-dev
-                               locales lcov)
+                               locales lcov postgresql)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -94,8 +94,11 @@ typedef enum mlia_status {
     MLIA_STATUS_IO = 1 | (2 << 8),             /* a file cannot be opened, read or written */
     MLIA_STATUS_MEMORY_LIMIT = 1 | (3 << 8),   /* the call outgrew its memory limit */
     MLIA_STATUS_OUT_OF_MEMORY = 1 | (4 << 8),  /* an allocation failed */
-    MLIA_STATUS_PROGRAM_MISMATCH = 1 | (5 << 8) /* inputs of different programs (ETRecord and ETDump,
-                                                   companion PTE, compared runs) */
+    MLIA_STATUS_PROGRAM_MISMATCH = 1 | (5 << 8), /* inputs of different programs (ETRecord and ETDump,
+                                                    companion PTE, compared runs) */
+    MLIA_STATUS_HISTORY = 1 | (6 << 8)          /* the run history cannot be opened, read or written
+                                                   (missing, damaged, unreachable server); mlia_check's
+                                                   outputs are written all the same */
 } mlia_status;
 #define MLIA_STATUS_CLASS(status) ((status) & 0xff)
 
@@ -113,7 +116,7 @@ typedef void (*mlia_progress_fn)(void *ctx, const char *stage);
  * MLIA_CHECK_OPTIONS_INIT / mlia_check_options_init() (or zero the struct:
  * version 0 reads as version 1, the first layout). A version newer than
  * the library's is a usage error (return 2). */
-#define MLIA_CHECK_OPTIONS_VERSION 1
+#define MLIA_CHECK_OPTIONS_VERSION 2
 
 /* The options of `mlia check`. Each is a row of the library's one option
  * table (`mlia check --help`, docs/cli.md); the library checks them as the
@@ -177,6 +180,17 @@ typedef struct mlia_check_options {
      * ends the run with "<file>: analysis needs more than the memory limit of
      * N bytes" (MLIA_STATUS_MEMORY_LIMIT). */
     size_t memory_limit;
+    /* Version 2 (MLIA_CHECK_OPTIONS_VERSION >= 2): the run history
+     * (docs/history.md, --history, --label). NULL records nothing; ""
+     * records into the default history ($XDG_DATA_HOME/mlia/history.sqlite);
+     * else a SQLite file path or a postgresql:// URI. The run is recorded
+     * after its outputs are written, in one transaction; a history that
+     * cannot be opened or written (damaged, unreachable, refused) fails the
+     * call with MLIA_STATUS_HISTORY and "<history>: <what>", the outputs
+     * written and kept. */
+    const char *history;
+    const char *const *history_labels; /* "KEY=VALUE" labels of the recorded run (--label) */
+    int n_history_labels;
 } mlia_check_options;
 
 #define MLIA_CHECK_OPTIONS_INIT {.version = MLIA_CHECK_OPTIONS_VERSION}
@@ -235,7 +249,9 @@ MLIA_API int mlia_inspect_to(const char *path, FILE *out, char **error);
  * "model_explorer", "trace" (true, false, "perfetto" or "json"), "csv",
  * "debug_buffer", "reference_profiling_data", "reference_debug_buffer",
  * "advice_category", "target_profile", "etrecord_method",
- * "ticks_per_second", "warmup_executions", "memory_limit"), and
+ * "ticks_per_second", "warmup_executions", "memory_limit", "history"
+ * (true, false or a location), "labels" ({"KEY": "VALUE"} or a list of
+ * "KEY=VALUE")), and
  * "backend_options": {"neural-technology-profiling-data": {the members the
  * table gives that backend}}; null is "not given". An unknown member is a
  * usage error with the nearest known name ("did you mean"); values and rules
@@ -248,7 +264,7 @@ MLIA_API int mlia_run_advisor_json(const char *request_json, char **result, char
  * folder, a folder holding one, or an mlia-output.json file; a baseline may
  * also be a folder of runs. Runs are matched by the program fingerprint
  * `mlia check` records, not by file name. */
-#define MLIA_COMPARE_OPTIONS_VERSION 1
+#define MLIA_COMPARE_OPTIONS_VERSION 2
 
 typedef struct mlia_compare_options {
     unsigned version;            /* MLIA_COMPARE_OPTIONS_VERSION (0 reads as 1) */
@@ -266,6 +282,15 @@ typedef struct mlia_compare_options {
     int allow_different_settings; /* compare runs analysed with a different clock or statistics mode
                                      (a warning) instead of failing */
     size_t memory_limit;         /* bytes (at least 64 KiB); 0: 512 MiB + 64 x the inputs' size */
+    /* Version 2: the baseline from a run history instead (docs/history.md,
+     * --baseline-history): a SQLite file or a postgresql:// URI ("" = the
+     * default history); baseline and baselines are then not given. The
+     * newest history_last runs (0 = 10) of new_run's program with the same
+     * method, settings and labels are pooled as the baseline. */
+    const char *baseline_history;
+    unsigned history_last;               /* --last */
+    const char *const *history_labels;   /* --label "KEY=VALUE": only runs with every one of them */
+    int n_history_labels;
 } mlia_compare_options;
 
 #define MLIA_COMPARE_OPTIONS_INIT {.version = MLIA_COMPARE_OPTIONS_VERSION}
@@ -293,7 +318,8 @@ MLIA_API void mlia_compare_output_free(mlia_compare_output *out);
 /* Python binding entry point: request {"baseline" (a path or a list),
  * "new", "threshold", "output_dir", "allow_different_programs",
  * "allow_different_settings", "tested_only", "fail_on_regression",
- * "memory_limit"} checked as mlia_run_advisor_json's; *result =
+ * "memory_limit", "baseline_history", "last", "labels"} checked as
+ * mlia_run_advisor_json's; *result =
  * compare.json text. Returns 0, 1, 2 (usage) or, with "fail_on_regression":
  * true, 3 when the gate fails (*result set, *error "<n> regression(s)
  * (<k> likely; threshold <t> %)"). */
@@ -305,6 +331,44 @@ MLIA_API int mlia_compare_json(const char *request_json, char **result, char **e
  * "max", "default", "help"}; the Python binding and the tests read it.
  * Returns 0, or 1 when out of memory. */
 MLIA_API int mlia_options_json(char **json);
+
+/* `mlia history [LOCATION]` (docs/history.md): the runs of a run history and
+ * a metric's trend over them. Each member is a row of the option table, as
+ * for mlia_check. */
+#define MLIA_HISTORY_OPTIONS_VERSION 1
+
+typedef struct mlia_history_options {
+    unsigned version;            /* MLIA_HISTORY_OPTIONS_VERSION (0 reads as 1) */
+    const char *location;        /* SQLite file or postgresql:// URI; NULL: the default history */
+    const char *program;         /* only this program fingerprint (or a prefix of 8+ hex digits), or NULL */
+    const char *model;           /* only this model name, or NULL (not with program) */
+    const char *const *labels;   /* "KEY=VALUE": only runs with every one of them */
+    int n_labels;
+    const char *metric;          /* the trend's metric or series key; NULL: inference_time */
+    const char *entity;          /* the trend's entity id; NULL: the model */
+    unsigned last;               /* the newest N runs; 0: 20 */
+    const char *format;          /* "table" (NULL), "csv" or "json" */
+    const char *output_dir;      /* also write DIR/history/history.html (the trend page), or NULL */
+    unsigned console_width;      /* as for mlia_compare */
+    size_t memory_limit;         /* bytes (at least 64 KiB); 0: 512 MiB */
+} mlia_history_options;
+
+#define MLIA_HISTORY_OPTIONS_INIT {.version = MLIA_HISTORY_OPTIONS_VERSION}
+/* As mlia_check_options_init. */
+MLIA_API int mlia_history_options_init(mlia_history_options *opts, unsigned version);
+
+typedef struct mlia_history_output {
+    char *text;                  /* the table, CSV or JSON */
+    char *page_path;             /* .../history/history.html or NULL */
+    unsigned n_runs;
+} mlia_history_output;
+
+/* Returns 0, or an mlia_status with *error = "<history>: <what>":
+ * MLIA_STATUS_HISTORY (missing, damaged or unreachable history), another of
+ * class 1 (the page's folder, memory), or 2 (usage: an option's value or
+ * combination, or a NULL argument). */
+MLIA_API int mlia_history_list(const mlia_history_options *opts, mlia_history_output *out, char **error);
+MLIA_API void mlia_history_output_free(mlia_history_output *out);
 
 MLIA_API void mlia_free(void *p);
 

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 __all__ = ["run_advisor", "compare", "options", "rows", "module_totals", "MliaError", "MliaUsageError",
            "MliaRegressionError", "MliaInputFormatError", "MliaIOError", "MliaMemoryLimitError",
-           "MliaOutOfMemoryError", "MliaProgramMismatchError", "__version__"]
+           "MliaOutOfMemoryError", "MliaProgramMismatchError", "MliaHistoryError", "__version__"]
 
 __version__ = "0.1.0"
 
@@ -29,7 +29,7 @@ class MliaError(Exception):
 
     status: the library's mlia_status (include/mlia/mlia.h): 1 for an input or
     analysis error, 2 usage, 3 regression, or a more precise code of class 1
-    (input format, I/O, memory limit, out of memory, program mismatch), each
+    (input format, I/O, memory limit, out of memory, program mismatch, history), each
     raised as its own subclass below. byte_offset: the byte of the input the
     message names ("... at byte 612 ..."), or None."""
 
@@ -77,13 +77,20 @@ class MliaProgramMismatchError(MliaError):
     (MLIA_STATUS_PROGRAM_MISMATCH)."""
 
 
+class MliaHistoryError(MliaError):
+    """The run history cannot be opened, read or written: missing, damaged,
+    not an mlia history, or an unreachable server (MLIA_STATUS_HISTORY). For
+    run_advisor(history=...) the analysis outputs are written all the same."""
+
+
 # the library's mlia_status values (include/mlia/mlia.h)
 STATUS_ERROR, STATUS_USAGE, STATUS_REGRESSION = 1, 2, 3
 STATUS_INPUT_FORMAT, STATUS_IO, STATUS_MEMORY_LIMIT, STATUS_OUT_OF_MEMORY, STATUS_PROGRAM_MISMATCH = (
     1 | (1 << 8), 1 | (2 << 8), 1 | (3 << 8), 1 | (4 << 8), 1 | (5 << 8))
+STATUS_HISTORY = 1 | (6 << 8)
 _ERRORS = {STATUS_USAGE: MliaUsageError, STATUS_INPUT_FORMAT: MliaInputFormatError, STATUS_IO: MliaIOError,
            STATUS_MEMORY_LIMIT: MliaMemoryLimitError, STATUS_OUT_OF_MEMORY: MliaOutOfMemoryError,
-           STATUS_PROGRAM_MISMATCH: MliaProgramMismatchError}
+           STATUS_PROGRAM_MISMATCH: MliaProgramMismatchError, STATUS_HISTORY: MliaHistoryError}
 
 
 def _raise(rc: int, message: Optional[str], default: str):
@@ -215,6 +222,8 @@ def run_advisor(advice_category: str = "performance",
                 csv: Union[bool, str, Sequence[str]] = False,
                 csv_tables: Optional[Union[str, Sequence[str]]] = None,
                 memory_limit: Optional[int] = None,
+                history: Union[bool, str, os.PathLike, None] = None,
+                labels: Optional[Union[Dict[str, str], Sequence[str]]] = None,
                 **options: Any) -> Dict[str, Any]:
     """Run `mlia check` and return the standardized result as a dict.
 
@@ -240,14 +249,23 @@ def run_advisor(advice_category: str = "performance",
     tables (--csv-tables; executions.csv is the long form, one row per
     execution and value), and so does csv="all" or a list; output_dir
     defaults to "." then. memory_limit: the most memory the run may
-    use, in bytes (default 512 MiB + 64 x the inputs' size). Errors raise
-    MliaError (or MliaUsageError) carrying the CLI's message.
+    use, in bytes (default 512 MiB + 64 x the inputs' size). history records
+    the run in a run history (docs/history.md, --history): a SQLite file path
+    or a postgresql:// URI, True for the default one
+    ($XDG_DATA_HOME/mlia/history.sqlite); None (the default) uses
+    $MLIA_HISTORY when it is set, False never records. labels={"commit": ...}
+    (or ["commit=..."]) labels the recorded run (--label). A history that
+    cannot be written raises MliaHistoryError, the outputs written. Errors
+    raise MliaError (or MliaUsageError) carrying the CLI's message.
     """
+    if history is None and os.environ.get("MLIA_HISTORY"):
+        history = os.environ["MLIA_HISTORY"]
     given = dict(advice_category=advice_category, target_profile=target_profile, model=model,
                  profiling_data=profiling_data, companion_model=companion_model, output_dir=output_dir,
                  backend_options=backend_options, model_explorer=model_explorer, debug_buffer=debug_buffer,
                  reference_profiling_data=reference_profiling_data, reference_debug_buffer=reference_debug_buffer,
-                 trace=trace, csv=csv, csv_tables=csv_tables, memory_limit=memory_limit)
+                 trace=trace, csv=csv, csv_tables=csv_tables, memory_limit=memory_limit, history=history,
+                 labels=labels)
     given.update(options)
     request = {key: _value(key, value) for key, value in given.items() if value is not None}
     rc, text, message = _call("mlia_run_advisor_json", request)

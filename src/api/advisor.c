@@ -48,6 +48,9 @@ static int advisor_body(void *ctx, mlia_error *err, char **message)
     o.trace = cfg.trace;
     o.csv = cfg.csv;
     o.memory_limit = cfg.memory_limit;
+    o.history = cfg.history;
+    o.history_labels = cfg.history_labels;
+    o.n_history_labels = cfg.n_history_labels;
     if (!o.output_dir && (o.model_explorer || o.csv))
         o.output_dir = "."; /* visualization and tables need files: same default as the CLI */
     mlia_check_output co;

@@ -92,6 +92,21 @@ static int read_options(const mlia_check_options *o, mlia_opt_set *set, char *ms
     if (o->memory_limit &&
         mlia_opt_set_number(set, MLIA_OPT_MEMORY_LIMIT, (double)o->memory_limit, NULL, msg, n))
         return 2;
+    if (o->version < 2)
+        return 0; /* the members below came with version 2 */
+    if (o->history) {
+        if (*o->history) {
+            if (mlia_opt_set_text(set, MLIA_OPT_HISTORY, o->history, msg, n))
+                return 2;
+        } else {
+            mlia_opt_set_flag(set, MLIA_OPT_HISTORY, true); /* "": the default history */
+        }
+    }
+    if (o->n_history_labels > 0 && !o->history_labels)
+        return snprintf(msg, n, "mlia_check: opts->history_labels is NULL"), 2;
+    for (int i = 0; i < o->n_history_labels; i++)
+        if (mlia_opt_set_text(set, MLIA_OPT_LABEL, o->history_labels[i] ? o->history_labels[i] : "", msg, n))
+            return 2;
     return 0;
 }
 

@@ -57,6 +57,17 @@ static int read_options(const mlia_compare_options *o, mlia_opt_set *set, char *
     if (o->memory_limit &&
         mlia_opt_set_number(set, MLIA_OPT_CMP_MEMORY_LIMIT, (double)o->memory_limit, NULL, msg, n))
         return 2;
+    if (o->version < 2)
+        return 0; /* the members below came with version 2 */
+    if (o->baseline_history && mlia_opt_set_text(set, MLIA_OPT_BASELINE_HISTORY, o->baseline_history, msg, n))
+        return 2;
+    if (o->history_last && mlia_opt_set_number(set, MLIA_OPT_CMP_LAST, o->history_last, NULL, msg, n))
+        return 2;
+    if (o->n_history_labels > 0 && !o->history_labels)
+        return snprintf(msg, n, "mlia_compare: opts->history_labels is NULL"), 2;
+    for (int i = 0; i < o->n_history_labels; i++)
+        if (mlia_opt_set_text(set, MLIA_OPT_CMP_LABEL, o->history_labels[i] ? o->history_labels[i] : "", msg, n))
+            return 2;
     return 0;
 }
 
@@ -106,7 +117,9 @@ int mlia_compare(const mlia_compare_options *opts, mlia_compare_output *out, cha
                            : !out ? "mlia_compare: out is NULL"
                            : !opts->new_run ? "mlia_compare: opts->new_run is NULL"
                            : opts->n_baselines > 0 && !opts->baselines ? "mlia_compare: opts->baselines is NULL"
-                           : opts->n_baselines <= 0 && !opts->baseline ? "mlia_compare: opts->baseline is NULL"
+                           : opts->n_baselines <= 0 && !opts->baseline &&
+                                   !(opts->version >= 2 && opts->baseline_history)
+                               ? "mlia_compare: opts->baseline is NULL"
                                                                        : NULL;
     for (int i = 0; !null_arg && i < opts->n_baselines; i++)
         if (!opts->baselines[i])
@@ -182,6 +195,10 @@ static int compare_request_body(void *ctx, mlia_error *err, char **message)
     o.allow_different_settings = cfg.allow_different_settings;
     o.tested_only = cfg.tested_only;
     o.memory_limit = cfg.memory_limit;
+    o.baseline_history = cfg.baseline_history;
+    o.history_last = cfg.history_last;
+    o.history_labels = cfg.history_labels;
+    o.n_history_labels = cfg.n_history_labels;
     mlia_compare_output co;
     char *error = NULL;
     int rc = mlia_compare(&o, &co, &error);

@@ -154,6 +154,7 @@ const char *mlia_status_name(int status)
     case MLIA_STATUS_MEMORY_LIMIT: return "memory limit";
     case MLIA_STATUS_OUT_OF_MEMORY: return "out of memory";
     case MLIA_STATUS_PROGRAM_MISMATCH: return "program mismatch";
+    case MLIA_STATUS_HISTORY: return "history";
     default: return "unknown status";
     }
 }
@@ -169,6 +170,7 @@ _Static_assert(MLIA_STATUS_IO == (1 | (MLIA_ERROR_KIND_IO << 8)), "status");
 _Static_assert(MLIA_STATUS_MEMORY_LIMIT == (1 | (MLIA_ERROR_KIND_MEMORY_LIMIT << 8)), "status");
 _Static_assert(MLIA_STATUS_OUT_OF_MEMORY == (1 | (MLIA_ERROR_KIND_OUT_OF_MEMORY << 8)), "status");
 _Static_assert(MLIA_STATUS_PROGRAM_MISMATCH == (1 | (MLIA_ERROR_KIND_MISMATCH << 8)), "status");
+_Static_assert(MLIA_STATUS_HISTORY == (1 | (MLIA_ERROR_KIND_HISTORY << 8)), "status");
 
 void mlia_free(void *p)
 {

@@ -34,7 +34,7 @@ static int usage_error(char *msg, size_t n, const char *fmt, ...)
     return 2;
 }
 
-static const char *const COMMANDS[] = {"check", "inspect", "compare"};
+static const char *const COMMANDS[] = {"check", "inspect", "compare", "history"};
 
 /* A positional argument: the command word, then the command's own. */
 static int positional(mlia_cli_args *a, const char *arg, char *msg, size_t n)
@@ -42,7 +42,7 @@ static int positional(mlia_cli_args *a, const char *arg, char *msg, size_t n)
     mlia_opt_set *s = &a->set;
     switch (s->command) {
     case MLIA_CMD_NONE:
-        for (int c = 0; c < 3; c++)
+        for (int c = 0; c < 4; c++)
             if (strcmp(arg, COMMANDS[c]) == 0) {
                 s->command = (mlia_cmd)(MLIA_CMD_CHECK + c);
                 return 0;
@@ -53,7 +53,8 @@ static int positional(mlia_cli_args *a, const char *arg, char *msg, size_t n)
         /* `mlia chek`: the nearest command word (issue 29, 6) */
         const char *near = mlia_opt_nearest(arg, strlen(arg), COMMANDS, 3);
         return usage_error(msg, n,
-                           "argument command: invalid choice: '%s' (choose from 'check', 'inspect', 'compare')%s%s%s",
+                           "argument command: invalid choice: '%s' (choose from 'check', 'inspect', 'compare', "
+                           "'history')%s%s%s",
                            arg, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
     }
     case MLIA_CMD_CHECK:
@@ -69,6 +70,10 @@ static int positional(mlia_cli_args *a, const char *arg, char *msg, size_t n)
             return 0;
         }
         break;
+    case MLIA_CMD_HISTORY:
+        if (!s->v[MLIA_OPT_HIST_LOCATION].count)
+            return mlia_opt_set_text(s, MLIA_OPT_HIST_LOCATION, arg, msg, n);
+        break;
     default:
         break;
     }
@@ -76,8 +81,8 @@ static int positional(mlia_cli_args *a, const char *arg, char *msg, size_t n)
     return 0;
 }
 
-/* compare: BASELINE NEW, or NEW alone after --baseline (BASELINE comes
- * before the --baseline runs). */
+/* compare: BASELINE NEW, or NEW alone after --baseline or with
+ * --baseline-history (BASELINE comes before the --baseline runs). */
 static void bind_compare(mlia_cli_args *a)
 {
     mlia_opt_set *s = &a->set;
@@ -87,7 +92,7 @@ static void bind_compare(mlia_cli_args *a)
         base = a->pos[0];
         s->v[MLIA_OPT_NEW].text = a->pos[1];
         s->v[MLIA_OPT_NEW].count = 1;
-    } else if (a->n_pos == 1 && b->count) {
+    } else if (a->n_pos == 1 && (b->count || s->v[MLIA_OPT_BASELINE_HISTORY].count)) {
         s->v[MLIA_OPT_NEW].text = a->pos[0];
         s->v[MLIA_OPT_NEW].count = 1;
     } else if (a->n_pos == 1) {
@@ -167,8 +172,14 @@ int mlia_cli_parse(int argc, char **argv, mlia_cli_args *a, char *msg, size_t ms
             on_flag(a, o);
             continue;
         }
+        bool next_is_option = i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] != 0);
+        if (!attached && next_is_option && (o->flags & MLIA_OPT_OPTIONAL_VALUE)) {
+            /* --history alone (argparse's nargs='?') */
+            mlia_opt_set_flag(&a->set, o->id, true);
+            continue;
+        }
         if (!attached) {
-            if (i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] != 0))
+            if (next_is_option)
                 return usage_error(msg, msg_size, "argument %s: expected one argument", name);
             value = argv[++i];
         }
@@ -189,6 +200,8 @@ int mlia_cli_validate(mlia_cli_args *a, char *msg, size_t n)
         return mlia_check_resolve(s, &a->check, msg, n);
     case MLIA_CMD_COMPARE:
         return mlia_compare_resolve(s, &a->compare, msg, n);
+    case MLIA_CMD_HISTORY:
+        return mlia_history_resolve(s, &a->history, msg, n);
     case MLIA_CMD_INSPECT:
         if (mlia_opt_unknown_error(s, msg, n))
             return 2;
@@ -207,6 +220,10 @@ int mlia_cli_validate(mlia_cli_args *a, char *msg, size_t n)
     "usage: mlia compare BASELINE NEW [--baseline RUN]... [--output-dir DIR] [--threshold PCT] "                     \
     "[--allow-different-programs] [--allow-different-settings] [--json] [--fail-on-regression] [--tested-only]"
 
+#define HISTORY_USAGE                                                                                              \
+    "usage: mlia history [LOCATION] [--program FINGERPRINT | --model NAME] [--label KEY=VALUE]... "                \
+    "[--metric NAME] [--entity ID] [--last N] [--format {table,csv,json}] [--output-dir DIR]"
+
 const char *mlia_cli_usage(mlia_cmd command)
 {
     switch (command) {
@@ -217,8 +234,10 @@ const char *mlia_cli_usage(mlia_cmd command)
         return "usage: mlia inspect FILE";
     case MLIA_CMD_COMPARE:
         return COMPARE_USAGE;
+    case MLIA_CMD_HISTORY:
+        return HISTORY_USAGE;
     default:
-        return "usage: mlia {check,inspect,compare} ... (see 'mlia --help')";
+        return "usage: mlia {check,inspect,compare,history} ... (see 'mlia --help')";
     }
 }
 
@@ -227,7 +246,7 @@ static const struct {
     const char *head, *tail;
     size_t column; /* where the help of an option starts */
 } HELP[MLIA_CMD_N] = {
-    [MLIA_CMD_NONE] = {"usage: mlia [-h] [-v] {check,inspect,compare} ...\n"
+    [MLIA_CMD_NONE] = {"usage: mlia [-h] [-v] {check,inspect,compare,history} ...\n"
                        "\n"
                        "ML Inference Advisor: ExecuTorch ETRecord profiling views for Arm GPUs with\n"
                        "neural accelerators (Neural Technology profiling data).\n"
@@ -235,7 +254,8 @@ static const struct {
                        "commands:\n"
                        "  check     analyse an ETRecord with its ETDump; write DIR/mlia-output/\n"
                        "  inspect   print the decoded structure of an ExecuTorch or delegate file as JSON\n"
-                       "  compare   compare two mlia outputs of the same model ('mlia compare --help')\n",
+                       "  compare   compare two mlia outputs of the same model ('mlia compare --help')\n"
+                       "  history   list the runs of a run history and a metric's trend ('mlia history --help')\n",
                        "\n"
                        "'mlia COMMAND --help' describes the options of a command.\n"
                        "\n"
@@ -251,6 +271,7 @@ static const struct {
                         "                   --reference-debug-buffer BIN]]\n"
                         "                  [--neural-technology-profiling-data.ticks-per-second HZ]\n"
                         "                  [--neural-technology-profiling-data.warmup-executions N]\n"
+                        "                  [--history [LOCATION]] [--label KEY=VALUE]...\n"
                         "                  [-b BACKEND] [--csv] [--json] [-q] [-d]\n"
                         "\n"
                         "Analyse an ExecuTorch ETDump (runtime timings and its delegates' neural\n"
@@ -271,6 +292,8 @@ static const struct {
                           "Exit status: 0 success, 1 input error, 2 usage error.\n",
                           17},
     [MLIA_CMD_COMPARE] = {COMPARE_USAGE "\n"
+                                        "       mlia compare NEW --baseline-history LOCATION [--last N] "
+                                        "[--label KEY=VALUE]...\n"
                                         "\n"
                                         "Compare two runs of `mlia check` on the same program (recognised by the "
                                         "program\n"
@@ -291,6 +314,17 @@ static const struct {
                           "\n"
                           "Exit status: 0 success, 1 input error, 2 usage error,\n"
                           "3 regression found with --fail-on-regression\n",
+                          25},
+    [MLIA_CMD_HISTORY] = {HISTORY_USAGE "\n"
+                                        "\n"
+                                        "List the runs recorded with `mlia check --history` and a metric's trend "
+                                        "over\n"
+                                        "them, oldest to newest, with a sparkline (docs/history.md).\n"
+                                        "\n"
+                                        "positional arguments:\n"
+                                        "  LOCATION               ", /* + the row's help */
+                          "\n"
+                          "Exit status: 0 success, 1 history error, 2 usage error.\n",
                           25},
 };
 
@@ -328,7 +362,7 @@ static void option_names(const mlia_opt *o, char *out, size_t n)
             out[off++] = '}';
         out[off < n ? off : n - 1] = 0;
     } else if (o->type != MLIA_OPT_FLAG && o->metavar && off < n) {
-        snprintf(out + off, n - off, " %s", o->metavar);
+        snprintf(out + off, n - off, (o->flags & MLIA_OPT_OPTIONAL_VALUE) ? " [%s]" : " %s", o->metavar);
     }
 }
 
@@ -340,8 +374,15 @@ size_t mlia_cli_help(mlia_cmd command, char *buf, size_t n)
         command = MLIA_CMD_NONE;
     size_t col = HELP[command].column;
     put(&h, "%s", HELP[command].head);
-    if (command == MLIA_CMD_INSPECT)
-        put(&h, "%s\n", MLIA_OPTS[MLIA_OPT_FILE].help);
+    if (command == MLIA_CMD_INSPECT || command == MLIA_CMD_HISTORY) {
+        /* the positional's help, its later lines at the column */
+        const char *line = MLIA_OPTS[command == MLIA_CMD_INSPECT ? MLIA_OPT_FILE : MLIA_OPT_HIST_LOCATION].help;
+        for (bool first = true; *line; first = false) {
+            size_t l = strcspn(line, "\n");
+            put(&h, "%*s%.*s\n", first ? 0 : (int)col, "", (int)l, line);
+            line += l + (line[l] == '\n');
+        }
+    }
     put(&h, "\noptions:\n");
     for (int i = 0; i < MLIA_OPT_N; i++) {
         const mlia_opt *o = &MLIA_OPTS[i];

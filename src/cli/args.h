@@ -26,6 +26,7 @@ typedef struct mlia_cli_args {
     /* after mlia_cli_validate: what the command runs on */
     mlia_check_config check;
     mlia_compare_config compare;
+    mlia_history_config history;
     const char *file;              /* inspect: FILE */
 } mlia_cli_args;
 

@@ -34,6 +34,10 @@ int mlia_cli_compare(const mlia_cli_args *args)
     o.allow_different_programs = c->allow_different_programs;
     o.allow_different_settings = c->allow_different_settings;
     o.tested_only = c->tested_only;
+    o.baseline_history = c->baseline_history;
+    o.history_last = c->history_last;
+    o.history_labels = c->history_labels;
+    o.n_history_labels = c->n_history_labels;
     o.output_beside_new = 1;
     o.console_width = mlia_cli_console_width();
     mlia_compare_output out;

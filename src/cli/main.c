@@ -37,6 +37,7 @@
 #include "cli/args.h"
 #include "cli/compare_cli.h"
 #include "cli/console.h"
+#include "cli/history_cli.h"
 #include "core/error.h"
 #include "core/file.h"
 #include "core/oom.h"
@@ -314,6 +315,9 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     opts.ticks_per_second = c->ticks_per_second;
     opts.warmup_executions = c->warmup_executions;
     opts.csv = c->csv;
+    opts.history = c->history;
+    opts.history_labels = c->history_labels;
+    opts.n_history_labels = c->n_history_labels;
     opts.cli_args = (const char *const *)(argv + 1);
     opts.n_cli_args = argc - 1;
     opts.console_width = mlia_cli_console_width();
@@ -372,6 +376,22 @@ static int run_check(const mlia_cli_args *a, int argc, char **argv)
     return finish_stdout(status);
 }
 
+/* MLIA_HISTORY (docs/history.md): the history `mlia check` records every
+ * run into (also --history given alone) and `mlia history` lists when no
+ * LOCATION is given. Set as if given on the command line; 0, or 2. */
+static int history_from_env(mlia_cli_args *a, char *msg, size_t n)
+{
+    const char *env = getenv("MLIA_HISTORY");
+    if (!env || !*env)
+        return 0;
+    mlia_opt_id id = a->set.command == MLIA_CMD_CHECK     ? MLIA_OPT_HISTORY
+                     : a->set.command == MLIA_CMD_HISTORY ? MLIA_OPT_HIST_LOCATION
+                                                          : MLIA_OPT_N;
+    if (id == MLIA_OPT_N || a->set.v[id].text)
+        return 0;
+    return mlia_opt_set_text(&a->set, id, env, msg, n);
+}
+
 static int run_main(int argc, char **argv)
 {
     /* about 30 KB (the option set keeps up to 1024 values of each repeated
@@ -393,12 +413,14 @@ static int run_main(int argc, char **argv)
         rc = finish_stdout(0);
     } else if (a->set.command == MLIA_CMD_CHECK && check_folders(&a->set, msg, sizeof msg) != 0) {
         rc = input_fail(msg);
-    } else if (mlia_cli_validate(a, msg, sizeof msg) != 0) {
+    } else if (history_from_env(a, msg, sizeof msg) || mlia_cli_validate(a, msg, sizeof msg) != 0) {
         rc = usage_fail(a->set.command, msg);
     } else if (a->set.command == MLIA_CMD_INSPECT) {
         rc = run_inspect(a);
     } else if (a->set.command == MLIA_CMD_COMPARE) {
         rc = mlia_cli_compare(a);
+    } else if (a->set.command == MLIA_CMD_HISTORY) {
+        rc = mlia_cli_history(a);
     } else {
         /* Ctrl-C, kill and hang-up remove the temporary output tree. */
         mlia_outdir_cleanup_on_signals();

@@ -23,7 +23,8 @@ typedef enum mlia_error_kind {
     MLIA_ERROR_KIND_IO,            /* a file could not be opened, read or written */
     MLIA_ERROR_KIND_MEMORY_LIMIT,  /* the work outgrew its memory limit */
     MLIA_ERROR_KIND_OUT_OF_MEMORY, /* an allocation failed */
-    MLIA_ERROR_KIND_MISMATCH       /* inputs of different programs */
+    MLIA_ERROR_KIND_MISMATCH,      /* inputs of different programs */
+    MLIA_ERROR_KIND_HISTORY        /* the run history cannot be opened, read or written */
 } mlia_error_kind;
 
 typedef struct mlia_error {

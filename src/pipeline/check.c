@@ -28,6 +28,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/alloc.h"
 #include "core/cnum.h"
@@ -46,6 +47,8 @@
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
 #include "formats/pte.h"
+#include "formats/result_read.h"
+#include "history/history.h"
 #include "report/csv/csv.h"
 #include "report/result/console.h"
 #include "report/outdir.h"
@@ -753,6 +756,46 @@ static int stage_results(mlia_session *s, mlia_error *err)
     return 0;
 }
 
+/* Records the run into the history the options name (docs/history.md).
+ * The settings are the ones the written result states (its context, read
+ * back with formats/result_read.h as `mlia compare` reads them): the text
+ * when it was built, else DIR/mlia-output/mlia-output.json. */
+static int record_history(mlia_session *s, const char *json_text, size_t json_len, const char *outp,
+                          mlia_error *err)
+{
+    const mlia_check_config *o = s->opts;
+    result_doc doc;
+    if (json_text) {
+        if (result_doc_read(json_text, json_len, "mlia-output.json", &s->arena, &doc, err))
+            return -1;
+    } else {
+        const char *path = mlia_arena_printf(&s->arena, "%s/mlia-output.json", outp ? outp : ".");
+        int fd = result_open_input(path, UINT64_MAX, "an mlia output", NULL, err);
+        if (fd < 0)
+            return -1;
+        int rrc = result_doc_read_fd(fd, path, &s->arena, &doc, err);
+        close(fd);
+        if (rrc)
+            return -1;
+    }
+    history_label *labels = NULL;
+    for (int i = 0; i < o->n_history_labels; i++)
+        if (!history_label_valid(o->history_labels[i]))
+            return mlia_error_setf(err, NULL, "label '%s': expected " HISTORY_LABEL_RULE, o->history_labels[i]);
+    uint32_t n = history_labels_split(o->history_labels, o->n_history_labels > 0 ? (uint32_t)o->n_history_labels : 0,
+                                      &s->arena, &labels);
+    progress(s, "recording the run in the history");
+    if (history_open(o->history, true, &s->history, err))
+        return -1;
+    int rc = history_record(s->history, mlia_session_record(s), &doc.settings, labels, n, err);
+    if (!rc)
+        s->history_note = mlia_arena_printf(&s->arena, "History: recorded in %s (%s)\n", history_location(s->history),
+                                            history_engine(s->history));
+    history_close(s->history);
+    s->history = NULL;
+    return rc;
+}
+
 /* The outputs: needs the digests (result context, run id, log). */
 static int stage_outputs(mlia_session *s, mlia_error *err)
 {
@@ -827,11 +870,31 @@ static int stage_outputs(mlia_session *s, mlia_error *err)
         free(status_error);
         return -1;
     }
+    /* the history last: a history that cannot be written fails the run
+     * with its outputs kept (docs/history.md) */
+    if (o->history && record_history(s, json_text, json_len, outp, err)) {
+        free(page);
+        free(outp);
+        free(me_cmd);
+        free(me_hint);
+        free(json_text);
+        free(console);
+        free(status_error);
+        return -1;
+    }
     out->result_json = json_text;
     out->page_path = page;
     out->model_explorer_command = me_cmd;
     out->model_explorer_hint = me_hint;
     out->output_path = outp;
+    if (s->history_note && console) {
+        mlia_buf b;
+        mlia_buf_init(&b);
+        mlia_buf_puts(&b, console);
+        mlia_buf_puts(&b, s->history_note);
+        free(console);
+        console = mlia_buf_take(&b);
+    }
     out->console = console;
     out->status_error = status_error;
     return 0;
@@ -924,6 +987,7 @@ void check_session_free(mlia_session *s)
         pthread_cond_destroy(&s->job->cv);
         pthread_mutex_destroy(&s->job->mu);
     }
+    history_close(s->history);
     mlia_file_close(&s->etrecord_file);
     captures_free(s);
     mlia_file_close(&s->companion_file);

@@ -18,6 +18,7 @@
 
 #include "analysis/compare.h"
 #include "core/json_write.h"
+#include "history/history.h"
 #include "pipeline/inputs.h"
 #include "report/compare/compare_out.h"
 
@@ -332,27 +333,99 @@ static int baseline_runs(const mlia_compare_config *opts, mlia_arena *a, const c
     return 0;
 }
 
+/* The baseline runs of --baseline-history: the newest runs of NEW's program
+ * and method (and labels) in the history, NEW itself left out when it was
+ * recorded there. Each is named "<history>#<run id>". */
+static int history_baselines(compare_session *cs, const mlia_compare_config *opts, mlia_error *err)
+{
+    mlia_arena *arena = &cs->arena;
+    const result_doc *nd = &cs->new_run.doc;
+    if (!nd->fingerprint.program)
+        return mlia_error_setf(err, cs->new_run.json_path,
+                               "no program fingerprint (written by an older mlia): the history gate finds the "
+                               "baseline by it; run mlia check again");
+    history_label *labels = NULL;
+    uint32_t nl = opts->n_history_labels > 0 ? (uint32_t)opts->n_history_labels : 0;
+    for (uint32_t i = 0; i < nl; i++)
+        if (!history_label_valid(opts->history_labels[i]))
+            return mlia_error_setf(err, NULL, "label '%s': expected " HISTORY_LABEL_RULE, opts->history_labels[i]);
+    nl = history_labels_split(opts->history_labels, nl, arena, &labels);
+    uint32_t last = opts->history_last ? opts->history_last : HISTORY_DEFAULT_BASELINE_LAST;
+    if (last > COMPARE_MAX_BASELINES)
+        last = COMPARE_MAX_BASELINES;
+    if (history_open(opts->baseline_history, false, &cs->history, err))
+        return -1;
+    /* one more than asked: NEW itself may be among them */
+    /* runs analysed with NEW's settings (docs/history.md "The history gate") */
+    history_settings st = {nd->settings.ticks_per_second, nd->settings.warmup_executions,
+                           nd->settings.statistics_mode != NULL,
+                           nd->settings.statistics_mode ? strtoll(nd->settings.statistics_mode, NULL, 10) : 0,
+                           nd->settings.statistics_device};
+    history_query q = {nd->fingerprint.program, NULL, nd->method, labels, nl, last + 1, NULL, NULL, &st};
+    result_doc *docs = NULL;
+    const char **ids = NULL;
+    uint32_t n = 0;
+    if (history_docs(cs->history, &q, arena, &docs, &ids, &n, err))
+        return -1;
+    const char *shown = mlia_arena_strdup(arena, history_location(cs->history));
+    history_close(cs->history);
+    cs->history = NULL;
+    compare_input *bs = mlia_arena_array(arena, n ? n : 1, sizeof *bs);
+    uint32_t k = 0;
+    for (uint32_t i = n; i-- > 0 && k < last;) { /* newest first, then back to oldest first */
+        if (nd->run_id && strcmp(ids[i], nd->run_id) == 0)
+            continue;
+        memset(&bs[k], 0, sizeof bs[k]);
+        bs[k].page_fd = bs[k].json_fd = -1;
+        bs[k].doc = docs[i];
+        bs[k].json_path = mlia_arena_printf(arena, "%s#%s", shown, ids[i]);
+        k++;
+    }
+    for (uint32_t i = 0; i < k / 2; i++) {
+        compare_input t = bs[i];
+        bs[i] = bs[k - 1 - i];
+        bs[k - 1 - i] = t;
+    }
+    if (!k)
+        return mlia_error_setf(err, shown, "no recorded run of this program to compare with (fingerprint %.12s, "
+                                           "method '%s', the same settings%s)",
+                               nd->fingerprint.program, nd->method ? nd->method : "",
+                               nl ? ", with the labels given" : "");
+    cs->baselines = bs;
+    cs->n_baselines = k;
+    return 0;
+}
+
 int compare_session_run(compare_session *cs, const mlia_compare_config *opts, compare_outputs *out,
                         mlia_error *err)
 {
     mlia_arena *arena = &cs->arena;
     double threshold = opts->threshold < 0 ? COMPARE_DEFAULT_THRESHOLD : opts->threshold;
-    const char **paths = NULL;
-    uint32_t nb = 0;
-    if (baseline_runs(opts, arena, &paths, &nb, err))
-        return 1;
-    /* counted only once allocated: an out-of-memory jump may come from the allocation */
-    compare_input *bs = mlia_arena_array(arena, nb, sizeof *bs);
-    for (uint32_t i = 0; i < nb; i++)
-        bs[i].page_fd = bs[i].json_fd = -1;
-    cs->baselines = bs;
-    cs->n_baselines = nb;
     compare_input *n = &cs->new_run;
-    for (uint32_t i = 0; i < nb; i++)
-        if (read_run(paths[i], &bs[i], arena, err))
+    compare_input *bs = NULL;
+    uint32_t nb = 0;
+    if (opts->baseline_history) {
+        /* the baseline from the run history (docs/history.md "The history gate") */
+        if (read_run(opts->new_run, n, arena, err) || history_baselines(cs, opts, err))
             return 1;
-    if (read_run(opts->new_run, n, arena, err))
-        return 1;
+        bs = cs->baselines;
+        nb = cs->n_baselines;
+    } else {
+        const char **paths = NULL;
+        if (baseline_runs(opts, arena, &paths, &nb, err))
+            return 1;
+        /* counted only once allocated: an out-of-memory jump may come from the allocation */
+        bs = mlia_arena_array(arena, nb, sizeof *bs);
+        for (uint32_t i = 0; i < nb; i++)
+            bs[i].page_fd = bs[i].json_fd = -1;
+        cs->baselines = bs;
+        cs->n_baselines = nb;
+        for (uint32_t i = 0; i < nb; i++)
+            if (read_run(paths[i], &bs[i], arena, err))
+                return 1;
+        if (read_run(opts->new_run, n, arena, err))
+            return 1;
+    }
     compare_identity identity = COMPARE_SAME_PROGRAM;
     for (uint32_t i = 0; i < nb; i++) {
         compare_identity id;
@@ -472,6 +545,8 @@ void compare_session_abort_outputs(compare_session *cs)
 void compare_session_free(compare_session *cs)
 {
     compare_session_abort_outputs(cs);
+    history_close(cs->history);
+    cs->history = NULL;
     for (uint32_t i = 0; i <= cs->n_baselines; i++) {
         compare_input *s = i < cs->n_baselines ? &cs->baselines[i] : &cs->new_run;
         if (s->json_fd >= 0)

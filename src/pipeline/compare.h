@@ -45,6 +45,7 @@ typedef struct compare_session {
     compare_input new_run;
     mlia_outdir outdir;         /* the compare/ folder being written */
     bool outdir_open;
+    struct mlia_history *history; /* --baseline-history while it is read, else NULL */
     uint32_t n_warnings;
     const char *warnings[COMPARE_MAX_WARNINGS]; /* arena strings, unescaped */
     uint32_t n_settings;

@@ -20,11 +20,13 @@
 #include "core/json_write.h"
 #include "core/str.h"
 #include "analysis/run.h"
+#include "history/history.h"
 #include "pipeline/inputs.h"
 
 #define CHECK MLIA_OPT_IN(MLIA_CMD_CHECK)
 #define INSPECT MLIA_OPT_IN(MLIA_CMD_INSPECT)
 #define COMPARE MLIA_OPT_IN(MLIA_CMD_COMPARE)
+#define HISTORY MLIA_OPT_IN(MLIA_CMD_HISTORY)
 #define GLOBAL MLIA_OPT_IN(MLIA_CMD_NONE)
 #define NTPD MLIA_OPT_PROFILING_BACKEND
 
@@ -87,6 +89,13 @@ const mlia_opt MLIA_OPTS[MLIA_OPT_N] = {
      "operators,chains,executions,memory,modules,all", 0, 0, 0, NULL, "operators,chains,memory,modules",
      "the CSV tables to write (implies --csv), comma-\nseparated: operators, chains, executions (long\n"
      "form, one row per execution and value), memory,\nmodules, all"},
+    {MLIA_OPT_HISTORY, MLIA_OPT_PATH, CHECK, MLIA_OPT_OPTIONAL_VALUE, "--history", 0, NULL, "history", NULL,
+     "LOCATION", NULL, 0, 0, 0, "(true, false or a SQLite file or postgresql:// URI)", NULL,
+     "record the run in a history: a SQLite file or a\npostgresql:// URI (default: $MLIA_HISTORY, else\n"
+     "$XDG_DATA_HOME/mlia/history.sqlite); alone, put it\nafter MODEL or use --history=LOCATION"},
+    {MLIA_OPT_LABEL, MLIA_OPT_TEXTS, CHECK, MLIA_OPT_KEY_VALUE, "--label", 0, NULL, "labels", NULL, "KEY=VALUE",
+     NULL, 0, 0, 0, "(KEY=VALUE texts, or an object {KEY: VALUE})", NULL,
+     "a label of the recorded run (commit, device,\nbuild...); repeat it (docs/history.md)"},
     {MLIA_OPT_JSON, MLIA_OPT_FLAG, CHECK, MLIA_OPT_CLI_ONLY, "--json", 0, NULL, NULL, NULL, NULL, NULL, 0, 0, 0,
      NULL, NULL, "print the result JSON on standard output\ninstead of the summary"},
     {MLIA_OPT_MEMORY_LIMIT, MLIA_OPT_COUNT, CHECK, 0, NULL, 0, NULL, "memory_limit", NULL, "BYTES", NULL, 65536,
@@ -122,14 +131,48 @@ const mlia_opt MLIA_OPTS[MLIA_OPT_N] = {
     {MLIA_OPT_TESTED_ONLY, MLIA_OPT_FLAG, COMPARE, 0, "--tested-only", 0, NULL, "tested_only", NULL, NULL, NULL, 0,
      0, 0, NULL, NULL,
      "--fail-on-regression counts tested regressions only\n(at least 3 samples on each side); likely ones are listed"},
+    {MLIA_OPT_BASELINE_HISTORY, MLIA_OPT_PATH, COMPARE, 0, "--baseline-history", 0, NULL, "baseline_history", NULL,
+     "LOCATION", NULL, 0, 0, 0, NULL, NULL,
+     "the baseline is the newest runs of NEW's program (same\nmethod and settings) recorded in this history (a "
+     "SQLite\nfile or a postgresql:// URI, docs/history.md), pooled;\nNEW itself is left out when it was recorded "
+     "there"},
+    {MLIA_OPT_CMP_LAST, MLIA_OPT_COUNT, COMPARE, 0, "--last", 0, NULL, "last", NULL, "N", NULL, 1, 1024, 4,
+     "(a whole number of runs, 1 to 1024)", "10", "with --baseline-history: how many runs (default: 10)"},
+    {MLIA_OPT_CMP_LABEL, MLIA_OPT_TEXTS, COMPARE, MLIA_OPT_KEY_VALUE, "--label", 0, NULL, "labels", NULL,
+     "KEY=VALUE", NULL, 0, 0, 0, "(KEY=VALUE texts, or an object {KEY: VALUE})", NULL,
+     "with --baseline-history: only runs with this label;\nrepeat it (all must match)"},
     {MLIA_OPT_CMP_MEMORY_LIMIT, MLIA_OPT_COUNT, COMPARE, 0, NULL, 0, NULL, "memory_limit", NULL, "BYTES", NULL,
      65536, 1e18, 19, "(a whole number of bytes, 65536 to 1e18)", "512 MiB + 64 x the inputs' size",
      "largest memory the comparison may use"},
-    {MLIA_OPT_QUIET, MLIA_OPT_FLAG, GLOBAL | CHECK | INSPECT | COMPARE, MLIA_OPT_CLI_ONLY, "--quiet", 'q', NULL, NULL,
+    {MLIA_OPT_HIST_LOCATION, MLIA_OPT_PATH, HISTORY, MLIA_OPT_POSITIONAL, NULL, 0, NULL, "location", NULL,
+     "LOCATION", NULL, 0, 0, 0, NULL, "$MLIA_HISTORY, else $XDG_DATA_HOME/mlia/history.sqlite",
+     "a SQLite history file or a postgresql:// URI\n(default: $MLIA_HISTORY, else\n"
+     "$XDG_DATA_HOME/mlia/history.sqlite)"},
+    {MLIA_OPT_HIST_PROGRAM, MLIA_OPT_TEXT, HISTORY, 0, "--program", 0, NULL, "program", NULL, "FINGERPRINT", NULL,
+     0, 0, 0, NULL, NULL, "only runs of this program (its fingerprint, or a prefix\nof at least 8 hex digits)"},
+    {MLIA_OPT_HIST_MODEL, MLIA_OPT_TEXT, HISTORY, 0, "--model", 0, NULL, "model", NULL, "NAME", NULL, 0, 0, 0, NULL,
+     NULL, "only runs of this model (the ETRecord's file name)"},
+    {MLIA_OPT_HIST_LABEL, MLIA_OPT_TEXTS, HISTORY, MLIA_OPT_KEY_VALUE, "--label", 0, NULL, "labels", NULL,
+     "KEY=VALUE", NULL, 0, 0, 0, "(KEY=VALUE texts, or an object {KEY: VALUE})", NULL,
+     "only runs with this label; repeat it (all must match)"},
+    {MLIA_OPT_HIST_METRIC, MLIA_OPT_TEXT, HISTORY, 0, "--metric", 0, NULL, "metric", NULL, "NAME", NULL, 0, 0, 0,
+     NULL, HISTORY_DEFAULT_METRIC, "the trend's metric or series key (default:\ninference_time)"},
+    {MLIA_OPT_HIST_ENTITY, MLIA_OPT_TEXT, HISTORY, 0, "--entity", 0, NULL, "entity", NULL, "ID", NULL, 0, 0, 0,
+     NULL, NULL, "the trend of this entity (e.g. an operator's id)\ninstead of the model's"},
+    {MLIA_OPT_HIST_LAST, MLIA_OPT_COUNT, HISTORY, 0, "--last", 0, NULL, "last", NULL, "N", NULL, 1, 1000000, 7,
+     "(a whole number of runs, 1 to 1000000)", "20", "the newest N runs (default: 20)"},
+    {MLIA_OPT_HIST_FORMAT, MLIA_OPT_CHOICE, HISTORY, 0, "--format", 0, NULL, "format", NULL, NULL, "table,csv,json",
+     0, 0, 0, NULL, "table", "what is printed (default: table)"},
+    {MLIA_OPT_HIST_OUTPUT_DIR, MLIA_OPT_PATH, HISTORY, 0, "--output-dir", 0, NULL, "output_dir", NULL, "DIR", NULL,
+     0, 0, 0, NULL, NULL, "also write DIR/history/history.html, the trend chart"},
+    {MLIA_OPT_HIST_MEMORY_LIMIT, MLIA_OPT_COUNT, HISTORY, 0, NULL, 0, NULL, "memory_limit", NULL, "BYTES", NULL,
+     65536, 1e18, 19, "(a whole number of bytes, 65536 to 1e18)", "512 MiB",
+     "largest memory the listing may use"},
+    {MLIA_OPT_QUIET, MLIA_OPT_FLAG, GLOBAL | CHECK | INSPECT | COMPARE | HISTORY, MLIA_OPT_CLI_ONLY, "--quiet", 'q', NULL, NULL,
      NULL, NULL, NULL, 0, 0, 0, NULL, NULL, "print nothing on success"},
     {MLIA_OPT_DEBUG, MLIA_OPT_FLAG, GLOBAL | CHECK | INSPECT, MLIA_OPT_CLI_ONLY, "--debug", 'd', NULL, NULL, NULL,
      NULL, NULL, 0, 0, 0, NULL, NULL, "print each stage with its timing on stderr"},
-    {MLIA_OPT_HELP, MLIA_OPT_FLAG, GLOBAL | CHECK | INSPECT | COMPARE, MLIA_OPT_CLI_ONLY, "--help", 'h', NULL, NULL,
+    {MLIA_OPT_HELP, MLIA_OPT_FLAG, GLOBAL | CHECK | INSPECT | COMPARE | HISTORY, MLIA_OPT_CLI_ONLY, "--help", 'h', NULL, NULL,
      NULL, NULL, NULL, 0, 0, 0, NULL, NULL, "show this help and exit"},
     {MLIA_OPT_VERSION, MLIA_OPT_FLAG, GLOBAL | CHECK | INSPECT, MLIA_OPT_CLI_ONLY, "--version", 'v', NULL, NULL,
      NULL, NULL, NULL, 0, 0, 0, NULL, NULL, "show the version and exit"},
@@ -159,6 +202,9 @@ static int list_slot(mlia_opt_id id)
     case MLIA_OPT_PROFILING: return 0;
     case MLIA_OPT_BACKEND: return 1;
     case MLIA_OPT_BASELINE: return 2;
+    case MLIA_OPT_LABEL:
+    case MLIA_OPT_CMP_LABEL:
+    case MLIA_OPT_HIST_LABEL: return 3; /* one --label row per command */
     default: return -1;
     }
 }
@@ -264,6 +310,8 @@ int mlia_opt_set_text(mlia_opt_set *set, mlia_opt_id id, const char *text, char 
     mlia_opt_name(o, name, sizeof name);
     if (!*text && !(o->flags & MLIA_OPT_POSITIONAL))
         return fail(msg, n, "argument %s: expected a non-empty value", name);
+    if ((o->flags & MLIA_OPT_KEY_VALUE) && !history_label_valid(text))
+        return fail(msg, n, "argument %s: invalid value: '%s' (expected " HISTORY_LABEL_RULE ")", name, text);
     switch (o->type) {
     case MLIA_OPT_CHOICES: {
         unsigned bits = 0;
@@ -322,6 +370,12 @@ int mlia_opt_set_text(mlia_opt_set *set, mlia_opt_id id, const char *text, char 
 void mlia_opt_set_flag(mlia_opt_set *set, mlia_opt_id id, bool on)
 {
     mlia_opt_value *v = value_of(set, id);
+    if (MLIA_OPTS[id].type != MLIA_OPT_FLAG) {
+        /* an optional value left out (true), or not given (false) */
+        if (!on)
+            return;
+        v->text = NULL;
+    }
     if (v->count < UINT32_MAX)
         v->count++;
     v->on = on;
@@ -516,6 +570,19 @@ static int json_value(mlia_opt_set *set, const mlia_opt *o, const mlia_json *v, 
         /* a later member of the same key replaces the list (the last one wins) */
         val->n_items = 0;
         val->count = 0;
+        if ((o->flags & MLIA_OPT_KEY_VALUE) && v->type == MLIA_JSON_OBJECT) {
+            /* {"commit": "abc", "device": "board-3"}: one KEY=VALUE each */
+            for (size_t i = 0; i < v->u.object.n; i++) {
+                const mlia_json_member *m = &v->u.object.members[i];
+                if (m->value->type != MLIA_JSON_STRING)
+                    return fail(msg, n, "argument %s: invalid value: '%s' (a label's value is a string)", name,
+                                json_text(m->value, arena));
+                if (mlia_opt_set_text(set, o->id, mlia_arena_printf(arena, "%s=%s", m->key, m->value->u.string.s),
+                                      msg, n))
+                    return 2;
+            }
+            return 0;
+        }
         if (v->type == MLIA_JSON_STRING)
             return mlia_opt_set_text(set, o->id, v->u.string.s, msg, n);
         if (v->type == MLIA_JSON_ARRAY) {
@@ -560,8 +627,13 @@ static int json_value(mlia_opt_set *set, const mlia_opt *o, const mlia_json *v, 
             return mlia_opt_set_text(set, o->id, json_text(v, arena), msg, n);
         return fail(msg, n, "argument %s: invalid value: '%s' %s", name, json_text(v, arena), o->domain);
     default:
+        if ((o->flags & MLIA_OPT_OPTIONAL_VALUE) && v->type == MLIA_JSON_BOOL) {
+            mlia_opt_set_flag(set, o->id, v->u.boolean); /* true: given alone; false: not given */
+            return 0;
+        }
         if (v->type != MLIA_JSON_STRING)
-            return fail(msg, n, "argument %s: invalid value: '%s' (a string)", name, json_text(v, arena));
+            return fail(msg, n, "argument %s: invalid value: '%s' %s", name, json_text(v, arena),
+                        o->domain ? o->domain : "(a string)");
         return mlia_opt_set_text(set, o->id, v->u.string.s, msg, n);
     }
 }
@@ -681,7 +753,7 @@ static const char *type_name(mlia_opt_type t)
 
 char *mlia_opt_table_json(mlia_arena *arena, size_t *len)
 {
-    static const char *const commands[] = {"", "check", "inspect", "compare"};
+    static const char *const commands[] = {"", "check", "inspect", "compare", "history"};
     mlia_buf b;
     mlia_buf_init(&b);
     mlia_jw w;
@@ -704,6 +776,7 @@ char *mlia_opt_table_json(mlia_arena *arena, size_t *len)
         mlia_jw_kstr(&w, "backend", o->backend);
         mlia_jw_kstr(&w, "type", type_name(o->type));
         mlia_jw_kbool(&w, "positional", (o->flags & MLIA_OPT_POSITIONAL) != 0);
+        mlia_jw_kbool(&w, "optional_value", (o->flags & MLIA_OPT_OPTIONAL_VALUE) != 0);
         mlia_jw_kstr(&w, "required",
                      o->flags & MLIA_OPT_REQUIRED ? "always" : o->flags & MLIA_OPT_CLI_REQUIRED ? "cli" : "no");
         mlia_jw_kstr(&w, "metavar", o->metavar);
@@ -818,11 +891,26 @@ static const opt_rule CHECK_RULES[] = {
     {MLIA_OPT_REF_PROFILING, MLIA_OPT_DEBUG_BUFFER, RULE_REQUIRES,
      " (the run's intermediate outputs it is compared with)"},
     {MLIA_OPT_TRACE_FORMAT, MLIA_OPT_TRACE, RULE_REQUIRES, ""},
+    {MLIA_OPT_LABEL, MLIA_OPT_HISTORY, RULE_REQUIRES, " (or MLIA_HISTORY): labels belong to a recorded run"},
+};
+
+static const opt_rule COMPARE_RULES[] = {
+    {MLIA_OPT_CMP_LAST, MLIA_OPT_BASELINE_HISTORY, RULE_REQUIRES, ""},
+    {MLIA_OPT_CMP_LABEL, MLIA_OPT_BASELINE_HISTORY, RULE_REQUIRES, ""},
 };
 
 static bool given(const mlia_opt_set *set, mlia_opt_id id)
 {
     return MLIA_OPTS[id].type == MLIA_OPT_FLAG ? flag_on(set, id) : set->v[id].count > 0;
+}
+
+/* At most HISTORY_MAX_LABELS labels (docs/history.md). */
+static int labels_error(const mlia_opt_set *set, mlia_opt_id id, char *msg, size_t n)
+{
+    uint32_t count = set->v[id].count;
+    if (count > HISTORY_MAX_LABELS)
+        return fail(msg, n, "At most %u --label values are supported; got %u.", HISTORY_MAX_LABELS, count);
+    return 0;
 }
 
 static int apply_rules(const mlia_opt_set *set, const opt_rule *rules, size_t n_rules, char *msg, size_t n)
@@ -939,6 +1027,8 @@ int mlia_check_resolve(const mlia_opt_set *set, mlia_check_config *cfg, char *ms
     /* 16-20. what an option requires */
     if (apply_rules(set, CHECK_RULES, sizeof CHECK_RULES / sizeof *CHECK_RULES, msg, n))
         return 2;
+    if (labels_error(set, MLIA_OPT_LABEL, msg, n))
+        return 2;
     /* 21. reference ETDump suffix */
     const char *ref = text_or(set, MLIA_OPT_REF_PROFILING, NULL);
     if (ref && !has_suffix_ci(ref, ".etdump") && !has_suffix_ci(ref, ".etdp"))
@@ -959,6 +1049,10 @@ int mlia_check_resolve(const mlia_opt_set *set, mlia_check_config *cfg, char *ms
     cfg->warmup_executions = set->v[MLIA_OPT_WARMUP].count ? (unsigned)set->v[MLIA_OPT_WARMUP].number : 0;
     cfg->trace = flag_on(set, MLIA_OPT_TRACE) ? text_or(set, MLIA_OPT_TRACE_FORMAT, "perfetto") : NULL;
     cfg->csv = csv_tables(set);
+    if (set->v[MLIA_OPT_HISTORY].count)
+        cfg->history = text_or(set, MLIA_OPT_HISTORY, "");
+    cfg->history_labels = set->v[MLIA_OPT_LABEL].items;
+    cfg->n_history_labels = (int)set->v[MLIA_OPT_LABEL].n_items;
     cfg->memory_limit = set->v[MLIA_OPT_MEMORY_LIMIT].count ? (size_t)set->v[MLIA_OPT_MEMORY_LIMIT].number : 0;
     return 0;
 }
@@ -969,8 +1063,15 @@ int mlia_compare_resolve(const mlia_opt_set *set, mlia_compare_config *cfg, char
     memset(cfg, 0, sizeof *cfg);
     if (mlia_opt_unknown_error(set, msg, n))
         return 2;
-    /* required: BASELINE (or --baseline) and NEW, named as the command line's positionals */
+    /* required: BASELINE (or --baseline) and NEW, named as the command line's positionals; with
+     * --baseline-history, NEW only */
     bool has_base = set->v[MLIA_OPT_BASELINE].count > 0, has_new = set->v[MLIA_OPT_NEW].count > 0;
+    if (set->v[MLIA_OPT_BASELINE_HISTORY].count) {
+        if (has_base)
+            return fail(msg, n, "--baseline-history takes the baseline from the history: give NEW only (no "
+                                "BASELINE, no --baseline)");
+        has_base = true;
+    }
     if (!has_base || !has_new)
         return fail(msg, n, "the following arguments are required: %s%s%s", has_base ? "" : "BASELINE",
                     !has_base && !has_new ? ", " : "", has_new ? "" : "NEW");
@@ -978,8 +1079,15 @@ int mlia_compare_resolve(const mlia_opt_set *set, mlia_compare_config *cfg, char
     if (b->count > MLIA_OPT_MAX_ITEMS)
         return fail(msg, n, "At most %u baselines are supported by --baseline; got %u.", MLIA_OPT_MAX_ITEMS,
                     b->count);
+    if (apply_rules(set, COMPARE_RULES, sizeof COMPARE_RULES / sizeof *COMPARE_RULES, msg, n) ||
+        labels_error(set, MLIA_OPT_CMP_LABEL, msg, n))
+        return 2;
     cfg->baselines = b->items;
     cfg->n_baselines = (int)b->n_items;
+    cfg->baseline_history = text_or(set, MLIA_OPT_BASELINE_HISTORY, NULL);
+    cfg->history_last = set->v[MLIA_OPT_CMP_LAST].count ? (unsigned)set->v[MLIA_OPT_CMP_LAST].number : 0;
+    cfg->history_labels = set->v[MLIA_OPT_CMP_LABEL].items;
+    cfg->n_history_labels = (int)set->v[MLIA_OPT_CMP_LABEL].n_items;
     cfg->new_run = set->v[MLIA_OPT_NEW].text;
     cfg->output_dir = text_or(set, MLIA_OPT_CMP_OUTPUT_DIR, NULL);
     cfg->output_beside_new = true;
@@ -990,5 +1098,30 @@ int mlia_compare_resolve(const mlia_opt_set *set, mlia_compare_config *cfg, char
     cfg->tested_only = flag_on(set, MLIA_OPT_TESTED_ONLY);
     cfg->memory_limit =
         set->v[MLIA_OPT_CMP_MEMORY_LIMIT].count ? (size_t)set->v[MLIA_OPT_CMP_MEMORY_LIMIT].number : 0;
+    return 0;
+}
+
+int mlia_history_resolve(const mlia_opt_set *set, mlia_history_config *cfg, char *msg, size_t n)
+{
+    msg[0] = 0;
+    memset(cfg, 0, sizeof *cfg);
+    if (mlia_opt_unknown_error(set, msg, n))
+        return 2;
+    if (set->v[MLIA_OPT_HIST_PROGRAM].count && set->v[MLIA_OPT_HIST_MODEL].count)
+        return fail(msg, n, "argument --model: not allowed with argument --program");
+    if (labels_error(set, MLIA_OPT_HIST_LABEL, msg, n))
+        return 2;
+    cfg->location = text_or(set, MLIA_OPT_HIST_LOCATION, NULL);
+    cfg->program = text_or(set, MLIA_OPT_HIST_PROGRAM, NULL);
+    cfg->model = text_or(set, MLIA_OPT_HIST_MODEL, NULL);
+    cfg->labels = set->v[MLIA_OPT_HIST_LABEL].items;
+    cfg->n_labels = (int)set->v[MLIA_OPT_HIST_LABEL].n_items;
+    cfg->metric = text_or(set, MLIA_OPT_HIST_METRIC, NULL);
+    cfg->entity = text_or(set, MLIA_OPT_HIST_ENTITY, NULL);
+    cfg->last = set->v[MLIA_OPT_HIST_LAST].count ? (unsigned)set->v[MLIA_OPT_HIST_LAST].number : 0;
+    cfg->format = text_or(set, MLIA_OPT_HIST_FORMAT, "table");
+    cfg->output_dir = text_or(set, MLIA_OPT_HIST_OUTPUT_DIR, NULL);
+    cfg->memory_limit =
+        set->v[MLIA_OPT_HIST_MEMORY_LIMIT].count ? (size_t)set->v[MLIA_OPT_HIST_MEMORY_LIMIT].number : 0;
     return 0;
 }

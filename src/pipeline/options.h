@@ -41,6 +41,7 @@ typedef enum mlia_cmd {
     MLIA_CMD_CHECK,
     MLIA_CMD_INSPECT,
     MLIA_CMD_COMPARE,
+    MLIA_CMD_HISTORY,
     MLIA_CMD_N
 } mlia_cmd;
 
@@ -68,6 +69,8 @@ typedef enum mlia_opt_id {
     MLIA_OPT_WARMUP,
     MLIA_OPT_CSV,
     MLIA_OPT_CSV_TABLES,
+    MLIA_OPT_HISTORY,
+    MLIA_OPT_LABEL,
     MLIA_OPT_JSON,
     MLIA_OPT_MEMORY_LIMIT,
     /* mlia inspect */
@@ -82,7 +85,21 @@ typedef enum mlia_opt_id {
     MLIA_OPT_CMP_JSON,
     MLIA_OPT_FAIL_ON_REGRESSION,
     MLIA_OPT_TESTED_ONLY,
+    MLIA_OPT_BASELINE_HISTORY,
+    MLIA_OPT_CMP_LAST,
+    MLIA_OPT_CMP_LABEL,
     MLIA_OPT_CMP_MEMORY_LIMIT,
+    /* mlia history */
+    MLIA_OPT_HIST_LOCATION,
+    MLIA_OPT_HIST_PROGRAM,
+    MLIA_OPT_HIST_MODEL,
+    MLIA_OPT_HIST_LABEL,
+    MLIA_OPT_HIST_METRIC,
+    MLIA_OPT_HIST_ENTITY,
+    MLIA_OPT_HIST_LAST,
+    MLIA_OPT_HIST_FORMAT,
+    MLIA_OPT_HIST_OUTPUT_DIR,
+    MLIA_OPT_HIST_MEMORY_LIMIT,
     /* every command */
     MLIA_OPT_QUIET,
     MLIA_OPT_DEBUG,
@@ -106,7 +123,7 @@ typedef enum mlia_opt_type {
 
 #define MLIA_OPT_IN(cmd) (1u << (cmd))
 #define MLIA_OPT_ALL (MLIA_OPT_IN(MLIA_CMD_NONE) | MLIA_OPT_IN(MLIA_CMD_CHECK) | MLIA_OPT_IN(MLIA_CMD_INSPECT) | \
-                      MLIA_OPT_IN(MLIA_CMD_COMPARE))
+                      MLIA_OPT_IN(MLIA_CMD_COMPARE) | MLIA_OPT_IN(MLIA_CMD_HISTORY))
 
 /* mlia_opt.flags */
 #define MLIA_OPT_REQUIRED 1u     /* every front end requires it */
@@ -114,6 +131,11 @@ typedef enum mlia_opt_type {
 #define MLIA_OPT_POSITIONAL 4u   /* a positional argument on the command line (named by its metavar) */
 #define MLIA_OPT_CLI_ONLY 8u     /* not an option of the library (printing, help) */
 #define MLIA_OPT_NO_EXPONENT 16u /* NUMBER written without an exponent ("1e1" refused) */
+#define MLIA_OPT_OPTIONAL_VALUE 32u /* PATH whose value may be left out (argparse's nargs='?': on the
+                                       command line it takes the next argument unless that is an
+                                       option; JSON true = given alone, false = not given) */
+#define MLIA_OPT_KEY_VALUE 64u   /* TEXTS of "KEY=VALUE" labels (history/history.h); JSON also
+                                    takes an object {"KEY": "VALUE"} */
 
 typedef struct mlia_opt {
     mlia_opt_id id;
@@ -164,10 +186,13 @@ typedef struct mlia_opt_set {
     uint32_t n_unknown;
     const char *unknown[MLIA_OPT_MAX_UNKNOWN]; /* as given: "--frob", "x", "backend_options.y" */
     const char *suggest[MLIA_OPT_MAX_UNKNOWN]; /* the nearest known name, or NULL */
-    const char *store[3][MLIA_OPT_MAX_ITEMS]; /* the repeated options' values */
+    /* the repeated options' values: --profiling-data, --backend, --baseline
+     * and the --label of the set's command (one list: each command has at
+     * most one --label row) */
+    const char *store[4][MLIA_OPT_MAX_ITEMS];
 } mlia_opt_set;
 
-/* An empty set for `command` (about 25 KB: on a stack or in an arena). */
+/* An empty set for `command` (about 33 KB: on the heap or in an arena). */
 void mlia_opt_set_init(mlia_opt_set *set, mlia_cmd command, bool cli);
 
 /* "-t/--target-profile", "--output-dir", "MODEL" (positionals), or the key
@@ -177,7 +202,8 @@ const char *mlia_opt_name(const mlia_opt *o, char *buf, size_t n);
 /* Record one value of option `id`, checked by its type (empty, choice,
  * number and range); 0, or 2 with msg "argument <name>: ...". */
 int mlia_opt_set_text(mlia_opt_set *set, mlia_opt_id id, const char *text, char *msg, size_t n);
-/* A flag: on or off (off counts as given, e.g. JSON false). */
+/* A flag: on or off (off counts as given, e.g. JSON false). An
+ * MLIA_OPT_OPTIONAL_VALUE row given without its value: on. */
 void mlia_opt_set_flag(mlia_opt_set *set, mlia_opt_id id, bool on);
 /* A number from a typed caller (a C double, a JSON number): NaN, infinities,
  * values out of range and (COUNT) fractions are refused with the option's
@@ -236,6 +262,9 @@ typedef struct mlia_check_config {
     unsigned warmup_executions;
     const char *trace;               /* NULL, "perfetto" or "json" */
     unsigned csv;                    /* the CSV tables (MLIA_RUN_CSV_* of analysis/run.h); 0: none */
+    const char *history;             /* NULL: not recorded; "": the default history; else its location */
+    const char *const *history_labels; /* "KEY=VALUE" of the recorded run, in order */
+    int n_history_labels;
     /* host settings (not options) */
     const char *const *cli_args;
     int n_cli_args;
@@ -263,11 +292,34 @@ typedef struct mlia_compare_config {
     bool allow_different_settings;   /* a different clock or statistics mode: a warning */
     bool fail_on_regression;
     bool tested_only;                /* the gate counts tested regressions only */
+    const char *baseline_history;    /* --baseline-history: the baseline from a history ("": the default
+                                        one); then baselines is empty */
+    unsigned history_last;           /* --last: recorded runs pooled (0: HISTORY_DEFAULT_BASELINE_LAST) */
+    const char *const *history_labels; /* --label: only recorded runs with every one */
+    int n_history_labels;
     unsigned console_width;
     size_t memory_limit;             /* 0: the default for the inputs */
 } mlia_compare_config;
 
 /* The rules of `mlia compare` (unknown names, required); 0, or 2 with msg. */
 int mlia_compare_resolve(const mlia_opt_set *set, mlia_compare_config *cfg, char *msg, size_t n);
+
+/* What `mlia history` runs on (docs/history.md). */
+typedef struct mlia_history_config {
+    const char *location;            /* NULL: the default history */
+    const char *program, *model;     /* at most one of them; NULL: every run */
+    const char *const *labels;       /* "KEY=VALUE": only runs with every one */
+    int n_labels;
+    const char *metric, *entity;     /* NULL: inference_time of the model */
+    unsigned last;                   /* 0: HISTORY_DEFAULT_LAST */
+    const char *format;              /* "table", "csv" or "json" */
+    const char *output_dir;          /* NULL: no page */
+    unsigned console_width;
+    size_t memory_limit;             /* 0: the default */
+} mlia_history_config;
+
+/* The rules of `mlia history` (unknown names, --program or --model); 0, or
+ * 2 with msg. */
+int mlia_history_resolve(const mlia_opt_set *set, mlia_history_config *cfg, char *msg, size_t n);
 
 #endif

@@ -46,6 +46,8 @@ typedef struct mlia_session {
     bool worker_running;        /* started and not yet joined */
     const char *stage_file;     /* input named by an out-of-memory error at this point */
     struct mlia_outdir *outdir; /* output tree being written (removed on out of memory) */
+    struct mlia_history *history; /* the run history being written (--history), closed by check_session_free */
+    const char *history_note;     /* "History: recorded in ..." for the console, or NULL */
     const mlia_check_config *opts; /* the resolved options (pipeline/options.h) */
     mlia_file etrecord_file, companion_file;
     mlia_input_digest etrecord_digest, companion_digest;

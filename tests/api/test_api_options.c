@@ -145,8 +145,65 @@ TEST(compare_options)
     o.new_run = "b";
     o.version = 9;
     CHECK_INT(mlia_compare(&o, &out, &error), 2);
-    CHECK_STR(error, "mlia_compare_options.version 9 is newer than this library's (1)");
+    CHECK_STR(error, "mlia_compare_options.version 9 is newer than this library's (2)");
     mlia_free(error);
+    /* version 2: the baseline from a history, checked by the table's rules */
+    o.version = 2;
+    o.baseline_history = "h.sqlite";
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "--baseline-history takes the baseline from the history: give NEW only (no BASELINE, no "
+                     "--baseline)");
+    mlia_free(error);
+    o.baseline = NULL;
+    o.history_last = 2000;
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "argument --last: invalid value: '2000' (a whole number of runs, 1 to 1024)");
+    mlia_free(error);
+    o.history_last = 0;
+    const char *bad[] = {"no-equals"};
+    o.history_labels = bad;
+    o.n_history_labels = 1;
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "argument --label: invalid value: 'no-equals' (expected KEY=VALUE (KEY: letters, digits, '_', "
+                     "'.', '-'))");
+    mlia_free(error);
+    /* a version-1 caller has no baseline_history: its baseline is missing */
+    o.version = 1;
+    CHECK_INT(mlia_compare(&o, &out, &error), 2);
+    CHECK_STR(error, "mlia_compare: opts->baseline is NULL");
+    mlia_free(error);
+}
+
+TEST(history_options)
+{
+    mlia_history_options o = MLIA_HISTORY_OPTIONS_INIT;
+    mlia_history_output out;
+    char *error = NULL;
+    o.program = "abcdef12";
+    o.model = "m";
+    CHECK_INT(mlia_history_list(&o, &out, &error), 2);
+    CHECK_STR(error, "argument --model: not allowed with argument --program");
+    mlia_free(error);
+    o.model = NULL;
+    o.format = "xml";
+    CHECK_INT(mlia_history_list(&o, &out, &error), 2);
+    CHECK_STR(error, "argument --format: invalid choice: 'xml' (choose from 'table', 'csv', 'json')");
+    mlia_free(error);
+    o.format = NULL;
+    o.location = "/nonexistent-dir/h.sqlite";
+    CHECK_INT(mlia_history_list(&o, &out, &error), MLIA_STATUS_HISTORY);
+    CHECK_STR(error, "/nonexistent-dir/h.sqlite: No such file or directory");
+    mlia_free(error);
+    CHECK_STR(mlia_status_name(MLIA_STATUS_HISTORY), "history");
+    o.version = 2;
+    CHECK_INT(mlia_history_list(&o, &out, &error), 2);
+    CHECK_STR(error, "mlia_history_options.version 2 is newer than this library's (1)");
+    mlia_free(error);
+    CHECK_INT(mlia_history_list(NULL, &out, &error), 2);
+    CHECK_STR(error, "mlia_history_list: opts is NULL");
+    mlia_free(error);
+    CHECK_INT(mlia_history_options_init(&o, 1), 0);
+    CHECK_INT(mlia_history_options_init(&o, 2), -1);
 }
 
 TEST(table_as_json)
@@ -188,6 +245,7 @@ int main(void)
     RUN(unknown_enum_values);
     RUN(rules_and_required);
     RUN(versions);
+    RUN(history_options);
     RUN(compare_options);
     RUN(table_as_json);
     RUN(statuses);

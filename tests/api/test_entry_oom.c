@@ -127,6 +127,7 @@ int posix_memalign(void **out, size_t align, size_t n)
 
 static char tmp_root[] = "/tmp/mlia-entry-oom-XXXXXX";
 static char etrecord[512], etdump[512], out_a[512], out_b[512], cmp_dir[512], inspect_dir[512], inspect_file[600];
+static char history_file[600];
 
 static int run_cmd(const char *cmd)
 {
@@ -282,6 +283,24 @@ static int call_compare_json(int armed, char **error)
     return rc;
 }
 
+/* `mlia history` on a SQLite history holding run a (SQLite's own
+ * allocations fail too: they come through the same malloc). */
+static int call_history(int armed, char **error)
+{
+    written_dir = NULL;
+    mlia_history_options o = MLIA_HISTORY_OPTIONS_INIT;
+    o.location = history_file;
+    o.format = "json";
+    mlia_history_output out;
+    int rc = mlia_history_list(&o, &out, error);
+    if (!rc) {
+        returned = out.text;
+        out.text = NULL;
+        mlia_history_output_free(&out);
+    }
+    return rc;
+}
+
 /* The output of the call just made (see last_output), its returned text
  * freed; NULL when it cannot be read. */
 static char *take_output(void)
@@ -403,12 +422,13 @@ TEST(inspect_to_survives_allocation_failures) { sweep("mlia_inspect_to", call_in
 TEST(advisor_survives_allocation_failures) { sweep("mlia_run_advisor_json", call_advisor); }
 TEST(compare_survives_allocation_failures) { sweep("mlia_compare", call_compare); }
 TEST(compare_json_survives_allocation_failures) { sweep("mlia_compare_json", call_compare_json); }
+TEST(history_survives_allocation_failures) { sweep("mlia_history_list", call_history); }
 
 int main(void)
 {
     if (!OOM_INTERPOSE) {
         printf("SKIP entry_oom: the sanitizer owns malloc; the plain build runs this test\n");
-        printf("0 passed, 0 failed, 7 skipped\n");
+        printf("0 passed, 0 failed, 8 skipped\n");
         return 0;
     }
     if (!mkdtemp(tmp_root))
@@ -420,6 +440,7 @@ int main(void)
     snprintf(cmp_dir, sizeof cmp_dir, "%s/c", tmp_root);
     snprintf(inspect_dir, sizeof inspect_dir, "%s/i", tmp_root);
     snprintf(inspect_file, sizeof inspect_file, "%s/inspect.json", inspect_dir);
+    snprintf(history_file, sizeof history_file, "%s/history.sqlite", tmp_root);
     setenv("SOURCE_DATE_EPOCH", "1767225600", 1); /* reproducible run_id and timestamp */
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
@@ -431,8 +452,8 @@ int main(void)
         return 1;
     }
     for (int i = 0; i < 2; i++) {
-        mlia_check_options o;
-        memset(&o, 0, sizeof o);
+        mlia_check_options o = MLIA_CHECK_OPTIONS_INIT;
+        o.history = i ? NULL : history_file; /* run a is recorded (call_history) */
         o.etrecord_path = etrecord;
         o.etdump_path = etdump;
         o.output_dir = i ? out_b : out_a;
@@ -452,6 +473,7 @@ int main(void)
     RUN(compare_survives_allocation_failures);
     RUN(compare_json_survives_allocation_failures);
     RUN(compare_tmp_folder_never_survives);
+    RUN(history_survives_allocation_failures);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
     run_cmd(cmd);
     return test_summary();

@@ -17,7 +17,7 @@ static mlia_cli_args *args;
 
 static int parse_list(const char *const *list)
 {
-    char *argv[64];
+    char *argv[256];
     int argc = 0;
     argv[argc++] = "mlia";
     for (; *list; list++)
@@ -87,7 +87,7 @@ TEST(usage_messages)
         const char *expect;
     } cases[] = {
         {(const char *const[]){"frob", NULL},
-         "argument command: invalid choice: 'frob' (choose from 'check', 'inspect', 'compare')"},
+         "argument command: invalid choice: 'frob' (choose from 'check', 'inspect', 'compare', 'history')"},
         {(const char *const[]){"check", NULL},
          "the following arguments are required: MODEL, -t/--target-profile, --profiling-data"},
         {(const char *const[]){BASE, "--frob", "x", NULL},
@@ -131,7 +131,7 @@ TEST(usage_messages)
         {(const char *const[]){"inspect", "a", "b", "--json", NULL},
          "unrecognized arguments: b --json"},
         {(const char *const[]){"", NULL},
-         "argument command: invalid choice: '' (choose from 'check', 'inspect', 'compare')"},
+         "argument command: invalid choice: '' (choose from 'check', 'inspect', 'compare', 'history')"},
         {(const char *const[]){"-x", NULL},
          "unrecognized arguments: -x"},
     };
@@ -264,10 +264,10 @@ TEST(csv_tables_chosen)
 TEST(command_typo_suggested)
 {
     CHECK_INT(PARSE("chek"), 2);
-    CHECK_STR(msg, "argument command: invalid choice: 'chek' (choose from 'check', 'inspect', 'compare'); did you "
+    CHECK_STR(msg, "argument command: invalid choice: 'chek' (choose from 'check', 'inspect', 'compare', 'history'); did you "
                    "mean 'check'?");
     CHECK_INT(PARSE("frobnicate"), 2);
-    CHECK_STR(msg, "argument command: invalid choice: 'frobnicate' (choose from 'check', 'inspect', 'compare')");
+    CHECK_STR(msg, "argument command: invalid choice: 'frobnicate' (choose from 'check', 'inspect', 'compare', 'history')");
 }
 
 TEST(compare_command_line)
@@ -308,6 +308,85 @@ TEST(compare_command_line)
     }
 }
 
+TEST(history_options)
+{
+    /* --history with a location, alone (argparse's nargs='?'), and --label repeated */
+    CHECK_INT(PARSE(BASE, "--history", "h.sqlite", "--label", "commit=abc", "--label=device=board-3"), 0);
+    CHECK_STR(args->check.history, "h.sqlite");
+    CHECK_INT(args->check.n_history_labels, 2);
+    CHECK_STR(args->check.history_labels[0], "commit=abc");
+    CHECK_STR(args->check.history_labels[1], "device=board-3");
+    CHECK_INT(PARSE(BASE, "--history", "-q"), 0);
+    CHECK_STR(args->check.history, "");
+    CHECK(args->quiet);
+    CHECK_INT(PARSE(BASE, "--history"), 0);
+    CHECK_STR(args->check.history, "");
+    CHECK_INT(PARSE(BASE), 0);
+    CHECK(args->check.history == NULL);
+    /* compare: NEW alone with --baseline-history */
+    CHECK_INT(PARSE("compare", "n", "--baseline-history", "h.sqlite", "--last", "3", "--label", "device=x"), 0);
+    CHECK_STR(args->compare.new_run, "n");
+    CHECK_INT(args->compare.n_baselines, 0);
+    CHECK_STR(args->compare.baseline_history, "h.sqlite");
+    CHECK_INT(args->compare.history_last, 3);
+    CHECK_INT(args->compare.n_history_labels, 1);
+    /* history */
+    CHECK_INT(PARSE("history", "h.sqlite", "--model", "m", "--last", "5", "--format", "csv", "--entity", "op"), 0);
+    CHECK_INT(args->set.command, MLIA_CMD_HISTORY);
+    CHECK_STR(args->history.location, "h.sqlite");
+    CHECK_STR(args->history.model, "m");
+    CHECK_STR(args->history.format, "csv");
+    CHECK_STR(args->history.entity, "op");
+    CHECK_INT(args->history.last, 5);
+    CHECK_INT(PARSE("history"), 0);
+    CHECK(args->history.location == NULL);
+    CHECK_STR(args->history.format, "table");
+    const struct {
+        const char *const *argv;
+        const char *expect;
+    } cases[] = {
+        {(const char *const[]){BASE, "--label", "commit=abc", NULL},
+         "--label requires --history (or MLIA_HISTORY): labels belong to a recorded run."},
+        {(const char *const[]){BASE, "--history", "h", "--label", "=abc", NULL},
+         "argument --label: invalid value: '=abc' (expected KEY=VALUE (KEY: letters, digits, '_', '.', '-'))"},
+        {(const char *const[]){BASE, "--history", "h", "--label", "commit", NULL},
+         "argument --label: invalid value: 'commit' (expected KEY=VALUE (KEY: letters, digits, '_', '.', '-'))"},
+        {(const char *const[]){BASE, "--history=", NULL}, "argument --history: expected a non-empty value"},
+        {(const char *const[]){"compare", "a", "n", "--baseline-history", "h", NULL},
+         "--baseline-history takes the baseline from the history: give NEW only (no BASELINE, no --baseline)"},
+        {(const char *const[]){"compare", "a", "n", "--last", "3", NULL}, "--last requires --baseline-history."},
+        {(const char *const[]){"compare", "a", "n", "--label", "a=b", NULL}, "--label requires --baseline-history."},
+        {(const char *const[]){"compare", "n", "--baseline-history", "h", "--last", "0", NULL},
+         "argument --last: invalid value: '0' (a whole number of runs, 1 to 1024)"},
+        {(const char *const[]){"history", "--program", "abcdef12", "--model", "m", NULL},
+         "argument --model: not allowed with argument --program"},
+        {(const char *const[]){"history", "--format", "xml", NULL},
+         "argument --format: invalid choice: 'xml' (choose from 'table', 'csv', 'json')"},
+        {(const char *const[]){"history", "--last", "x", NULL},
+         "argument --last: invalid value: 'x' (a whole number of runs, 1 to 1000000)"},
+        {(const char *const[]){"history", "a", "b", NULL}, "unrecognized arguments: b"},
+        {(const char *const[]){"history", "h", "--metrc", "x", NULL},
+         "unrecognized arguments: --metrc (did you mean --metric?) x"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_INT(parse_list(cases[i].argv), 2);
+        CHECK_STR(msg, cases[i].expect);
+    }
+    /* at most 64 labels */
+    const char *many[16 + 2 * 65];
+    size_t k = 0;
+    const char *base[] = {BASE, "--history", "h"};
+    for (size_t i = 0; i < sizeof base / sizeof *base; i++)
+        many[k++] = base[i];
+    for (int i = 0; i < 65; i++) {
+        many[k++] = "--label";
+        many[k++] = "k=v";
+    }
+    many[k] = NULL;
+    CHECK_INT(parse_list(many), 2);
+    CHECK_STR(msg, "At most 64 --label values are supported; got 65.");
+}
+
 TEST(help_from_the_table)
 {
     /* every row with a flag starts a line of the --help of each command that takes it */
@@ -333,7 +412,7 @@ TEST(usage_lines)
               "usage: mlia check MODEL -t neural-technology --performance --profiling-data ETDUMP "
               "[options] (see 'mlia check --help')");
     CHECK_STR(mlia_cli_usage(MLIA_CMD_INSPECT), "usage: mlia inspect FILE");
-    CHECK_STR(mlia_cli_usage(MLIA_CMD_NONE), "usage: mlia {check,inspect,compare} ... (see 'mlia --help')");
+    CHECK_STR(mlia_cli_usage(MLIA_CMD_NONE), "usage: mlia {check,inspect,compare,history} ... (see 'mlia --help')");
 }
 
 int main(void)
@@ -351,6 +430,7 @@ int main(void)
     RUN(csv_tables_chosen);
     RUN(command_typo_suggested);
     RUN(compare_command_line);
+    RUN(history_options);
     RUN(help_from_the_table);
     RUN(usage_lines);
     return test_summary();

@@ -21,7 +21,7 @@ MLIA = os.environ.get("MLIA_BIN", os.path.join(ROOT, "build", "mlia"))
 HAVE_BIN = os.path.isfile(MLIA) and os.access(MLIA, os.X_OK)
 SKIP_REASON = f"mlia executable not built ({MLIA}); run `make` first"
 
-USAGE_TOP = "usage: mlia {check,inspect,compare} ... (see 'mlia --help')"
+USAGE_TOP = "usage: mlia {check,inspect,compare,history} ... (see 'mlia --help')"
 USAGE_CHECK = ("usage: mlia check MODEL -t neural-technology --performance --profiling-data ETDUMP "
                "[options] (see 'mlia check --help')")
 USAGE_INSPECT = "usage: mlia inspect FILE"
@@ -79,7 +79,7 @@ class UsageErrors(CliCase):
 
     def test_unknown_command(self):
         self.assert_usage(["frob"], "argument command: invalid choice: 'frob' "
-                          "(choose from 'check', 'inspect', 'compare')", USAGE_TOP)
+                          "(choose from 'check', 'inspect', 'compare', 'history')", USAGE_TOP)
 
     def test_unknown_top_option(self):
         self.assert_usage(["--frob"], "unrecognized arguments: --frob", USAGE_TOP)
@@ -240,7 +240,7 @@ class HelpAndVersion(CliCase):
     def test_top_help(self):
         rc, out, err = self.run_mlia(["--help"])
         self.assertEqual((rc, err), (0, ""))
-        self.assertTrue(out.startswith("usage: mlia [-h] [-v] {check,inspect,compare} ...\n"), out)
+        self.assertTrue(out.startswith("usage: mlia [-h] [-v] {check,inspect,compare,history} ...\n"), out)
         self.assertIn("  check     analyse an ETRecord", out)
         self.assertIn("  compare   compare two mlia outputs", out)
         self.assertIn("3 regression found by 'mlia compare --fail-on-regression'", out)

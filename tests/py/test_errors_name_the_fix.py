@@ -62,11 +62,11 @@ class ErrorsNameTheFix(unittest.TestCase):
 
     def test_command_typo_suggests_the_command(self):
         self.expect(["chek"], 2, "argument command: invalid choice: 'chek' (choose from 'check', 'inspect', "
-                                 "'compare'); did you mean 'check'?",
-                    "usage: mlia {check,inspect,compare} ... (see 'mlia --help')\n")
+                                 "'compare', 'history'); did you mean 'check'?",
+                    "usage: mlia {check,inspect,compare,history} ... (see 'mlia --help')\n")
         self.expect(["comapre"], 2, "argument command: invalid choice: 'comapre' (choose from 'check', 'inspect', "
-                                    "'compare'); did you mean 'compare'?",
-                    "usage: mlia {check,inspect,compare} ... (see 'mlia --help')\n")
+                                    "'compare', 'history'); did you mean 'compare'?",
+                    "usage: mlia {check,inspect,compare,history} ... (see 'mlia --help')\n")
 
     def test_etdump_given_as_debug_buffer(self):
         a = self.acc

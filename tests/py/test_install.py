@@ -114,11 +114,11 @@ class MakeInstall(unittest.TestCase):
         self.assertEqual(q("--cflags"), [f"-I{self.prefix}/include"])
         self.assertEqual(q("--libs"), [f"-L{self.prefix}/lib", "-lmlia"])
         static = q("--static", "--libs")
-        for flag in ("-lmlia", "-lzip", "-lnettle", "-lm", "-pthread"):
+        for flag in ("-lmlia", "-lzip", "-lnettle", "-lsqlite3", "-lpq", "-lm", "-pthread"):
             self.assertIn(flag, static)
         pc = open(os.path.join(self.prefix, "lib", "pkgconfig", "mlia.pc"), encoding="utf-8").read()
         self.assertIn("Requires.private: libzip nettle\n", pc)
-        self.assertIn("Libs.private: -lm -pthread\n", pc)
+        self.assertIn("Libs.private: -lsqlite3 -lpq -lm -pthread\n", pc)
 
     def build_and_run(self, name, link):
         env = clean_env(PKG_CONFIG_PATH=os.path.join(self.prefix, "lib", "pkgconfig"))
@@ -166,10 +166,10 @@ class MakeInstall(unittest.TestCase):
             raw = f.read()
         man = raw.replace("\\-", "-").replace("\\e\n", "\\\n")
         mlia = os.path.join(self.prefix, "bin", "mlia")
-        for cmd in ("check", "inspect", "compare"):
+        for cmd in ("check", "inspect", "compare", "history"):
             helptext = subprocess.run([mlia, cmd, "--help"], capture_output=True, text=True).stdout
             options = set(re.findall(r"(?<![\w-])(--?[a-z][\w.-]*)", helptext))
-            self.assertGreater(len(options), {"check": 10, "inspect": 2, "compare": 8}[cmd])
+            self.assertGreater(len(options), {"check": 10, "inspect": 2, "compare": 8, "history": 8}[cmd])
             for opt in sorted(options):
                 self.assertIn(opt, man, f"{opt} of `mlia {cmd}` is not in the man page")
         self.assertIn(".SH EXIT STATUS", man)

@@ -1,7 +1,7 @@
 """The house rules of src/ (docs/architecture.md), checked on every file:
 
 - data flows one way: each floor includes only the floors below it
-  (core -> formats -> analysis -> report -> backends -> pipeline -> api -> cli);
+  (core -> formats -> analysis -> history -> report -> backends -> pipeline -> api -> cli);
 - a backend (src/backends/<name>/) may use core, formats, analysis and
   report helpers and the interface src/backends/backend.h, never another
   backend nor the pipeline; inside its folder the floors repeat
@@ -32,7 +32,7 @@ import unittest
 
 from helpers import BUILD, ROOT
 
-FLOORS = ["core", "formats", "analysis", "report", "backends", "pipeline", "api", "cli"]
+FLOORS = ["core", "formats", "analysis", "history", "report", "backends", "pipeline", "api", "cli"]
 # the floors repeated inside a backend's folder; its top files sit above report
 BACKEND_FLOORS = ["formats", "analysis", "report", "top"]
 # what the pipeline (and floors above) may include of src/backends
@@ -42,7 +42,7 @@ ALLOWED = {f: set(FLOORS[:i]) for i, f in enumerate(FLOORS)}
 # report products and the products they build on (the page embeds the result
 # and the timeline; compare.html reuses the page template): acyclic
 REPORT_PRODUCTS = {"result": set(), "trace": set(), "inspect": set(), "csv": set(), "views": {"result", "trace"},
-                   "compare": {"views"}}
+                   "compare": {"views"}, "history": set()}
 # headers of src/report every product may include (besides its own files)
 REPORT_SHARED = {"report/outdir.h", "report/format.h", "report/backend_out.h"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -46,13 +46,13 @@ class ManPage(unittest.TestCase):
     def test_every_command_of_help(self):
         top = help_text()
         commands = re.findall(r"^  (\w+)\s{2,}", top.split("commands:", 1)[1].split("\n\n", 1)[0], re.M)
-        self.assertEqual(commands, ["check", "inspect", "compare"])
+        self.assertEqual(commands, ["check", "inspect", "compare", "history"])
         for c in commands:
             self.assertRegex(self.man, rf"mlia {c}\b", c)
 
     def test_every_option_of_help(self):
         missing = []
-        for command in ((), ("check",), ("inspect",), ("compare",)):
+        for command in ((), ("check",), ("inspect",), ("compare",), ("history",)):
             opts = options_of(help_text(*command))
             self.assertGreater(len(opts), 3, command)
             for opt in opts:

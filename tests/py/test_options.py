@@ -53,7 +53,8 @@ class Table(unittest.TestCase):
         cls.mlia = import_mlia()
 
     def test_rows_are_complete(self):
-        rows = self.mlia.options("check") + self.mlia.options("compare") + self.mlia.options("inspect")
+        rows = (self.mlia.options("check") + self.mlia.options("compare") + self.mlia.options("inspect") +
+                self.mlia.options("history"))
         self.assertGreater(len(rows), 25)
         for row in rows:
             self.assertTrue(row["flag"] or row["key"] or row["positional"], row)
@@ -66,12 +67,14 @@ class Table(unittest.TestCase):
                 self.assertTrue(row["choices"], row)
 
     def test_help_lists_every_flag_of_the_table(self):
-        for command in ("check", "inspect", "compare"):
+        for command in ("check", "inspect", "compare", "history"):
             out = subprocess.run([MLIA, command, "--help"], capture_output=True, text=True).stdout
             for row in self.mlia.options(command):
                 if row["flag"]:
                     names = f"{row['short']}, {row['flag']}" if row["short"] else row["flag"]
-                    self.assertRegex(out, rf"(?m)^  {re.escape(names)}\b", (command, row["flag"]))
+                    if row["optional_value"]:
+                        names += f" [{row['metavar']}]"
+                    self.assertRegex(out, rf"(?m)^  {re.escape(names)}(?![\w-])", (command, row["flag"]))
                 if row["alias"]:
                     self.assertIn(f"(or {row['alias']}", out)
 
@@ -94,7 +97,8 @@ class Table(unittest.TestCase):
         with open(os.path.join(ROOT, "docs", "mlia.1"), encoding="utf-8") as f:
             man = re.sub(r"\\f[BIRP]", "", f.read().replace("\\-", "-"))
         sections = {"check": man.split(".SH OPTIONS OF CHECK", 1)[1].split("\n.SH ", 1)[0],
-                    "compare": man.split("mlia compare", 1)[1]}
+                    "compare": man.split("mlia compare", 1)[1],
+                    "history": man.split(".SH OPTIONS OF HISTORY", 1)[1]}
         for command, text in sections.items():
             for row in self.mlia.options(command):
                 for name in (row["flag"], row["alias"]):
