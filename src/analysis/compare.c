@@ -236,6 +236,20 @@ static bool entity_known(const rr_entity **v, uint32_t n, const char *id)
     return strcmp(id, RESULT_MODEL_ENTITY) == 0 || find_entity(v, n, id);
 }
 
+/* Figures of the program's memory plan (docs/memory.md): exact, the same
+ * in every execution, so neither the sample count nor a baseline range
+ * applies. */
+static bool plan_metric(const char *name)
+{
+    static const char *const names[] = {"planned_memory",      "memory_pool_size",       "memory_pool_peak",
+                                        "memory_pool_waste",   "peak_activation_memory", "model_weight_memory",
+                                        "live_bytes",          "allocated_bytes"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 static void judge(compare_row *r, double threshold)
 {
     if (!r->base.present || !r->new_.present) {
@@ -248,6 +262,15 @@ static void judge(compare_row *r, double threshold)
     if (r->base.p50 != 0) {
         r->has_percent = true;
         r->percent = 100.0 * r->delta / fabs(r->base.p50);
+    }
+    if (plan_metric(r->metric)) {
+        /* any change past the threshold is a verdict (from 0: always) */
+        bool worse = r->higher_is_better ? r->delta < 0 : r->delta > 0;
+        if (r->delta == 0 || (r->has_percent && fabs(r->percent) <= threshold))
+            r->verdict = COMPARE_UNCHANGED;
+        else
+            r->verdict = worse ? COMPARE_REGRESSION : COMPARE_IMPROVEMENT;
+        return;
     }
     /* fewer than 3 samples on a side: the same rule, but a change it finds
      * is only likely (the baseline's range of 1 or 2 executions says little

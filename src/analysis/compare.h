@@ -26,6 +26,11 @@
  * cycles by |delta| in cycles (a cycle count has no duration without the
  * accelerator's clock, which no capture records), then the others by
  * |percent|.
+ * Memory plan figures (planned_memory, memory_pool_*, peak_activation_memory,
+ * model_weight_memory, live_bytes, allocated_bytes; docs/memory.md) are
+ * exact: no sample rule and no range; a change of more than T percent (or
+ * any change from 0) is a regression when the bytes grew, an improvement
+ * when they shrank.
  * Direction: inferences_per_second, target_utilization, output_snr_db and
  * output_cosine_similarity are better when higher; metrics in ms, cycles or
  * bytes (or named *_time, *_cycles), output_mse, output_max_abs_error and

@@ -650,28 +650,33 @@ void memory_add_metrics(const memory_analysis *ma, mlia_result *r)
         }
     }
     /* source operators: the largest live bytes over their instructions and
-     * the bytes they write first */
+     * the bytes they write first, in the order of their first instruction */
+    int32_t max_node = -1;
+    for (uint32_t k = 0; k < ma->n_instructions; k++)
+        if (ma->instructions[k].node > max_node)
+            max_node = ma->instructions[k].node;
+    if (max_node < 0)
+        return;
+    uint64_t *live = mlia_arena_array(a, (size_t)max_node + 1, sizeof *live);
+    uint64_t *alloc = mlia_arena_array(a, (size_t)max_node + 1, sizeof *alloc);
     for (uint32_t k = 0; k < ma->n_instructions; k++) {
         const memory_instruction *mi = &ma->instructions[k];
-        if (!mi->node_name)
+        if (mi->node < 0)
             continue;
-        const char *eid = mlia_arena_printf(a, "source_operator/%s/%s", ma->method, mi->node_name);
-        mlia_entity *e = mlia_result_find(r, eid);
+        if (mi->live > live[mi->node])
+            live[mi->node] = mi->live;
+        alloc[mi->node] += mi->allocates;
+    }
+    bool *done = mlia_arena_array(a, (size_t)max_node + 1, sizeof *done);
+    for (uint32_t k = 0; k < ma->n_instructions; k++) {
+        const memory_instruction *mi = &ma->instructions[k];
+        if (mi->node < 0 || !mi->node_name || done[mi->node])
+            continue;
+        done[mi->node] = true;
+        mlia_entity *e = mlia_result_find(r, mlia_arena_printf(a, "source_operator/%s/%s", ma->method, mi->node_name));
         if (!e)
             continue;
-        bool earlier = false; /* written at the node's first instruction */
-        for (uint32_t q = 0; q < k && !earlier; q++)
-            earlier = ma->instructions[q].node == mi->node;
-        if (earlier)
-            continue;
-        uint64_t live = mi->live, alloc = mi->allocates;
-        for (uint32_t q = k + 1; q < ma->n_instructions; q++)
-            if (ma->instructions[q].node == mi->node) {
-                if (ma->instructions[q].live > live)
-                    live = ma->instructions[q].live;
-                alloc += ma->instructions[q].allocates;
-            }
-        mlia_entity_add_metric(r, e, mlia_metric_uint("live_bytes", "bytes", live, "max", 0));
-        mlia_entity_add_metric(r, e, mlia_metric_uint("allocated_bytes", "bytes", alloc, "sum", 0));
+        mlia_entity_add_metric(r, e, mlia_metric_uint("live_bytes", "bytes", live[mi->node], "max", 0));
+        mlia_entity_add_metric(r, e, mlia_metric_uint("allocated_bytes", "bytes", alloc[mi->node], "sum", 0));
     }
 }

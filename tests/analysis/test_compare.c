@@ -330,6 +330,43 @@ TEST(pooled_baselines)
     mlia_arena_free(&a);
 }
 
+/* Memory plan figures are exact (docs/memory.md): one sample is enough, and
+ * a peak that grows past the threshold is a regression. */
+TEST(memory_plan_metrics)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    static char tb[4096], tn[4096];
+#define BYTES(name, q, v) "{\"name\":\"" name "\",\"value\":" #v ",\"unit\":\"bytes\",\"samples\":1" q "}"
+    const char *ent = "{\"id\":\"op/a\",\"kind\":\"source_operator\",\"name\":\"a\"}";
+    doc_text(tb, sizeof tb,
+             BYTES("peak_activation_memory", "", 194080) "," BYTES("memory_pool_size", ",\"qualifiers\":{\"pool\":\"1\"}", 194080)
+             "," BYTES("memory_pool_waste", ",\"qualifiers\":{\"pool\":\"1\"}", 0)
+             "," BYTES("live_bytes", ",\"qualifiers\":{\"instruction\":\"7\"}", 194080)
+             "," BYTES("model_weight_memory", "", 1000),
+             ent, "{\"entity_id\":\"op/a\",\"metrics\":[" BYTES("live_bytes", "", 100) "]}");
+    doc_text(tn, sizeof tn,
+             BYTES("peak_activation_memory", "", 220000) "," BYTES("memory_pool_size", ",\"qualifiers\":{\"pool\":\"1\"}", 194080)
+             "," BYTES("memory_pool_waste", ",\"qualifiers\":{\"pool\":\"1\"}", 16)
+             "," BYTES("live_bytes", ",\"qualifiers\":{\"instruction\":\"7\"}", 195000)
+             "," BYTES("model_weight_memory", "", 500),
+             ent, "{\"entity_id\":\"op/a\",\"metrics\":[" BYTES("live_bytes", "", 100) "]}");
+#undef BYTES
+    result_doc b, n;
+    CHECK(read_doc(&a, tb, &b) == 0);
+    CHECK(read_doc(&a, tn, &n) == 0);
+    compare_result r;
+    compare_run(&b, &n, 5.0, &a, &r);
+    const compare_row *peak = row(&r, "model", "peak_activation_memory");
+    CHECK(peak && peak->verdict == COMPARE_REGRESSION && !peak->reason); /* +13.4 %, one sample */
+    CHECK_INT(row(&r, "model", "memory_pool_size|pool=1")->verdict, COMPARE_UNCHANGED);
+    CHECK_INT(row(&r, "model", "memory_pool_waste|pool=1")->verdict, COMPARE_REGRESSION); /* from 0 */
+    CHECK_INT(row(&r, "model", "live_bytes|instruction=7")->verdict, COMPARE_UNCHANGED); /* +0.5 % < 5 % */
+    CHECK_INT(row(&r, "model", "model_weight_memory")->verdict, COMPARE_IMPROVEMENT);
+    CHECK_INT(row(&r, "op/a", "live_bytes")->verdict, COMPARE_UNCHANGED);
+    mlia_arena_free(&a);
+}
+
 int main(void)
 {
     RUN(weighted_median);
@@ -339,5 +376,6 @@ int main(void)
     RUN(identity);
     RUN(malformed_fingerprints);
     RUN(settings);
+    RUN(memory_plan_metrics);
     return test_summary();
 }
