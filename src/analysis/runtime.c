@@ -835,6 +835,7 @@ typedef struct rt_event_entity {
     const char *path;         /* parent path + "/" + name, identity of the position */
     uint32_t exec_row, unattr_row;
     bool has_children;
+    runtime_unit unit;        /* set when the entity is made (its first event's class) */
 } rt_event_entity;
 
 typedef struct rt_call {
@@ -1163,15 +1164,35 @@ static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const et
                                tree_item *items, interval *scratch)
 {
     /* idx is newest first: items in file order, so that duration-only
-     * events are laid out in the order they were logged */
+     * events are laid out in the order they were logged. Events the
+     * backend says are in another unit class (runtime_unit) are booked
+     * here on their own, directly under the call, and leave the tree: they
+     * are not on the call's clock, so they are neither nested, laid out,
+     * nor counted in any coverage. */
+    uint32_t kept = 0;
     for (uint32_t k = 0; k < n; k++) {
         const etdump_event *e = &run->ev[idx[n - 1 - k]];
-        items[k].s = e->start_time;
-        items[k].e = e->end_time;
-        items[k].order = idx[n - 1 - k];
-        items[k].parent = -1;
-        items[k].ent = NULL;
+        runtime_unit u = RUNTIME_UNIT_CPU_TICKS;
+        char num[16];
+        if (st->in->event_unit && c->backend)
+            u = st->in->event_unit(st->in->event_unit_ctx, c->backend, event_name(e, num),
+                                   e->metadata ? e->metadata : (const uint8_t *)"", e->metadata ? e->metadata_size : 0);
+        if (u != RUNTIME_UNIT_CPU_TICKS) {
+            rt_event_entity *ent = event_entity(st, c, c->id, "", event_name(e, num));
+            if (ent->unit == RUNTIME_UNIT_CPU_TICKS && !ent->has_children)
+                ent->unit = u;
+            if (ent->unit == u)
+                table_add(&st->call_t, ent->exec_row, exec, e->end_time - e->start_time);
+            continue;
+        }
+        items[kept].s = e->start_time;
+        items[kept].e = e->end_time;
+        items[kept].order = idx[n - 1 - k];
+        items[kept].parent = -1;
+        items[kept].ent = NULL;
+        kept++;
     }
+    n = kept;
     if (has_wrapper) {
         uint32_t moved = runtime_layout_durations(ws, we, &items[0].s, &items[0].e, sizeof *items, n);
         if (moved)
@@ -1388,6 +1409,52 @@ static void add_timing(rt_state *st, mlia_entity *ent, const char *name, summary
         mlia_metric_qualify(&m, "statistic", stats[i]);
         if (attribution)
             mlia_metric_qualify(&m, "attribution", attribution);
+        mlia_entity_add_metric(st->result, ent, m);
+    }
+}
+
+const char *runtime_unit_metric(runtime_unit u)
+{
+    switch (u) {
+    case RUNTIME_UNIT_CYCLES:
+        return "cycles";
+    case RUNTIME_UNIT_COUNT:
+        return "count";
+    case RUNTIME_UNIT_BYTES:
+        return "bytes";
+    default:
+        return "execution_time";
+    }
+}
+
+const char *runtime_unit_name(runtime_unit u)
+{
+    switch (u) {
+    case RUNTIME_UNIT_CYCLES:
+        return "cycles";
+    case RUNTIME_UNIT_COUNT:
+        return "count";
+    case RUNTIME_UNIT_BYTES:
+        return "bytes";
+    default:
+        return "ms";
+    }
+}
+
+/* An event in a unit class of its own (runtime_unit): P50/min/max in its
+ * metric and unit, with qualifier `clock` ("backend" for time on the
+ * backend's own clock, never the CPU tick rate). Not kept in the --csv
+ * series (executions.csv writes CPU ticks as ms). */
+static void add_unit_value(rt_state *st, mlia_entity *ent, runtime_unit u, summary s)
+{
+    const char *stats[3] = {"p50", "min", "max"};
+    double vals[3] = {(double)s.p50, (double)s.min, (double)s.max};
+    double div = u == RUNTIME_UNIT_NS ? 1e6 : u == RUNTIME_UNIT_US ? 1e3 : 1.0;
+    for (int i = 0; i < 3; i++) {
+        mlia_metric m = mlia_metric_double(runtime_unit_metric(u), runtime_unit_name(u), vals[i] / div, stats[i], s.n);
+        mlia_metric_qualify(&m, "statistic", stats[i]);
+        if (u == RUNTIME_UNIT_NS || u == RUNTIME_UNIT_US)
+            mlia_metric_qualify(&m, "clock", "backend");
         mlia_entity_add_metric(st->result, ent, m);
     }
 }
@@ -1804,10 +1871,13 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
         rc->events = mlia_arena_array(arena, c->n_events ? c->n_events : 1, sizeof(runtime_event_node));
         for (uint32_t k = 0; k < c->n_events; k++) {
             rt_event_entity *ev = &c->events[k];
-            rc->events[k] = (runtime_event_node){ev->id, ev->name, ev->parent_id};
+            rc->events[k] = (runtime_event_node){ev->id, ev->name, ev->parent_id, ev->unit};
             mlia_entity *ee = mlia_result_entity(result, ev->id, "runtime_event", ev->name);
             summary es = summarise_row(&st.call_t, ev->exec_row, tmp);
-            if (es.n) {
+            if (es.n && ev->unit != RUNTIME_UNIT_CPU_TICKS) {
+                add_unit_value(&st, ee, ev->unit, es);
+                add_coverage(&st, ee, es.n);
+            } else if (es.n) {
                 add_timing(&st, ee, "execution_time", es, "exclusive");
                 keep_series(&st, ra, ev->id, "execution_time", NULL, &st.call_t, ev->exec_row);
                 if (ev->unattr_row != UINT32_MAX) {

@@ -97,11 +97,42 @@ int runtime_check_kernels(const struct etdump *dump, uint32_t run, const struct 
 int runtime_capture_methods(const struct etrecord *etr, const struct etdump *dump,
                             const struct pte_program *companion, mlia_buf *names, mlia_error *err);
 
+/* The unit class of a delegate event's value (end - start), as its backend
+ * says (src/backends/backend.h, event_unit; docs/delegates.md, "Units and
+ * clocks"). Only RUNTIME_UNIT_CPU_TICKS events share the DELEGATE_CALL's
+ * clock: they are nested by time, laid out when duration-only, counted in
+ * the call's coverage and scaled by the CPU tick rate. Every other class is
+ * booked on its own under the call (parent = the call), never summed with
+ * CPU time, never scaled by the CPU tick rate, and summarised in its own
+ * metric: NS and US as execution_time in ms (ns / 10^6, us / 10^3: the
+ * backend's own clock), CYCLES as metric "cycles" (unit cycles), COUNT as
+ * "count" (unit count), BYTES as "bytes" (unit bytes). */
+typedef enum runtime_unit {
+    RUNTIME_UNIT_CPU_TICKS = 0, /* the platform tick of DELEGATE_CALL (the default) */
+    RUNTIME_UNIT_NS,            /* nanoseconds of another clock (e.g. a GPU's timestamps) */
+    RUNTIME_UNIT_US,            /* microseconds (e.g. QNN's "(us)" statistics) */
+    RUNTIME_UNIT_CYCLES,        /* device cycles: never converted to time */
+    RUNTIME_UNIT_COUNT,         /* a count: never a duration */
+    RUNTIME_UNIT_BYTES,         /* a byte count */
+} runtime_unit;
+
+/* The metric name and unit of a class ("execution_time"/"ms", "cycles"/
+ * "cycles", "count"/"count", "bytes"/"bytes"); static strings. */
+const char *runtime_unit_metric(runtime_unit u);
+const char *runtime_unit_name(runtime_unit u);
+
+/* Asks the backend of a delegate call (its delegate id, e.g. "QnnBackend")
+ * the unit class of one of its events (name = its string id or the decimal
+ * int id; meta = delegate_debug_metadata, may be empty). */
+typedef runtime_unit (*runtime_unit_fn)(const void *ctx, const char *backend, mlia_str name, const uint8_t *meta,
+                                        uint32_t n_meta);
+
 /* One runtime event entity under a delegate call (for the views and trace). */
 typedef struct runtime_event_node {
     const char *entity_id;
     const char *name;            /* event name, e.g. VGF_EXECUTE */
     const char *parent_id;       /* parent runtime event or delegate call entity id */
+    runtime_unit unit;           /* its unit class (RUNTIME_UNIT_CPU_TICKS: the call's clock) */
 } runtime_event_node;
 
 typedef struct runtime_delegate_call {
@@ -128,6 +159,8 @@ typedef struct runtime_inputs {
     const char *time_unit;                   /* "ns" */
     double ticks_per_ms;                     /* 1e6 for ns */
     bool keep_series;                        /* keep every summary's per-execution values (--csv) */
+    runtime_unit_fn event_unit;              /* may be NULL: every event in CPU ticks */
+    const void *event_unit_ctx;
 } runtime_inputs;
 
 /* The per-execution values behind one timing summary (runtime_inputs.keep_series):

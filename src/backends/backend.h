@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "analysis/result.h"
+#include "analysis/runtime.h"
 #include "core/arena.h"
 #include "core/error.h"
 #include "core/json_write.h"
@@ -93,6 +94,19 @@ typedef struct mlia_backend {
      * with *err set. */
     int (*unwrap_capture)(const uint8_t *data, size_t size, const char *path, mlia_arena *a, const uint8_t **etdump,
                           size_t *n, void **extra, mlia_error *err);
+
+    /* Units and clocks (docs/delegates.md, "Units and clocks"): the unit
+     * class of one of the backend's delegate events, asked by the runtime
+     * analysis for every delegate event inside a call of this backend
+     * (name = the string id, or the int id in decimal; meta = its
+     * delegate_debug_metadata, possibly empty). NULL, or
+     * RUNTIME_UNIT_CPU_TICKS, keeps the event on the call's CPU clock
+     * (nested, scaled by the CPU tick rate). Any other class books the
+     * event under its call on its own: never summed with CPU time, never
+     * scaled by the CPU tick rate, summarised as execution_time (ms from ns
+     * or us, qualifier clock=backend), cycles, count or bytes. Pure: no
+     * state, no allocation. */
+    runtime_unit (*event_unit)(mlia_str name, const uint8_t *meta, uint32_t n_meta);
 
     /* The run: begin() returns the backend's state (arena memory); the
      * pipeline then calls, when a companion PTE was given,

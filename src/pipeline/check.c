@@ -35,6 +35,7 @@
 #include "analysis/display_name.h"
 #include "analysis/modules.h"
 #include "analysis/runtime.h"
+#include "backends/registry.h"
 #include "pipeline/check.h"
 #include "analysis/memory.h"
 #include "pipeline/stages.h"
@@ -615,6 +616,16 @@ static int stage_companion_read(mlia_session *s, mlia_error *err)
 
 /* Select the method and its executions (warm-up left out), load its
  * program, then the runtime timing analysis. */
+/* runtime_inputs.event_unit: the delegate's backend says the unit class of
+ * its events (backend.h event_unit); CPU ticks for delegates without one. */
+static runtime_unit backend_event_unit(const void *ctx, const char *backend, mlia_str name, const uint8_t *meta,
+                                       uint32_t n_meta)
+{
+    (void)ctx;
+    const mlia_backend *b = mlia_backend_for_delegate(mlia_str_c(backend));
+    return b && b->event_unit ? b->event_unit(name, meta, n_meta) : RUNTIME_UNIT_CPU_TICKS;
+}
+
 static int stage_runtime(mlia_session *s, mlia_error *err)
 {
     const mlia_check_config *o = s->opts;
@@ -699,6 +710,7 @@ static int stage_runtime(mlia_session *s, mlia_error *err)
 
     runtime_inputs rin;
     memset(&rin, 0, sizeof rin);
+    rin.event_unit = backend_event_unit;
     rin.method = sel.name;
     rin.dump = s->dump;
     rin.execution_runs = sel.execution_runs;

@@ -148,7 +148,7 @@ TEST(runtime_rules)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, true};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, true, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -238,7 +238,7 @@ TEST(repeated_name_at_another_position_gets_ordinal)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -398,7 +398,7 @@ TEST(large_shared_group_is_capped)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t ex[1] = {0};
-    runtime_inputs in = {"forward", &dump, ex, 1, &o.m, &o.prog, "ns", 1e6, false};
+    runtime_inputs in = {"forward", &dump, ex, 1, &o.m, &o.prog, "ns", 1e6, false, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -424,7 +424,7 @@ static int analyse_three(const one_instr *o, etdump_run *runs, mlia_result *res)
     dump.runs = runs;
     mlia_result_init(res, &A);
     uint32_t ex[3] = {0, 1, 2};
-    runtime_inputs in = {"forward", &dump, ex, 3, &o->m, &o->prog, "ns", 1e6, false};
+    runtime_inputs in = {"forward", &dump, ex, 3, &o->m, &o->prog, "ns", 1e6, false, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -485,6 +485,117 @@ TEST(unattributed_time_when_natives_overlap_or_follow)
     CHECK_DBL(mlia_entity_metric(e, "execution_time", "p50")->d, 50 / 1e6);
 }
 
+static bool ends_with(mlia_str s, const char *suf)
+{
+    size_t n = strlen(suf);
+    return s.len >= n && memcmp(s.ptr + s.len - n, suf, n) == 0;
+}
+
+/* The backend hook for units and clocks (runtime_inputs.event_unit,
+ * backend.h event_unit): a test backend whose names end in the unit. */
+static runtime_unit unit_by_suffix(const void *ctx, const char *backend, mlia_str name, const uint8_t *meta,
+                                   uint32_t n_meta)
+{
+    (void)meta;
+    (void)n_meta;
+    if (!ctx || strcmp((const char *)ctx, "ctx") != 0)
+        return RUNTIME_UNIT_BYTES; /* the context is passed through: a wrong one fails the checks below */
+    if (strcmp(backend, "VgfBackend") != 0)
+        return RUNTIME_UNIT_CPU_TICKS;
+    if (ends_with(name, " (cycles)"))
+        return RUNTIME_UNIT_CYCLES;
+    if (ends_with(name, " (count)"))
+        return RUNTIME_UNIT_COUNT;
+    if (ends_with(name, " (us)"))
+        return RUNTIME_UNIT_US;
+    if (name.len && name.ptr[0] == '{')
+        return RUNTIME_UNIT_NS;
+    return RUNTIME_UNIT_CPU_TICKS;
+}
+
+TEST(event_units_kept_apart)
+{
+    static world w;
+    build(&w);
+    /* executions 1 and 3 (k = 1, 3) have the delegate call [600, 720];
+     * before it, as backends write them: a cycles value, a count, a us
+     * duration (all start 0, like QNN) and a GPU-clock dispatch in ns on
+     * an epoch far from the CPU ticks (like Vulkan) */
+    for (int r = 1; r <= 3; r += 2) {
+        uint64_t k = (uint64_t)r;
+        etdump_event *e = w.ev[r];
+        uint32_t n = w.runs[r].n_events;
+        memmove(&e[4], &e[0], n * sizeof *e);
+        e[0] = backend("accel (cycles)", 3, 0, 5000 * k);          /* 5000, 15000 cycles */
+        e[1] = backend("yields (count)", 3, 0, 2);                 /* 2, 2 */
+        e[2] = backend("rpc (us)", 3, 0, 40 * k);                  /* 40, 120 us */
+        e[3] = backend("{\"kernel_name\":\"k\"}", 3, 9000000000ull, 9000000000ull + 300 * k); /* 300, 900 ns */
+        w.runs[r].n_events = n + 4;
+    }
+    mlia_result res;
+    mlia_result_init(&res, &A);
+    uint32_t runs[3] = {1, 2, 3};
+    /* a declared CPU rate of 2 GHz: 2e6 ticks per ms */
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 2e6, false, unit_by_suffix, "ctx"};
+    runtime_analysis *ra;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_analyse(&in, &res, &A, &ra, &err), 0);
+
+    /* cycles stay cycles: nearest-rank P50 of {5000, 15000} = 5000, never ms */
+    const mlia_entity *cy = ent(&res, "runtime_event/forward/0/3/accel (cycles)");
+    CHECK(cy);
+    CHECK(has_parent(cy, "delegate_call/forward/0/3"));
+    const mlia_metric *m = mlia_entity_metric(cy, "cycles", "p50");
+    CHECK(m);
+    CHECK_DBL(m->d, 5000);
+    CHECK_STR(m->unit, "cycles");
+    CHECK_INT(m->samples, 2);
+    CHECK_DBL(mlia_entity_metric(cy, "cycles", "max")->d, 15000);
+    CHECK(!mlia_entity_metric(cy, "execution_time", "p50"));
+    /* a count is no duration */
+    const mlia_entity *ct = ent(&res, "runtime_event/forward/0/3/yields (count)");
+    CHECK(ct && has_parent(ct, "delegate_call/forward/0/3"));
+    CHECK_DBL(mlia_entity_metric(ct, "count", "p50")->d, 2);
+    CHECK_STR(mlia_entity_metric(ct, "count", "p50")->unit, "count");
+    CHECK(!mlia_entity_metric(ct, "execution_time", "p50"));
+    /* us: 40 us = 0.04 ms whatever the CPU rate; max 120 us = 0.12 ms */
+    const mlia_entity *us = ent(&res, "runtime_event/forward/0/3/rpc (us)");
+    CHECK(us);
+    m = mlia_entity_metric(us, "execution_time", "p50");
+    CHECK_DBL(m->d, 0.04);
+    CHECK_STR(m->unit, "ms");
+    CHECK_STR(mlia_metric_qualifier(m, "clock"), "backend");
+    CHECK_DBL(mlia_entity_metric(us, "execution_time", "max")->d, 0.12);
+    /* GPU ns: 300 ns = 0.0003 ms, not 300 / 2e6 (the CPU rate applies to CPU ticks only) */
+    const mlia_entity *gpu = ent(&res, "runtime_event/forward/0/3/{\"kernel_name\":\"k\"}");
+    CHECK(gpu && has_parent(gpu, "delegate_call/forward/0/3"));
+    CHECK_DBL(mlia_entity_metric(gpu, "execution_time", "p50")->d, 300 / 1e6);
+    CHECK_DBL(mlia_entity_metric(gpu, "execution_time", "max")->d, 900 / 1e6);
+    /* the CPU events keep their tree and the call its unattributed time:
+     * 120 - 95 = 25 ticks = 25 / 2e6 ms; nothing of the other classes is
+     * counted in it, nor laid out as durations (no warning) */
+    const mlia_entity *dc = ent(&res, "delegate_call/forward/0/3");
+    CHECK_DBL(mlia_entity_metric(dc, "unattributed_time", "p50")->d, 25 / 2e6);
+    CHECK(has_parent(ent(&res, "runtime_event/forward/0/3/VGF_COPY_INPUTS"), "runtime_event/forward/0/3/VGF_EXECUTE"));
+    CHECK_DBL(mlia_entity_metric(ent(&res, "runtime_event/forward/0/3/VGF_EXECUTE"), "execution_time", "p50")->d,
+              95 / 2e6);
+    CHECK_INT(ra->duration_only_events, 0);
+    /* the view writers see each event's class */
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < ra->n_calls; i++)
+        for (uint32_t k = 0; k < ra->calls[i].n_events; k++) {
+            const runtime_event_node *nd = &ra->calls[i].events[k];
+            if (!strcmp(nd->name, "accel (cycles)"))
+                seen += nd->unit == RUNTIME_UNIT_CYCLES;
+            if (!strcmp(nd->name, "VGF_EXECUTE"))
+                seen += nd->unit == RUNTIME_UNIT_CPU_TICKS;
+        }
+    CHECK_INT(seen, 2);
+    CHECK_STR(runtime_unit_metric(RUNTIME_UNIT_BYTES), "bytes");
+    CHECK_STR(runtime_unit_name(RUNTIME_UNIT_NS), "ms");
+}
+
 int main(void)
 {
     mlia_arena_init(&A);
@@ -493,6 +604,7 @@ int main(void)
     RUN(unattributed_time_when_natives_overlap_or_follow);
     RUN(p50_is_nearest_rank_lower_median);
     RUN(runtime_rules);
+    RUN(event_units_kept_apart);
     RUN(repeated_name_at_another_position_gets_ordinal);
     RUN(selecting_methods);
     mlia_arena_free(&A);

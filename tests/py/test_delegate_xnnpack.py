@@ -38,7 +38,7 @@ class Xnnpack(unittest.TestCase):
         cls.files = build_fixture(DESC, os.path.join(cls.tmp, "in"))
         out = os.path.join(cls.tmp, "out")
         cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out, "--csv-tables", "all",
-                                     "--trace", "--trace-format", "json"))
+                                     "--trace", "--trace-format", "json", "--model-explorer", "files"))
         cls.base = os.path.join(out, "mlia-output")
         with open(os.path.join(cls.base, "mlia-output.json"), encoding="utf-8") as f:
             cls.res = Result(json.load(f))
@@ -105,6 +105,26 @@ class Xnnpack(unittest.TestCase):
         call = [e for e in trace["traceEvents"] if e.get("name") == "DELEGATE_CALL XnnpackBackend"]
         # laid back to back from 2 us after the call's start
         self.assertAlmostEqual(ev[0]["ts"] - call[0]["ts"], 2.0, places=3)
+
+    def test_no_vgf_delegate_is_not_a_vgf_warning(self):
+        # only an XnnpackBackend call: the NX statistics are not applicable, not missing
+        out = self.p.stdout
+        warn_block = out.split("\nWarnings", 1)[1]
+        self.assertNotIn("No VGF neural statistics", warn_block)
+        self.assertIn("not applicable: no VGF delegate call in the ETDump (its delegate calls are other backends')",
+                      " ".join(out.split()))
+        with open(os.path.join(self.base, "model-explorer", "bundle", "index.html"), encoding="utf-8") as f:
+            page = f.read()
+        start = page.index('<script type="application/json" id="mlia-data">')
+        doc = json.loads(page[page.index(">", start) + 1:page.index("</script>", start)])
+        self.assertNotIn("No VGF neural statistics were found in the ETDump.", doc["warnings"])
+        self.assertTrue(doc["not_applicable"])
+        nx = [v["id"] for v in doc["views"] if v["id"] in doc["not_applicable"]
+              and v["reason"] != "No companion PTE was given."]
+        self.assertIn("segment_cascade_chain", nx)
+        for v in doc["views"]:
+            if v["id"] in nx:
+                self.assertTrue(v["reason"].startswith("No VGF delegate call in the ETDump"), v["reason"])
 
     def test_inspect_shows_the_events(self):
         p = run_mlia("inspect", self.files["etdump"])

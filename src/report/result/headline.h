@@ -38,9 +38,13 @@ typedef struct mlia_headline {
     uint32_t nx_samples;
     bool cpu_only;                  /* no delegate call and no NX measurement: the model ran on
                                        the CPU, so NX cycles are not applicable (not a fault) */
+    bool no_vgf;                    /* delegate calls, all of known backends other than VgfBackend
+                                       (e.g. XnnpackBackend), and no NX measurement: NX cycles
+                                       are not applicable either (cpu_only implies it) */
 } mlia_headline;
 
-/* The warning a CPU-only run reports as "not applicable" instead
+/* The warning a run without a VGF delegate (CPU only, or only other
+ * delegates) reports as "not applicable" instead
  * (docs/cli.md, "Console summary"). */
 #define MLIA_NO_NX_WARNING "No VGF neural statistics were found in the ETDump."
 bool mlia_headline_is_not_applicable(const mlia_headline *h, const char *warning);

@@ -173,6 +173,10 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
             v->not_applicable = true;
             v->reason = "The model ran on the CPU only (no delegate call in the ETDump), so there are no NX "
                         "statistics to show.";
+        } else if (strcmp(d->id, "source_model") != 0 && vw_no_vgf(c->s)) {
+            v->not_applicable = true;
+            v->reason = "No VGF delegate call in the ETDump (its delegate calls are other backends'), so there are "
+                        "no NX statistics to show.";
         }
         return;
     }
