@@ -154,7 +154,8 @@ NAMES_VGF = {
     "formats/etrecord.c": "the error for a VGF given in the ETRecord's place",
     "pipeline/inputs.c": "the hint for a VGF given in another input's place",
     "report/views/page_asset.c": "generated from viewer/ (the page's view labels)",
-    "report/result/headline.h": "the 'no VGF statistics' reason the CPU-only headline recognises",
+    "report/result/headline.h": "the 'no VGF statistics' reason the CPU-only headline recognises, and the "
+                                "delegate id and texts of a run whose delegate calls are all other backends'",
 }
 NAMES_VGF_MAX = 7
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -381,10 +381,9 @@ static void put_nx(out *o, const mlia_result *r)
         put_label(o->b, "NX cycles:");
         put_wrapped(o, "not applicable: the model ran on the CPU only (no delegate call in the ETDump)",
                     VALUE_COL, VALUE_COL);
-    } else if (!numeric(total) && h.no_vgf) {
+    } else if (!numeric(total) && h.other_delegates_only) {
         put_label(o->b, "NX cycles:");
-        put_wrapped(o, "not applicable: no VGF delegate call in the ETDump (its delegate calls are other backends')",
-                    VALUE_COL, VALUE_COL);
+        put_wrapped(o, MLIA_OTHER_DELEGATES_LINE, VALUE_COL, VALUE_COL);
     } else if (!numeric(total)) {
         put_unavailable(o, "NX cycles:", total ? total->reason : "not analysed");
     } else {

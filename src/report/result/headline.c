@@ -167,18 +167,18 @@ void mlia_headline_compute(const mlia_result *r, mlia_headline *h)
         h->nx_total_cycles = total->type == MLIA_VALUE_UINT ? total->u : (uint64_t)total->d;
         h->nx_samples = total->samples;
     }
-    bool any_call = false, maybe_vgf = false;
+    bool any_call = false, maybe_nx = false;
     for (uint32_t i = 0; i < r->n_entities; i++)
         if (r->entities[i] && streq(r->entities[i]->kind, "delegate_call")) {
             any_call = true;
-            /* a call of an unnamed backend may be VGF's: the warning stays */
-            maybe_vgf |= !r->entities[i]->name || streq(r->entities[i]->name, "VgfBackend");
+            /* a call of an unnamed backend may carry them: the warning stays */
+            maybe_nx |= !r->entities[i]->name || streq(r->entities[i]->name, MLIA_NX_DELEGATE_ID);
         }
     /* no delegate call and no statistics record at all (total_cycles says so) */
     bool no_stats = !h->has_nx && h->has_inference && total && total->reason && streq(total->reason, MLIA_NO_NX_WARNING);
     h->cpu_only = !any_call && no_stats;
     /* only other delegates (XNNPACK, QNN, ...): no VGF statistics by nature */
-    h->no_vgf = no_stats && !maybe_vgf;
+    h->other_delegates_only = no_stats && !maybe_nx;
 }
 
 bool mlia_warning_is_note(const char *w)
@@ -188,5 +188,5 @@ bool mlia_warning_is_note(const char *w)
 
 bool mlia_headline_is_not_applicable(const mlia_headline *h, const char *warning)
 {
-    return (h->cpu_only || h->no_vgf) && streq(warning, MLIA_NO_NX_WARNING);
+    return (h->cpu_only || h->other_delegates_only) && streq(warning, MLIA_NO_NX_WARNING);
 }

@@ -38,15 +38,22 @@ typedef struct mlia_headline {
     uint32_t nx_samples;
     bool cpu_only;                  /* no delegate call and no NX measurement: the model ran on
                                        the CPU, so NX cycles are not applicable (not a fault) */
-    bool no_vgf;                    /* delegate calls, all of known backends other than VgfBackend
-                                       (e.g. XnnpackBackend), and no NX measurement: NX cycles
-                                       are not applicable either (cpu_only implies it) */
+    bool other_delegates_only;      /* delegate calls, all of known backends other than
+                                       MLIA_NX_DELEGATE_ID (e.g. XnnpackBackend), and no NX
+                                       measurement: NX cycles are not applicable either */
 } mlia_headline;
 
 /* The warning a run without a VGF delegate (CPU only, or only other
  * delegates) reports as "not applicable" instead
  * (docs/cli.md, "Console summary"). */
 #define MLIA_NO_NX_WARNING "No VGF neural statistics were found in the ETDump."
+/* The delegate id whose calls can carry NX statistics, and what the console
+ * and the page say when every delegate call is another backend's. */
+#define MLIA_NX_DELEGATE_ID "VgfBackend"
+#define MLIA_OTHER_DELEGATES_LINE "not applicable: no VGF delegate call in the ETDump (its delegate calls are other backends')"
+#define MLIA_OTHER_DELEGATES_VIEW_REASON                                                                               \
+    "No VGF delegate call in the ETDump (its delegate calls are other backends'), so there are no NX statistics to "   \
+    "show."
 bool mlia_headline_is_not_applicable(const mlia_headline *h, const char *warning);
 
 /* A result warning that only restates an option the user chose (the ETDump

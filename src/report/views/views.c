@@ -173,10 +173,9 @@ static void build_view(vw_ctx *c, const vw_view_def *d, vw_view *v)
             v->not_applicable = true;
             v->reason = "The model ran on the CPU only (no delegate call in the ETDump), so there are no NX "
                         "statistics to show.";
-        } else if (strcmp(d->id, "source_model") != 0 && vw_no_vgf(c->s)) {
+        } else if (strcmp(d->id, "source_model") != 0 && vw_other_delegates_only(c->s)) {
             v->not_applicable = true;
-            v->reason = "No VGF delegate call in the ETDump (its delegate calls are other backends'), so there are "
-                        "no NX statistics to show.";
+            v->reason = MLIA_OTHER_DELEGATES_VIEW_REASON;
         }
         return;
     }

@@ -82,9 +82,9 @@ bool vw_cpu_only(const mlia_run_record *s)
     return h.cpu_only;
 }
 
-bool vw_no_vgf(const mlia_run_record *s)
+bool vw_other_delegates_only(const mlia_run_record *s)
 {
     mlia_headline h;
     mlia_headline_compute(s->result, &h);
-    return h.no_vgf;
+    return h.other_delegates_only;
 }

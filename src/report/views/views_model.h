@@ -238,8 +238,8 @@ const char *vw_list_text(vw_ctx *c, const char *const *v, uint32_t n, uint32_t c
 /* The run had no delegate call in its ETDump and no NX measurement: it ran on
  * the CPU only (docs/page.md, "Not applicable to this capture"). */
 bool vw_cpu_only(const mlia_run_record *s);
-/* Delegate calls of other backends only and no NX statistics (headline.h no_vgf). */
-bool vw_no_vgf(const mlia_run_record *s);
+/* Delegate calls of other backends only and no NX statistics (headline.h other_delegates_only). */
+bool vw_other_delegates_only(const mlia_run_record *s);
 /* The slot of backend `name` in c->backend_scratch (NULL until the backend
  * fills it; for a backend that did not run, a fresh slot of the arena). */
 void **vw_backend_scratch(vw_ctx *c, const char *name);
