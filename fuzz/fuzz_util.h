@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mlia/mlia.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The work folder (created once; the process's one piece of state, as
@@ -96,6 +98,19 @@ static void fuzz_one_line(const char *error)
 {
     if (error && strchr(error, '\n'))
         __builtin_trap();
+}
+
+/* What every whole-pipeline target accepts from an entry point: rc 0 or an
+ * mlia_status the header declares (mlia_status_name knows it) whose class
+ * (MLIA_STATUS_CLASS) is at most max_class (1 input, 2 usage, 3 regression),
+ * and a one-line error; a crash otherwise. Frees `error` (mlia_free). */
+static void fuzz_accept_status(int rc, int max_class, char *error)
+{
+    int cls = MLIA_STATUS_CLASS(rc);
+    if (cls < 0 || cls > max_class || (rc != 0 && strcmp(mlia_status_name(rc), "unknown status") == 0))
+        __builtin_trap();
+    fuzz_one_line(error);
+    mlia_free(error);
 }
 
 #endif
