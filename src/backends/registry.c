@@ -15,11 +15,13 @@
 extern const mlia_backend mlia_backend_vgf;
 extern const mlia_backend mlia_backend_xnnpack;
 extern const mlia_backend mlia_backend_ethosu;
+extern const mlia_backend mlia_backend_qnn;
 
 static const mlia_backend *const BACKENDS[] = {
     &mlia_backend_vgf,     /* VGF delegate with NX statistics (src/backends/vgf/) */
     &mlia_backend_xnnpack, /* XNNPACK on CPUs (src/backends/xnnpack/) */
     &mlia_backend_ethosu,  /* Arm Ethos-U, its runner's log and PMU report (src/backends/ethosu/) */
+    &mlia_backend_qnn,     /* Qualcomm QNN (HTP), duration-only events with units (src/backends/qnn/) */
 };
 
 #define N_BACKENDS ((uint32_t)(sizeof BACKENDS / sizeof BACKENDS[0]))

@@ -457,6 +457,17 @@ class Fixture:
                     events += self._xnnpack_events(ins, i, r, s, e)
                     events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
                                                "instruction_id": i, "start": s, "end": e}})
+                elif ins["spec"].get("qnn"):
+                    # QNN's profiler (docs/delegates.md, "Qualcomm QNN"):
+                    # every value logged after the run with start 0 and
+                    # end = the value, its unit in the identifier;
+                    # [[identifier, [value per execution, ...]], ...]
+                    for name, vals in ins["spec"]["qnn"]:
+                        events.append({"profile": {"delegate_debug_id_str": name, "chain_index": 0,
+                                                   "instruction_id": i, "metadata": b"", "start": 0,
+                                                   "end": vals[r % len(vals)]}})
+                    events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
+                                               "instruction_id": i, "start": s, "end": e}})
                 elif ins["spec"].get("duration_only"):
                     # a profiler that logs durations only (start 0, end = duration),
                     # as Qualcomm's does: [[name, duration], ...] per execution

@@ -1,0 +1,108 @@
+"""The Qualcomm QNN backend (issue 31; docs/delegates.md, "Qualcomm QNN") on a
+capture the fixture builder writes from tests/data/delegates/qnn.json: one
+QnnBackend delegate call over a two-layer MLP (200,000 / 210,000 / 190,000 ns
+ticks), three executions, QNN's duration-only events (start 0, end = the value,
+the unit in the identifier) and the empty inner delegate map QNN records.
+
+Expected values, by hand from the description:
+- "QNN accelerator (execute) time (us)": 120, 130, 110 us -> P50 (lower median)
+  120 us = 0.12 ms, min 0.11 ms, max 0.13 ms; not scaled by the CPU tick rate;
+- "RPC (execute) time (us)": 150, 160, 140 -> P50 0.15 ms;
+- "Number of HVX threads used (count)": 4, 4, 4 -> count 4 (no time metric);
+- "Accelerator (execute) time (cycles)": 90,000, 95,000, 85,000 -> cycles
+  P50 90,000, min 85,000, max 95,000 (never ms);
+- "aten_linear_default:OpId_12 (cycles)": 50,000, 52,000, 48,000 -> P50 50,000;
+  qnn_op "aten_linear_default", op_id 12, unmapped ({} map, no name guess);
+- "aten_relu_default:OpId_13 (cycles)": 0 every time -> the 0-cycle warning
+  names it;
+- the call: nothing of these is CPU time, so its unattributed time is the whole
+  call, P50 200,000 ticks = 0.2 ms; nothing is laid out as a duration.
+"""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from helpers import ROOT, Result, build_fixture, check_args, need_binary, run_mlia
+
+DESC = os.path.join(ROOT, "tests", "data", "delegates", "qnn.json")
+CALL = "delegate_call/forward/0/0"
+EV = "runtime_event/forward/0/0/"
+
+
+class Qnn(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        need_binary(cls)
+        cls.tmp = tempfile.mkdtemp(prefix="mlia-qnn-")
+        cls.files = build_fixture(DESC, os.path.join(cls.tmp, "in"))
+        out = os.path.join(cls.tmp, "out")
+        cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out))
+        cls.base = os.path.join(out, "mlia-output")
+        with open(os.path.join(cls.base, "mlia-output.json"), encoding="utf-8") as f:
+            cls.res = Result(json.load(f))
+        # the same with a declared 2 GHz CPU clock: QNN's values do not move
+        out2 = os.path.join(cls.tmp, "out2")
+        cls.p2 = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out2,
+                                      "--ticks-per-second", "2e9"))
+        with open(os.path.join(out2, "mlia-output", "mlia-output.json"), encoding="utf-8") as f:
+            cls.res2 = Result(json.load(f))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_runs(self):
+        self.assertEqual(self.p.returncode, 0, self.p.stderr)
+        self.assertEqual(self.p2.returncode, 0, self.p2.stderr)
+
+    def test_units_kept_apart(self):
+        for res in (self.res, self.res2):
+            us = EV + "QNN accelerator (execute) time (us)"
+            for stat, want in (("p50", 0.12), ("min", 0.11), ("max", 0.13)):
+                m = res.m(us, "execution_time", stat)
+                self.assertEqual(m["unit"], "ms")
+                self.assertAlmostEqual(m["value"], want, places=9)
+            self.assertAlmostEqual(res.m(EV + "RPC (execute) time (us)", "execution_time", "p50")["value"], 0.15,
+                                   places=9)
+            cnt = EV + "Number of HVX threads used (count)"
+            self.assertEqual(res.m(cnt, "count", "p50")["value"], 4)
+            self.assertEqual(res.m(cnt, "count", "p50")["unit"], "count")
+            self.assertIsNone(res.m(cnt, "execution_time", "p50"))
+            cyc = EV + "Accelerator (execute) time (cycles)"
+            for stat, want in (("p50", 90000), ("min", 85000), ("max", 95000)):
+                m = res.m(cyc, "cycles", stat)
+                self.assertEqual(m["unit"], "cycles")
+                self.assertEqual(m["value"], want)
+            self.assertIsNone(res.m(cyc, "execution_time", "p50"))
+            for eid in (us, cnt, cyc):
+                self.assertEqual(res.entities[eid]["parent_ids"], [CALL])
+        # the call's own time scales with the CPU rate; nothing of QNN's is in it
+        self.assertAlmostEqual(self.res.m(CALL, "unattributed_time", "p50")["value"], 0.2, places=9)
+        self.assertAlmostEqual(self.res2.m(CALL, "unattributed_time", "p50")["value"], 0.1, places=9)
+        self.assertFalse([w for w in self.res.warnings if "logged as durations only" in w])
+
+    def test_nodes_named_and_honestly_unmapped(self):
+        a = self.res.entities[EV + "aten_linear_default:OpId_12 (cycles)"]["attributes"]
+        self.assertEqual((a["backend"], a["role"], a["qnn_op"], a["op_id"], a["source_mapping"], a["unit"]),
+                         ("QnnBackend", "node", "aten_linear_default", 12, "unmapped", "cycles"))
+        self.assertNotIn("child_ids", self.res.entities[EV + "aten_linear_default:OpId_12 (cycles)"])
+        self.assertEqual(self.res.m(EV + "aten_linear_default:OpId_12 (cycles)", "cycles", "p50")["value"], 50000)
+        self.assertEqual(self.res.entities[EV + "Input OpId_2 (cycles)"]["attributes"]["role"], "graph input")
+        self.assertEqual(self.res.entities[EV + "RPC (execute) time (us)"]["attributes"]["role"], "statistic")
+        self.assertIn("QNN: 3 of 3 operator(s) have no source operator: their names before ':OpId_' are not keys "
+                      "of QnnBackend's delegate map, and they are never matched by name.", self.res.warnings)
+
+    def test_zero_cycle_operator_is_named(self):
+        self.assertIn("QNN: 1 operator(s) reported 0 cycles in at least one execution (HTP folded or fused them "
+                      "into a neighbour; 0 is kept as a value): aten_relu_default:OpId_13 (cycles).",
+                      self.res.warnings)
+        self.assertEqual(self.res.m(EV + "aten_relu_default:OpId_13 (cycles)", "cycles", "p50")["value"], 0)
+
+    def test_no_vgf_warning(self):
+        self.assertNotIn("No VGF neural statistics", self.p.stdout.split("\nWarnings", 1)[1])
+
+
+if __name__ == "__main__":
+    unittest.main()
