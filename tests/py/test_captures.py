@@ -589,7 +589,9 @@ class CsvTables(Base):
 
 
 class DurationOnlyEvents(Base):
-    """A Qualcomm-style backend: its events are logged with start 0 and end = duration."""
+    """A Qualcomm-style backend without a backend folder (QnnBackend itself has
+    one, src/backends/qnn, which books its values by unit instead:
+    test_delegate_qnn.py): its events are logged with start 0 and end = duration."""
     EVENTS = [["qnn_conv", 30000], ["qnn_relu", 5000], ["qnn_pool", 12000]]
     CALL_NS = [100000, 110000]
 
@@ -599,7 +601,7 @@ class DurationOnlyEvents(Base):
         d = demo_desc("qnn", [1000, 2000], cls.CALL_NS)
         for p in d["plan"]:
             if "delegate" in p:
-                p["backend"] = "QnnBackend"
+                p["backend"] = "DurationOnlyBackend"
                 p.pop("nx_segments", None)
                 p["duration_only"] = cls.EVENTS
         cls.cap = cls.build(d)
@@ -619,7 +621,7 @@ class DurationOnlyEvents(Base):
         busy = sum(d for _, d in self.EVENTS)
         self.assertEqual(res.m(CALL, "unattributed_time", "min")["value"], (self.CALL_NS[0] - busy) / 1e6)
         self.assertEqual(res.m(CALL, "unattributed_time", "max")["value"], (self.CALL_NS[1] - busy) / 1e6)
-        self.assertIn("6 event(s) of backend 'QnnBackend' were logged as durations only (start 0 or outside their "
+        self.assertIn("6 event(s) of backend 'DurationOnlyBackend' were logged as durations only (start 0 or outside their "
                       "delegate call, as Qualcomm's profiler logs them): they are timed by their durations and laid "
                       "out one after the other inside their call.", res.warnings)
         self.assertEqual(sum("durations only" in w for w in res.warnings), 1)
