@@ -52,7 +52,10 @@ void mlia_arena_free(mlia_arena *a)
     a->total = 0;
 }
 
-void *mlia_arena_alloc(mlia_arena *a, size_t size)
+/* Room for size bytes, aligned to 16; zero-filled when `zero`, else its
+ * contents are undefined (for callers that write every byte they read:
+ * copies and formatted strings, issue 33 item 1). */
+static void *arena_take(mlia_arena *a, size_t size, bool zero)
 {
     size_t need = (size + 15u) & ~(size_t)15u;
     if (need < size)
@@ -107,9 +110,14 @@ void *mlia_arena_alloc(mlia_arena *a, size_t size)
     bool fresh_big = c->used == 0 && need > MLIA_ARENA_MIN_CHUNK / 2;
     c->used += need;
     a->total += need;
-    if (!fresh_big)
+    if (zero && !fresh_big)
         memset(p, 0, need);
     return p;
+}
+
+void *mlia_arena_alloc(mlia_arena *a, size_t size)
+{
+    return arena_take(a, size, true);
 }
 
 void *mlia_arena_array(mlia_arena *a, size_t n, size_t size)
@@ -121,7 +129,9 @@ void *mlia_arena_array(mlia_arena *a, size_t n, size_t size)
 
 char *mlia_arena_strndup(mlia_arena *a, const char *s, size_t len)
 {
-    char *p = mlia_arena_alloc(a, len + 1);
+    if (len == SIZE_MAX)
+        arena_oom(SIZE_MAX);
+    char *p = arena_take(a, len + 1, false); /* every byte written below */
     if (len)
         memcpy(p, s, len);
     p[len] = 0;
@@ -140,7 +150,7 @@ char *mlia_arena_vprintf(mlia_arena *a, const char *fmt, va_list ap)
     int n = mlia_vsnprintf(NULL, 0, fmt, ap);
     if (n < 0)
         n = 0;
-    char *p = mlia_arena_alloc(a, (size_t)n + 1);
+    char *p = arena_take(a, (size_t)n + 1, false); /* written whole by the second call */
     mlia_vsnprintf(p, (size_t)n + 1, fmt, again);
     va_end(again);
     return p;
@@ -173,9 +183,14 @@ void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size
             return old;
         }
     }
-    void *p = mlia_arena_array(a, new_n, size);
-    if (old && old_n)
-        memcpy(p, old, (old_n < new_n ? old_n : new_n) * size);
+    if (size && new_n > SIZE_MAX / size)
+        arena_oom(SIZE_MAX);
+    /* the copied part is written by memcpy, only the fresh room is zeroed */
+    size_t keep = old ? (old_n < new_n ? old_n : new_n) * size : 0;
+    unsigned char *p = arena_take(a, new_n * size, false);
+    if (keep)
+        memcpy(p, old, keep);
+    memset(p + keep, 0, ((new_n * size + 15u) & ~(size_t)15u) - keep);
     return p;
 }
 

@@ -355,6 +355,32 @@ TEST(open_regular_fd)
     CHECK_STR(err.text, "/tmp: is a directory");
 }
 
+/* issue 33 item 1: copies and grown arrays skip zeroing the bytes they write,
+ * yet a grown array still holds its old elements and zeroes its new room,
+ * also when it moves behind other allocations (the in-place path cannot be
+ * taken) and the chunk's fresh bytes were never zeroed. */
+TEST(arena_grow_copies_old_and_zeroes_new_room)
+{
+    mlia_arena a;
+    mlia_arena_init(&a);
+    uint32_t *v = mlia_arena_array(&a, 3, sizeof *v);
+    v[0] = 7, v[1] = 8, v[2] = 9;
+    const char *s = mlia_arena_strndup(&a, "abcdefghijklmnopqrstu", 21); /* blocks the in-place path */
+    uint32_t *w = mlia_arena_grow(&a, v, 3, 11, sizeof *w);
+    CHECK(w != v);
+    CHECK(w[0] == 7 && w[1] == 8 && w[2] == 9);
+    int zero = 1;
+    for (int i = 3; i < 11; i++)
+        zero &= w[i] == 0;
+    CHECK(zero);
+    CHECK_STR(s, "abcdefghijklmnopqrstu");
+    CHECK_STR(mlia_arena_printf(&a, "%s-%d", "x", 42), "x-42");
+    /* shrinking keeps the first new_n elements */
+    uint32_t *u = mlia_arena_grow(&a, w, 11, 2, sizeof *u);
+    CHECK(u[0] == 7 && u[1] == 8);
+    mlia_arena_free(&a);
+}
+
 int main(void)
 {
     RUN(escape_controls_and_invalid_utf8);
@@ -370,5 +396,6 @@ int main(void)
     RUN(json_codec_helpers);
     RUN(heap_room_and_formatting_helpers);
     RUN(open_regular_fd);
+    RUN(arena_grow_copies_old_and_zeroes_new_room);
     return test_summary();
 }
