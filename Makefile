@@ -6,7 +6,9 @@
 #   make asan       build and run the whole suite under ASan+UBSan (build-asan/)
 #   make DEBUG=1 BUILD=build-debug check   -O0 with the internal assertions on
 #                   (MLIA_ASSERT, src/core/assert.h; also on in asan, oom-sweep, fuzz)
-#   make bench      speed and memory figures on generated large captures
+#   make bench      speed and memory figures on generated large captures (issue 33's
+#                   side-by-side table; BENCH_FULL=1 for every series)
+#   make bench-instr  the same commands' instruction counts under valgrind (repeatable under load)
 #   make schema     regenerate src/formats/schema_*.h and tools/fixturelib/schema_*.py from
 #                   tools/schema/*.fbs (tools/schemagen.py; commit the result)
 #   make schema-check  fail with a diff when those committed files are stale (CI)
@@ -89,7 +91,7 @@ TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
 BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 
-.PHONY: oom-sweep oom-process-sweep coverage fuzz all check check-only test-unit test-py demo asan bench clean viewer viewer-check setup \
+.PHONY: oom-sweep oom-process-sweep coverage fuzz all check check-only test-unit test-py demo asan bench bench-instr clean viewer viewer-check setup \
         install uninstall schema schema-check $(BUILD)/mlia.pc
 
 all: $(BUILD)/mlia $(BUILD)/libmlia.so $(BUILD)/libmlia.a $(BUILD)/libmlia_internal.a
@@ -210,6 +212,9 @@ $(BUILD)/oom_sweep: tests/oom/sweep.c tests/oom/hook.c tests/oom/hook.h tests/oo
 
 bench: all $(BENCH_BIN)
 	@BUILD=$(BUILD) bash bench/run.sh
+
+bench-instr: all $(BENCH_BIN)
+	@BUILD=$(BUILD) BENCH_INSTR=1 bash bench/run.sh
 
 setup:
 	@bash tools/setup.sh

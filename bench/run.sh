@@ -1,5 +1,13 @@
 #!/usr/bin/env bash
-# `make bench`: speed and memory of `mlia check` on generated captures
+# `make bench`: speed and memory of `mlia check` on generated captures.
+#
+#  0. issue 33's table (always; alone unless BENCH_FULL=1): bench/side_by_side.py
+#     runs the bare walk (bench/bare_walk.c), `mlia check` (plain, --trace,
+#     --csv, --model-explorer files), flatc --json at 1x and check at 4x,
+#     interleaved, and prints medians, ratios and which goals are met;
+#     BENCH_INSTR=1 (`make bench-instr`) gives instruction counts instead.
+#
+# With BENCH_FULL=1, then:
 # (tools/mkfixture.py --large; 1x = BENCH_EVENTS, default 1,000,000 events,
 # a 70 MB ETDump). Prints, in order:
 #
@@ -385,6 +393,16 @@ bash bench/history.sh
 # 1. the reader alone, on the 1x capture
 d1=$(cached "$N")
 ls -l "$d1"/large.* | awk '{ print "input: " $NF ": " $5 " bytes" }'
+
+# 0. issue 33: the bare walk, flatc and mlia check side by side, interleaved
+# (bench/side_by_side.py; BENCH_INSTR=1: instruction counts under valgrind).
+# The 4x capture is cached too (280 MB) for the peak-RSS and --trace ratios.
+d4=$(cached $((4 * N))) || d4=
+BENCH_WALK=$BUILD/bench/bare_walk python3 bench/side_by_side.py "$d1" "$d4"
+if [ "${BENCH_FULL:-0}" != 1 ] || [ "${BENCH_INSTR:-0}" = 1 ]; then
+  echo "(BENCH_FULL=1 make bench adds the reader alone, the scale series to 16x, wide graphs and the page)"
+  exit 0
+fi
 if [ -x "$BUILD/bench/bench_etdump" ]; then
   "$BUILD/bench/bench_etdump" "$d1/large.etdump" 5 ||
     echo "bench_etdump failed (exit $?; the reader API may be changing), continuing"
