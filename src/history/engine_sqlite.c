@@ -163,6 +163,23 @@ static void sqlite_close(void *conn)
     free(c);
 }
 
+/* Puts the file in WAL mode. Changing the journal mode needs the file to
+ * itself, so several writers opening a new file at once may be answered
+ * SQLITE_BUSY here; the change is retried for as long as the busy timeout
+ * instead of failing the open. A file already in WAL mode answers at once
+ * (the mode is kept in the file). */
+static int set_wal(sqlite_conn *c, mlia_error *err)
+{
+    for (int waited = 0;; waited += 10) {
+        int rc = sqlite3_exec(c->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return 0;
+        if ((rc & 0xff) != SQLITE_BUSY || waited >= HDB_SQLITE_BUSY_MS)
+            return fail(c, err);
+        sqlite3_sleep(10);
+    }
+}
+
 int hdb_sqlite_open(const char *path, bool create, void **out, mlia_error *err)
 {
     *out = NULL;
@@ -195,7 +212,7 @@ int hdb_sqlite_open(const char *path, bool create, void **out, mlia_error *err)
     /* WAL: readers and one writer at a time without blocking each other;
      * reading the journal mode is also the first read of the file, where a
      * damaged one shows */
-    if (sqlite_exec(c, "PRAGMA journal_mode=WAL", 0, NULL, NULL, NULL, err) ||
+    if (set_wal(c, err) ||
         sqlite_exec(c, "PRAGMA foreign_keys=ON", 0, NULL, NULL, NULL, err) ||
         sqlite_exec(c, "PRAGMA synchronous=NORMAL", 0, NULL, NULL, NULL, err)) {
         sqlite_close(c);
@@ -204,6 +221,7 @@ int hdb_sqlite_open(const char *path, bool create, void **out, mlia_error *err)
     *out = c;
     return 0;
 }
+
 
 const hdb_engine HDB_SQLITE = {
     .name = "sqlite",
