@@ -16,12 +16,16 @@ extern const mlia_backend mlia_backend_vgf;
 extern const mlia_backend mlia_backend_xnnpack;
 extern const mlia_backend mlia_backend_ethosu;
 extern const mlia_backend mlia_backend_qnn;
+extern const mlia_backend mlia_backend_coreml;
+extern const mlia_backend mlia_backend_neutron;
 
 static const mlia_backend *const BACKENDS[] = {
     &mlia_backend_vgf,     /* VGF delegate with NX statistics (src/backends/vgf/) */
     &mlia_backend_xnnpack, /* XNNPACK on CPUs (src/backends/xnnpack/) */
     &mlia_backend_ethosu,  /* Arm Ethos-U, its runner's log and PMU report (src/backends/ethosu/) */
     &mlia_backend_qnn,     /* Qualcomm QNN (HTP), duration-only events with units (src/backends/qnn/) */
+    &mlia_backend_coreml,  /* Apple CoreML, cost-model estimates (src/backends/coreml/) */
+    &mlia_backend_neutron, /* NXP Neutron, its 32-bit profiling timer (src/backends/neutron/) */
 };
 
 #define N_BACKENDS ((uint32_t)(sizeof BACKENDS / sizeof BACKENDS[0]))

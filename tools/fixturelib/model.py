@@ -466,6 +466,18 @@ class Fixture:
                         events.append({"profile": {"delegate_debug_id_str": name, "chain_index": 0,
                                                    "instruction_id": i, "metadata": b"", "start": 0,
                                                    "end": vals[r % len(vals)]}})
+                elif ins["spec"].get("delegate_events"):
+                    # a backend's own delegate events, logged after the run
+                    # (before DELEGATE_CALL) with the times its clock gave
+                    # (docs/fixture-builder.md): [{"id": str or int,
+                    # "metadata": hex, "start": [per execution], "end": [...]}]
+                    for d in ins["spec"]["delegate_events"]:
+                        ids = ({"delegate_debug_id_int": d["id"]} if isinstance(d["id"], int)
+                               else {"delegate_debug_id_str": d["id"]})
+                        events.append({"profile": dict(ids, chain_index=0, instruction_id=i,
+                                                       metadata=bytes.fromhex(d.get("metadata", "")),
+                                                       start=d["start"][r % len(d["start"])],
+                                                       end=d["end"][r % len(d["end"])])})
                     events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
                                                "instruction_id": i, "start": s, "end": e}})
                 elif ins["spec"].get("duration_only"):

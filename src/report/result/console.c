@@ -827,16 +827,33 @@ static void put_delegate_operators(out *o, const mlia_result *r)
         return;
     mlia_buf scratch;
     mlia_buf_init(&scratch);
-    ranked *list = collect(&scratch, r, "runtime_event", "execution_time", "delegate operators", &n);
+    ranked *times = collect(&scratch, r, "runtime_event", "execution_time", "delegate operators", &n);
+    uint32_t n_cyc;
+    /* backends whose events run on their own clock (e.g. Neutron's timer)
+     * report execution_cycles in cycles instead of times */
+    ranked *cycles = collect(&scratch, r, "runtime_event", "execution_cycles", "delegate operators", &n_cyc);
     mlia_buf_free(&scratch);
+    uint32_t n_times = n;
     for (uint32_t k = 0; k < n_backends; k++) {
         uint32_t total = 0;
+        ranked *list = times;
+        n = n_times;
         for (uint32_t i = 0; list && i < n; i++)
             total += streq(attr_str(list[i].e, "backend"), backends[k]);
+        bool in_cycles = false;
+        if (!total) {
+            for (uint32_t i = 0; cycles && i < n_cyc; i++)
+                total += streq(attr_str(cycles[i].e, "backend"), backends[k]);
+            if (total) {
+                in_cycles = true;
+                list = cycles;
+                n = n_cyc;
+            }
+        }
         uint32_t shown = total < MLIA_CONSOLE_TOP ? total : MLIA_CONSOLE_TOP;
         char title[256];
-        snprintf(title, sizeof title, "Top %.100s operators by P50 execution time (%u of %u measured)", backends[k],
-                 shown, total);
+        snprintf(title, sizeof title, "Top %.100s operators by P50 execution %s (%u of %u measured)", backends[k],
+                 in_cycles ? "cycles" : "time", shown, total);
         mlia_buf_putc(b, '\n');
         put_wrapped(o, title, 0, 2);
         if (!shown) {
@@ -856,21 +873,34 @@ static void put_delegate_operators(out *o, const mlia_result *r)
         size_t widths[6] = {3, wop, 9, 9, 9, 20}, gaps[6] = {0, 2, 1, 1, 1, 2};
         bool right[6] = {true, false, true, true, true, false}, wrap[6] = {false, true, false, false, false, true};
         const char *head[6] = {"#", "Operator", "P50 ms", "Min ms", "Max ms", "Source operators"};
+        const char *head_cyc[6] = {"#", "Operator", "P50 cycles", "Min cycles", "Max cycles", "Source operators"};
+        if (in_cycles) {
+            widths[2] = widths[3] = widths[4] = 10;
+            memcpy(head, head_cyc, sizeof head);
+        }
         put_row(b, 6, head, widths, right, NULL, gaps);
         for (uint32_t i = 0, m = 0; list && i < n && m < shown; i++) {
             const ranked *x = &list[i];
             if (!streq(attr_str(x->e, "backend"), backends[k]))
                 continue;
             char rank[16], v[3][MLIA_FMT_CAP];
-            rank_p50_min(rank, v, m, x);
-            fmt_ms(v[2], sizeof v[2], x->max);
+            if (in_cycles) {
+                snprintf(rank, sizeof rank, "%u", m + 1);
+                fmt_cycles(v[0], sizeof v[0], x->p50);
+                fmt_cycles(v[1], sizeof v[1], x->min);
+                fmt_cycles(v[2], sizeof v[2], x->max);
+            } else {
+                rank_p50_min(rank, v, m, x);
+                fmt_ms(v[2], sizeof v[2], x->max);
+            }
             const char *mapping = attr_str(x->e, "source_mapping");
             const char *cells[6] = {rank, x->e->name, v[0], v[1], v[2], mapping ? mapping : "-"};
             put_row(b, 6, cells, widths, right, wrap, gaps);
             m++;
         }
     }
-    free(list);
+    free(times);
+    free(cycles);
 }
 
 /* Columns: rank 3, name columns, 3 x (1 + 9) numbers, 2 + 11 attribution;

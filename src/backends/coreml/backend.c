@@ -1,0 +1,157 @@
+/*
+ * backend.c - the Apple CoreML backend (ExecuTorch's CoreMLBackend
+ * delegate; docs/delegates.md, "Apple CoreML"), registered in
+ * src/backends/registry.c.
+ *
+ * CoreML's profiler logs one delegate event per MIL operation, named
+ * "<output name>:<operator>", with a JSON metadata object. Its times are
+ * not measured per operation: the model's wall time (absolute ns) is split
+ * by each operation's estimatedCost from the compiler's cost model, so
+ * every per-operator time is an estimate; the warning says so. The
+ * runtime analysis makes each event an entity under its DELEGATE_CALL with
+ * P50/min/max (ns are the CPU clock's); this backend adds the decoded
+ * metadata (preferred compute unit, supported units, operator, estimated
+ * cost) and the mapping by exact lookup of the name in the inner delegate
+ * map (debugSymbolToHandles), never by prefix.
+ */
+#include <string.h>
+
+#include "analysis/delegate_map.h"
+#include "analysis/runtime.h"
+#include "backends/backend.h"
+#include "backends/coreml/analysis/coreml_meta.h"
+#include "formats/etdump.h"
+
+#define COREML_ID "CoreMLBackend"
+
+typedef struct coreml_state {
+    uint32_t n_calls;
+    uint32_t n_ops;
+    uint32_t n_unmapped;
+    uint32_t n_bad_meta;     /* events whose metadata is not a JSON object */
+} coreml_state;
+
+static void *cm_begin(const mlia_backend_ctx *c)
+{
+    coreml_state *st = mlia_arena_alloc(c->arena, sizeof *st);
+    memset(st, 0, sizeof *st);
+    return st;
+}
+
+/* The first metadata of the event named `name` at the call's instruction in
+ * the analysed executions (decoded into *m). false when none decodes. */
+static bool find_meta(const mlia_backend_ctx *c, const runtime_delegate_call *call, const char *name,
+                      etdump_events *evs, coreml_meta *m, bool *bad, mlia_error *err, int *rc)
+{
+    for (uint32_t x = 0; x < c->n_executions; x++) {
+        if (etdump_read_run(c->dump, c->execution_runs[x], evs, err)) {
+            *rc = -1;
+            return false;
+        }
+        for (uint32_t k = 0; k < evs->n; k++) {
+            const etdump_event *e = &evs->ev[k];
+            if (e->kind != ETDUMP_EVENT_PROFILE || !e->delegate_debug_id_str.ptr ||
+                e->chain_index != call->chain || e->instruction_id != call->instruction ||
+                strlen(name) != e->delegate_debug_id_str.len ||
+                memcmp(name, e->delegate_debug_id_str.ptr, e->delegate_debug_id_str.len) != 0)
+                continue;
+            if (!e->has_metadata || !e->metadata_size)
+                continue;
+            if (coreml_meta_decode(e->metadata, e->metadata_size, c->arena, m) == 0)
+                return true;
+            *bad = true;
+        }
+    }
+    return false;
+}
+
+static int cm_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
+{
+    coreml_state *st = state;
+    const runtime_analysis *ra = c->runtime;
+    if (!ra)
+        return 0;
+    delegate_map_index idx;
+    bool have_idx = false;
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    int rc = 0;
+    for (uint32_t i = 0; i < ra->n_calls && !rc; i++) {
+        const runtime_delegate_call *call = &ra->calls[i];
+        if (!call->backend || strcmp(call->backend, COREML_ID) != 0)
+            continue;
+        if (!have_idx) {
+            delegate_map_index_init(&idx, c->maps, c->program, c->method_name, c->arena);
+            have_idx = true;
+        }
+        st->n_calls++;
+        for (uint32_t k = 0; k < call->n_events && !rc; k++) {
+            const runtime_event_node *ev = &call->events[k];
+            mlia_entity *e = mlia_result_find(c->result, ev->entity_id);
+            if (!e)
+                continue;
+            st->n_ops++;
+            mlia_entity_set_str(c->result, e, "backend", COREML_ID);
+            mlia_entity_set_str(c->result, e, "time_source", "estimated (CoreML cost model)");
+            coreml_meta m;
+            bool bad = false;
+            if (find_meta(c, call, ev->name, &evs, &m, &bad, err, &rc)) {
+                if (m.operator_name)
+                    mlia_entity_set_str(c->result, e, "operator_type", m.operator_name);
+                if (m.preferred_compute_unit)
+                    mlia_entity_set_str(c->result, e, "preferred_compute_unit",
+                                        coreml_compute_unit_name(m.preferred_compute_unit));
+                if (m.n_supported) {
+                    const char *names[8];
+                    for (uint32_t q = 0; q < m.n_supported; q++)
+                        names[q] = coreml_compute_unit_name(m.supported[q]);
+                    mlia_entity_set_str_list(c->result, e, "supported_compute_units", names, m.n_supported);
+                }
+                if (m.has_cost)
+                    mlia_entity_set_double(c->result, e, "estimated_cost", m.estimated_cost);
+            } else if (bad) {
+                st->n_bad_meta++;
+            }
+            uint32_t linked = 0;
+            delegate_mapping map = call->instruction >= 0
+                                       ? delegate_map_link(&idx, (uint32_t)call->instruction, ev->name, c->result, e,
+                                                           &linked)
+                                       : DELEGATE_MAP_NONE;
+            mlia_entity_set_str(c->result, e, "source_mapping", delegate_mapping_name(map));
+            if (map != DELEGATE_MAP_LINKED)
+                st->n_unmapped++;
+        }
+    }
+    etdump_events_done(c->dump, &evs);
+    if (rc)
+        return -1;
+    if (!st->n_calls)
+        return 0;
+    mlia_backend_log(c, "CoreML: %u delegate call(s), %u operator(s), %u without a source operator", st->n_calls,
+                     st->n_ops, st->n_unmapped);
+    if (st->n_ops)
+        mlia_result_warnf(c->result,
+                          "CoreML: the %u operator time(s) are estimated, not measured: CoreML splits the model's "
+                          "measured time by each operation's estimatedCost from the compiler's cost model.",
+                          st->n_ops);
+    if (st->n_unmapped)
+        mlia_result_warnf(c->result,
+                          "CoreML: %u of %u operator(s) are not in the ETRecord's delegate map (exact lookup of "
+                          "\"<output>:<operator>\"; operations CoreML inserted itself have none), never matched by "
+                          "prefix.",
+                          st->n_unmapped, st->n_ops);
+    if (st->n_bad_meta)
+        mlia_result_warnf(c->result, "CoreML: %u operator(s) carry metadata that is not a JSON object; left undecoded.",
+                          st->n_bad_meta);
+    return 0;
+}
+
+static const char *const DELEGATE_IDS[] = {COREML_ID, NULL};
+
+const mlia_backend mlia_backend_coreml = {
+    .name = "coreml",
+    .label = "CoreML",
+    .delegate_ids = DELEGATE_IDS,
+    .begin = cm_begin,
+    .analyse = cm_analyse,
+};
