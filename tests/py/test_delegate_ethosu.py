@@ -15,6 +15,11 @@ inferences, per inference = total / 2):
   NPU 900,000 -> 450,000; delegations 2 -> 1.
 - U85: NPU active cycles 600,001 -> 300,000.5; SRAM_RD 200,000 -> 100,000 (count),
   MAC_ACTIVE 480,000 -> 240,000 (cycles), WD_ACTIVE 50,000 -> 25,000 (cycles).
+- The scopes ("ethosu_scopes": [name, lead, duration] ticks after the call's start, the
+  same in both executions): EthosUBackend::execute() 490,000 cycles from 500 (under the
+  call), +...handles.input.memcpy() 4,000 from 1,000 and +...NPU 450,000 from 6,000 (both
+  inside execute()) -> P50 = min = max = those cycles; at 250 MHz the NPU scope is
+  450,000 / 250e6 s = 1.8 ms. The call in cycles: P50 500,000, min 500,000, max 520,000.
 - The delegate call without a rate: the runner declares ticks as ns, so its P50
   (lower median of 500,000 and 520,000 ticks) reads 0.5 "ms" = 500,000 CPU
   cycles / 10^6, and the warning says so; with a rate of 250 MHz it is
@@ -110,7 +115,8 @@ class EthosU(unittest.TestCase):
     def test_cycles_warning_and_a_rate(self):
         res, _ = self.run_check("u55")
         self.assertIn("Ethos-U runner log: the ETDump's ticks are Cortex-M CPU cycles, which the runner declares "
-                      "as nanoseconds, so every time in ms is CPU cycles / 10^6; give the CPU clock with "
+                      "as nanoseconds, so every time in ms is CPU cycles / 10^6; the Ethos-U scopes and delegate "
+                      "calls are also given in cycles (execution_cycles); give the CPU clock with "
                       "--neural-technology-profiling-data.ticks-per-second for times. The PMU figures are in "
                       "cycles and counts.", res.warnings)
         res, _ = self.run_check("u55", "--neural-technology-profiling-data.ticks-per-second", "250e6")
@@ -118,6 +124,28 @@ class EthosU(unittest.TestCase):
         self.assertFalse([w for w in res.warnings if w.startswith("Ethos-U runner log: the ETDump's ticks")])
         # PMU figures stay cycles and counts whatever the rate
         self.assertEqual(pmu_metric(res, "npu_active_cycles", "total")["unit"], "cycles")
+
+    def test_scopes_are_entities_in_cycles_under_their_call(self):
+        res, _ = self.run_check("u55")
+        ex = "runtime_event/forward/0/0/EthosUBackend::execute()"
+        mc = "runtime_event/forward/0/0/+EthosUBackend::execute()handles.input.memcpy()"
+        npu = "runtime_event/forward/0/0/+EthosUBackend::execute()NPU"
+        self.assertEqual(res.entities[ex]["parent_ids"], [CALL])
+        self.assertEqual(res.entities[mc]["parent_ids"], [ex])
+        self.assertEqual(res.entities[npu]["parent_ids"], [ex])
+        for eid, cyc in ((ex, 490000), (mc, 4000), (npu, 450000)):
+            for stat in ("p50", "min", "max"):
+                m = res.m(eid, "execution_cycles", stat)
+                self.assertEqual((m["value"], m["unit"]), (cyc, "cycles"), (eid, stat))
+            self.assertIsNone(res.m(eid, "execution_time", "p50"))
+        for stat, want in (("p50", 500000), ("min", 500000), ("max", 520000)):
+            m = res.m(CALL, "execution_cycles", stat)
+            self.assertEqual((m["value"], m["unit"]), (want, "cycles"))
+        # with a rate: times, no cycles
+        res, _ = self.run_check("u55", "--neural-technology-profiling-data.ticks-per-second", "250e6")
+        self.assertAlmostEqual(res.m(npu, "execution_time", "p50")["value"], 1.8, places=9)
+        self.assertIsNone(res.m(npu, "execution_cycles", "p50"))
+        self.assertIsNone(res.m(CALL, "execution_cycles", "p50"))
 
     def test_console_shows_the_pmu_report(self):
         _, p = self.run_check("u85")
