@@ -82,6 +82,11 @@ class CoreML(unittest.TestCase):
         ids = [e["delegate_debug_id_str"] for r in json.loads(p.stdout)["runs"] for e in r["events"]
                if e.get("delegate_debug_id_str")]
         self.assertEqual(ids[:4], ["relu_0:relu", "linear_0:linear", "linear_1:linear", "cast_0:cast"])
+        ev = json.loads(p.stdout)["coreml_events"]
+        self.assertEqual(len(ev), 12)  # 4 operators x 3 executions
+        self.assertEqual(ev[0], {"run": 1, "instruction_id": 0, "id": "relu_0:relu", "operator": "relu",
+                                 "preferred_compute_unit": "Neural Engine", "estimated_cost": 0.1,
+                                 "estimated_duration_ns": 20000})
 
 
 if __name__ == "__main__":

@@ -83,6 +83,15 @@ class Neutron(unittest.TestCase):
         rows = [line.split() for line in self.p.stdout.splitlines() if line.startswith(("  1  0 ", "  2  1 "))]
         self.assertEqual([r[2:5] for r in rows], [["600", "600", "700"], ["400", "350", "450"]])
 
+    def test_inspect_decodes_the_events(self):
+        p = run_mlia("inspect", self.files["etdump"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ev = json.loads(p.stdout)["neutron_events"]
+        # runs 1..3 are the executions (run 0 is the Default block); 3 events each
+        self.assertEqual([(e["run"], e["id"], e["function_code"]) for e in ev[:3]], [(1, 0, 17), (1, 1, 7), (1, 2, 0)])
+        wrapped = [e for e in ev if e["timer_wrapped"]]
+        self.assertEqual([(e["run"], e["id"], e["timer_duration"]) for e in wrapped], [(2, 0, 600)])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -146,6 +146,47 @@ static int cm_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
     return 0;
 }
 
+/* `mlia inspect ETDUMP`: the events whose metadata is CoreML's JSON object
+ * (it has estimatedCost), decoded. The member is written only when there is
+ * such an event (other ETDumps keep their bytes). */
+static int cm_inspect_records(const etdump *d, mlia_jw *w, mlia_arena *a, mlia_error *err)
+{
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    bool open = false;
+    for (uint32_t r = 0; r < d->n_runs; r++) {
+        if (etdump_read_run(d, r, &evs, err)) {
+            etdump_events_done(d, &evs);
+            return -1;
+        }
+        for (uint32_t k = 0; k < evs.n; k++) {
+            const etdump_event *e = &evs.ev[k];
+            coreml_meta m;
+            if (e->kind != ETDUMP_EVENT_PROFILE || !e->delegate_debug_id_str.ptr || !e->has_metadata ||
+                e->metadata_size < 2 || e->metadata[0] != '{' ||
+                coreml_meta_decode(e->metadata, e->metadata_size, a, &m) || !m.has_cost)
+                continue;
+            if (!open) {
+                mlia_jw_karr_begin(w, "coreml_events");
+                open = true;
+            }
+            mlia_jw_obj_begin(w);
+            mlia_jw_kuint(w, "run", r);
+            mlia_jw_kint(w, "instruction_id", e->instruction_id);
+            mlia_jw_kstrn(w, "id", e->delegate_debug_id_str.ptr, e->delegate_debug_id_str.len);
+            mlia_jw_kstr(w, "operator", m.operator_name);
+            mlia_jw_kstr(w, "preferred_compute_unit", coreml_compute_unit_name(m.preferred_compute_unit));
+            mlia_jw_kdouble(w, "estimated_cost", m.estimated_cost);
+            mlia_jw_kuint(w, "estimated_duration_ns", e->end_time >= e->start_time ? e->end_time - e->start_time : 0);
+            mlia_jw_obj_end(w);
+        }
+    }
+    etdump_events_done(d, &evs);
+    if (open)
+        mlia_jw_arr_end(w);
+    return 0;
+}
+
 static const char *const DELEGATE_IDS[] = {COREML_ID, NULL};
 
 const mlia_backend mlia_backend_coreml = {
@@ -154,4 +195,5 @@ const mlia_backend mlia_backend_coreml = {
     .delegate_ids = DELEGATE_IDS,
     .begin = cm_begin,
     .analyse = cm_analyse,
+    .inspect_records = cm_inspect_records,
 };

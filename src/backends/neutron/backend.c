@@ -252,6 +252,47 @@ static int nt_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
     return 0;
 }
 
+/* `mlia inspect ETDUMP`: the events that read as Neutron's (an integer
+ * delegate id with exactly one byte of metadata), decoded: function code,
+ * and the duration on the 32-bit timer (mod 2^32). The member is written
+ * only when there is such an event (other ETDumps keep their bytes). */
+static int nt_inspect_records(const etdump *d, mlia_jw *w, mlia_arena *a, mlia_error *err)
+{
+    (void)a;
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    bool open = false;
+    for (uint32_t r = 0; r < d->n_runs; r++) {
+        if (etdump_read_run(d, r, &evs, err)) {
+            etdump_events_done(d, &evs);
+            return -1;
+        }
+        for (uint32_t k = 0; k < evs.n; k++) {
+            const etdump_event *e = &evs.ev[k];
+            if (e->kind != ETDUMP_EVENT_PROFILE || e->delegate_debug_id_int < 0 || e->delegate_debug_id_str.ptr ||
+                !e->has_metadata || e->metadata_size != 1)
+                continue;
+            if (!open) {
+                mlia_jw_karr_begin(w, "neutron_events");
+                open = true;
+            }
+            int code = neutron_function_code(e->metadata, e->metadata_size);
+            mlia_jw_obj_begin(w);
+            mlia_jw_kuint(w, "run", r);
+            mlia_jw_kint(w, "instruction_id", e->instruction_id);
+            mlia_jw_kint(w, "id", e->delegate_debug_id_int);
+            mlia_jw_kint(w, "function_code", code);
+            mlia_jw_kuint(w, "timer_duration", neutron_duration(e->start_time, e->end_time));
+            mlia_jw_kbool(w, "timer_wrapped", e->end_time < e->start_time);
+            mlia_jw_obj_end(w);
+        }
+    }
+    etdump_events_done(d, &evs);
+    if (open)
+        mlia_jw_arr_end(w);
+    return 0;
+}
+
 static const char *const DELEGATE_IDS[] = {NEUTRON_ID, NULL};
 
 const mlia_backend mlia_backend_neutron = {
@@ -260,4 +301,5 @@ const mlia_backend mlia_backend_neutron = {
     .delegate_ids = DELEGATE_IDS,
     .begin = nt_begin,
     .analyse = nt_analyse,
+    .inspect_records = nt_inspect_records,
 };
