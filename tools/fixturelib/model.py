@@ -466,6 +466,8 @@ class Fixture:
                         events.append({"profile": {"delegate_debug_id_str": name, "chain_index": 0,
                                                    "instruction_id": i, "metadata": b"", "start": 0,
                                                    "end": vals[r % len(vals)]}})
+                    events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
+                                               "instruction_id": i, "start": s, "end": e}})
                 elif ins["spec"].get("delegate_events"):
                     # a backend's own delegate events, logged after the run
                     # (before DELEGATE_CALL) with the times its clock gave
