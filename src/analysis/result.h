@@ -122,6 +122,20 @@ typedef struct mlia_kind_edge {
     const char *child_kind;
 } mlia_kind_edge;
 
+/* One advice entry (MLIA schema 1.2.0 results[].advice; analysis/advice.h
+ * derives them): a ranked next step with the rule that produced it, the
+ * entities it names (ids that resolve in the result) and its figures. */
+typedef struct mlia_advice {
+    const char *id;              /* the rule's id, e.g. "hot-chain" (static string) */
+    const char *category;        /* "performance", "optimization" or "compatibility" (static) */
+    const char *severity;        /* "info", "warning" or "error" (static) */
+    const char *message;         /* arena-owned */
+    uint32_t n_affected;
+    const char **affected;       /* entity ids (borrowed from the entities) */
+    uint32_t n_details;
+    mlia_attr *details;          /* figures behind the message: numbers and strings */
+} mlia_advice;
+
 typedef struct mlia_result {
     mlia_arena *arena;
     const char *status;          /* "ok" or "partial" */
@@ -141,6 +155,9 @@ typedef struct mlia_result {
     /* Kind pairs used by links, in first-use order (small: one per relationship type). */
     uint32_t n_kind_edges, cap_kind_edges;
     mlia_kind_edge *kind_edges;
+    /* Advice, ranked (analysis/advice.h; empty until mlia_advise() runs). */
+    uint32_t n_advice;
+    mlia_advice *advice;
     /* id -> entity hash index (private). */
     uint32_t index_cap;
     mlia_entity **index;

@@ -32,6 +32,7 @@
 
 #include "core/alloc.h"
 #include "core/cnum.h"
+#include "analysis/advice.h"
 #include "analysis/display_name.h"
 #include "analysis/modules.h"
 #include "analysis/runtime.h"
@@ -768,6 +769,16 @@ static int stage_results(mlia_session *s, mlia_error *err)
     return 0;
 }
 
+/* Ranked next steps from the finished result (analysis/advice.h,
+ * docs/advice.md): after the status and model metrics, before any writer. */
+static int stage_advice(mlia_session *s, mlia_error *err)
+{
+    (void)err;
+    mlia_advice_inputs in = {s->n_executions, s->warmup_executions};
+    mlia_advise(&s->result, &in);
+    return 0;
+}
+
 /* Records the run into the history the options name (docs/history.md).
  * The settings are the ones the written result states (its context, read
  * back with formats/result_read.h as `mlia compare` reads them): the text
@@ -938,6 +949,7 @@ static const check_stage STAGES[] = {
     {"intermediate outputs", stage_accuracy, in_etrecord, NULL, NULL},
     {"memory view", stage_memory, in_companion, with_companion, NULL},
     {"results", stage_results, in_etrecord, NULL, NULL},
+    {"advice", stage_advice, in_etrecord, NULL, NULL},
     {"outputs", stage_outputs, in_etrecord, NULL, NULL},
 };
 

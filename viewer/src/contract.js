@@ -66,6 +66,9 @@ export function checkPage(doc, where = '') {
     if (stray !== undefined) return `${at('not_applicable')}: ${JSON.stringify(stray)} is not the id of a view`;
   }
   if (doc.headline !== undefined && doc.headline !== null && !isObject(doc.headline)) return `${at('headline')}: expected an object`;
+  if (doc.advice !== undefined && (!Array.isArray(doc.advice) || doc.advice.some((a) => !isObject(a) || typeof a.message !== 'string'))) {
+    return `${at('advice')}: expected an array of objects with a string message`;
+  }
   if (!Array.isArray(doc.sync)) return `${at('sync')}: expected an array`;
   for (const key of ['entities', 'entity_nodes', 'table_columns']) if (!isObject(doc[key])) return `${at(key)}: expected an object`;
   for (const [view, columns] of Object.entries(doc.table_columns)) {

@@ -25,6 +25,7 @@ import { renderDetails } from './details.js';
 import { EntityTable } from './table.js';
 import { Search } from './search.js';
 import { buildHeadline } from './headline.js';
+import { buildAdvice } from './advice.js';
 import { Timeline } from './timeline.js';
 import { MemoryTab, peakText } from './memory.js';
 import { prepareCompare, addBaselinePane, startCompare } from './compare.js';
@@ -63,12 +64,15 @@ class App {
     this.paneRow = el('div', { id: 'panes' });
     this.details = el('aside', { id: 'details', 'aria-live': 'polite' });
     this.tableBox = el('section', { id: 'entity-table' });
+    this.advice = buildAdvice(this, this.doc);
     if (this.headline) document.body.append(header, this.headline);
     else document.body.append(header);
+    if (this.advice) document.body.append(this.advice);
     document.body.append(this.banner,
       el('main', { id: 'workspace' }, this.paneRow, this.details), this.tableBox);
     fitBannerLine(this.banner);
-    window.addEventListener('resize', () => fitBannerLine(this.banner));
+    fitBannerLine(this.advice);
+    window.addEventListener('resize', () => { fitBannerLine(this.banner); fitBannerLine(this.advice); });
     this.buildTimeline(header);
     this.search = new Search(this, searchInput, searchResults);
     this.table = new EntityTable(this, this.tableBox);

@@ -41,6 +41,8 @@ const BROKEN = [
   ['initial view', (d) => { d.initial_view = 'memory'; }, 'initial_view: expected the id of one of the views'],
   ['not applicable', (d) => { d.not_applicable = ['memory']; }, 'not_applicable: "memory" is not the id of a view'],
   ['headline', (d) => { d.headline = 'ok'; }, 'headline: expected an object'],
+  ['advice', (d) => { d.advice = [{ id: 'x' }]; }, 'advice: expected an array of objects with a string message'],
+  ['advice not an array', (d) => { d.advice = 'x'; }, 'advice: expected an array of objects with a string message'],
   ['sync', (d) => { d.sync = {}; }, 'sync: expected an array'],
   ['entities', (d) => { d.entities = []; }, 'entities: expected an object'],
   ['table columns of no view', (d) => { d.table_columns.memory = ['x']; }, 'table_columns: "memory" is not the id of a view'],

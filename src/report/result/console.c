@@ -1323,6 +1323,29 @@ char *mlia_console_summary_width(const mlia_result *r, const char *method, uint3
     return summary(r, method, n_executions, width, NULL);
 }
 
+/* "Advice (n)": the ranked next steps of the result (analysis/advice.h),
+ * numbered, each wrapped under its number; the rule id closes the entry so
+ * a user can look it up in docs/advice.md. Nothing when no rule fired. */
+static void put_advice(out *o, const mlia_result *r)
+{
+    if (!r->n_advice)
+        return;
+    mlia_buf_printf(o->b, "\nAdvice (%u)\n", r->n_advice);
+    for (uint32_t i = 0; i < r->n_advice; i++) {
+        const mlia_advice *a = &r->advice[i];
+        char num[16];
+        int len = snprintf(num, sizeof num, "  %u. ", i + 1);
+        mlia_buf_puts(o->b, num);
+        char *text;
+        mlia_buf t;
+        mlia_buf_init(&t);
+        mlia_buf_printf(&t, "%s%s [%s]", streq(a->severity, "warning") ? "Warning: " : "", a->message, a->id);
+        text = mlia_buf_take(&t);
+        put_wrapped(o, text, (size_t)len, (size_t)len);
+        free(text);
+    }
+}
+
 static char *summary(const mlia_result *r, const char *method, uint32_t n_executions, unsigned width,
                      const memory_analysis *ma)
 {
@@ -1346,6 +1369,7 @@ static char *summary(const mlia_result *r, const char *method, uint32_t n_execut
     put_chains(&o, r);
     put_memory(&o, ma);
     put_warnings(&o, r);
+    put_advice(&o, r);
     return mlia_buf_take(&b);
 }
 

@@ -473,6 +473,36 @@ void result_json_write(const mlia_run_record *s, mlia_jw *w)
         mlia_jw_obj_end(w);
     }
     mlia_jw_arr_end(w);
+    /* ranked next steps (analysis/advice.h, docs/advice.md): MLIA's advice
+     * entries, left out when no rule fired */
+    if (r->n_advice) {
+        mlia_jw_karr_begin(w, "advice");
+        for (uint32_t i = 0; i < r->n_advice; i++) {
+            const mlia_advice *a = &r->advice[i];
+            mlia_jw_obj_begin(w);
+            mlia_jw_kstr(w, "id", a->id);
+            mlia_jw_kstr(w, "category", a->category);
+            mlia_jw_kstr(w, "severity", a->severity);
+            mlia_jw_kstr(w, "message", a->message);
+            if (a->n_affected) {
+                mlia_jw_karr_begin(w, "affected_entity_ids");
+                for (uint32_t k = 0; k < a->n_affected; k++)
+                    mlia_jw_str(w, a->affected[k]);
+                mlia_jw_arr_end(w);
+            }
+            if (a->n_details) {
+                mlia_jw_key(w, "details");
+                mlia_jw_obj_begin(w);
+                for (uint32_t k = 0; k < a->n_details; k++) {
+                    mlia_jw_key(w, a->details[k].key);
+                    result_json_attr_value(w, &a->details[k]);
+                }
+                mlia_jw_obj_end(w);
+            }
+            mlia_jw_obj_end(w);
+        }
+        mlia_jw_arr_end(w);
+    }
     mlia_jw_obj_end(w);
     mlia_jw_arr_end(w);
     mlia_jw_obj_end(w);

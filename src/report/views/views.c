@@ -1159,6 +1159,22 @@ static void write_headline(vw_out *o, mlia_jw *w)
     }
     mlia_jw_kbool(w, "cpu_only", h.cpu_only);
     mlia_jw_obj_end(w);
+    /* the result's ranked advice (analysis/advice.h): the page's advice
+     * strip under the headline; the same texts as the console's Advice */
+    mlia_jw_karr_begin(w, "advice");
+    for (uint32_t i = 0; i < s->result->n_advice; i++) {
+        const mlia_advice *a = &s->result->advice[i];
+        mlia_jw_obj_begin(w);
+        mlia_jw_kstr(w, "id", a->id);
+        mlia_jw_kstr(w, "severity", a->severity);
+        mlia_jw_kstr(w, "message", a->message);
+        mlia_jw_karr_begin(w, "entities");
+        for (uint32_t k = 0; k < a->n_affected; k++)
+            mlia_jw_str(w, a->affected[k]);
+        mlia_jw_arr_end(w);
+        mlia_jw_obj_end(w);
+    }
+    mlia_jw_arr_end(w);
 }
 
 static void write_page_data(vw_out *o, mlia_jw *w)
