@@ -23,9 +23,24 @@
 struct ep_program;
 struct pte_program;
 struct mlia_backend_out;
+struct trace_source;
 struct runtime_analysis;
 struct accuracy_analysis;
 struct memory_analysis;
+
+/* The analyses' products the writers read, one row each: (type, member).
+ * The session (src/pipeline/session.h) holds each as a `type *member` that
+ * its stage fills; the run record holds it as `const type *member`, and
+ * mlia_session_record copies every row. Adding a product is one row here
+ * plus the stage that computes it (a row of STAGES in src/pipeline/check.c);
+ * a backend's product lives in the backend's state instead
+ * (docs/architecture.md, "a new stage"). Every member may be NULL: a stage
+ * that does not apply leaves its product out. */
+#define MLIA_RUN_PRODUCTS(X)                                                                                      \
+    X(struct runtime_analysis, runtime)   /* timings per operator (analysis/runtime.h) */                       \
+    X(struct memory_analysis, memory)     /* memory view (analysis/memory.h), NULL without a PTE plan */       \
+    X(struct accuracy_analysis, accuracy) /* intermediate outputs (analysis/accuracy.h), NULL: none analysed */ \
+    X(struct trace_source, trace)         /* timeline input (trace.json, page) */
 
 /* Identity of one input file (result context and log). */
 typedef struct mlia_input_digest {
@@ -70,7 +85,6 @@ typedef struct mlia_run_record {
     bool has_debug_buffer, has_reference;
     uint32_t ref_n_executions;
     const uint32_t *ref_execution_runs;
-    const struct accuracy_analysis *accuracy; /* NULL when nothing was analysed */
 
     const char *method_name;                 /* selected ETRecord method */
     const struct ep_program *program;        /* its edge program, may be NULL */
@@ -86,12 +100,12 @@ typedef struct mlia_run_record {
     uint32_t n_warmup;                       /* executions left out, all captures */
     const uint32_t *warmup_runs;             /* their pooled block indexes */
 
-    const struct runtime_analysis *runtime;  /* may be NULL */
-    const struct memory_analysis *memory;    /* memory view (analysis/memory.h), NULL without a PTE plan */
     uint32_t n_backends;                     /* the registered backends, in registration order */
     const mlia_backend_run *backends;
     const mlia_result *result;
-    const struct trace_source *trace;        /* timeline input (trace.json, page), may be NULL */
+#define MLIA_RUN_PRODUCT_MEMBER(type, member) const type *member;
+    MLIA_RUN_PRODUCTS(MLIA_RUN_PRODUCT_MEMBER)
+#undef MLIA_RUN_PRODUCT_MEMBER
     unsigned csv;                            /* the CSV tables asked for: MLIA_RUN_CSV_* bits (0: none) */
 } mlia_run_record;
 

@@ -48,12 +48,10 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->has_reference = s->has_reference;
     rec->ref_n_executions = s->ref_n_executions;
     rec->ref_execution_runs = s->ref_execution_runs;
-    rec->accuracy = s->accuracy;
     rec->method_name = s->method_name;
     rec->program = s->program;
     rec->fingerprint = &s->fingerprint;
     rec->companion = s->companion;
-    rec->memory = s->memory;
     rec->n_executions = s->n_executions;
     rec->execution_runs = s->execution_runs;
     rec->time_unit = s->time_unit;
@@ -61,10 +59,11 @@ const mlia_run_record *mlia_session_record(mlia_session *s)
     rec->ticks_per_second = s->opts->ticks_per_second > 0 ? s->opts->ticks_per_second : 0;
     rec->n_warmup = s->n_warmup;
     rec->warmup_runs = s->warmup_runs;
-    rec->runtime = s->runtime;
     rec->n_backends = s->n_backends;
     rec->backends = s->backends;
     rec->result = &s->result;
-    rec->trace = s->trace;
+#define MLIA_RECORD_PRODUCT(type, member) rec->member = s->member;
+    MLIA_RUN_PRODUCTS(MLIA_RECORD_PRODUCT)
+#undef MLIA_RECORD_PRODUCT
     return rec;
 }

@@ -74,7 +74,6 @@ typedef struct mlia_session {
     struct etdump *ref_dump;
     uint32_t ref_n_executions;
     uint32_t *ref_execution_runs;
-    struct accuracy_analysis *accuracy;     /* NULL when nothing was analysed */
 
     struct etrecord *etrecord;
     const struct etrecord_method *method;   /* selected method */
@@ -94,16 +93,18 @@ typedef struct mlia_session {
     uint32_t n_warmup;
     uint32_t *warmup_runs;                  /* their run indexes in `dump` */
 
-    struct runtime_analysis *runtime;
-    struct memory_analysis *memory;         /* memory view (memory_stage.c), NULL without a plan */
     /* the registered backends (src/backends/registry.c), in its order: each
      * one's state and writers' hooks (backends_stage.c) */
     uint32_t n_backends;
     mlia_backend_run *backends;
     mlia_result result;
     mlia_log log;
+    /* the analyses' products (analysis/run.h MLIA_RUN_PRODUCTS: runtime,
+     * memory, accuracy, trace), each filled by its stage */
+#define MLIA_SESSION_PRODUCT_MEMBER(type, member) type *member;
+    MLIA_RUN_PRODUCTS(MLIA_SESSION_PRODUCT_MEMBER)
+#undef MLIA_SESSION_PRODUCT_MEMBER
 
-    const struct trace_source *trace;       /* timeline input (trace.json, page timeline) */
 
     /* the stage table's run (check.c): its timings for the log, indexed
      * like the table; what the stages need besides the record */

@@ -46,6 +46,15 @@ typedef struct mlia_backend_counter {
     const uint64_t *values;      /* [n] */
 } mlia_backend_counter;
 
+/* The console summary's field lines (result/console.c): a backend's
+ * console_fields hook writes its lines ("NX total cycles:   230,600") with
+ * these, so that they align and wrap like the summary's own. */
+typedef struct mlia_console mlia_console;
+/* "label" padded to the value column, then value wrapped at the width. */
+void mlia_console_field(mlia_console *c, const char *label, const char *value);
+/* "label" then "unavailable: <reason>" (reason NULL: "no reason given"). */
+void mlia_console_unavailable(mlia_console *c, const char *label, const char *reason);
+
 typedef struct mlia_backend_out {
     /* mlia-output.json: the "target" member's value (the first backend of
      * the run that has one writes it); members of
@@ -54,6 +63,9 @@ typedef struct mlia_backend_out {
     void (*json_target)(const void *state, mlia_jw *w);
     void (*json_statistics)(const void *state, mlia_jw *w);
     void (*json_context)(const void *state, const mlia_run_record *rec, mlia_jw *w);
+    /* console summary: the backend's field lines after the inference time
+     * (state may be NULL when the summary is made from a result alone) */
+    void (*console_fields)(const void *state, const mlia_result *r, mlia_console *c);
     /* csv/chains.csv lists the entities of these kinds (NULL-terminated;
      * group_top_kind names the outermost, shown in its "segment" column) */
     const char *const *csv_group_kinds;

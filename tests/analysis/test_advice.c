@@ -358,7 +358,7 @@ TEST(ranking_and_console_section)
         CHECK_STR(r.advice[3].id, "outside-delegates");
         CHECK_STR(r.advice[4].id, "few-executions");
     }
-    char *text = mlia_console_summary_result(&r, "forward", 3);
+    char *text = mlia_console_summary_result(&r, "forward", 3, NULL, 0);
     CHECK_CONTAINS(text, "\nAdvice (5)\n  1. Warning: aten.log.default is the first operator");
     CHECK_CONTAINS(text, "\n  2. Chain 32 spends 60 %");
     CHECK_CONTAINS(text, "[few-executions]\n");
@@ -370,7 +370,7 @@ TEST(ranking_and_console_section)
     model_time(&r, 1.0, 0.99, 1.01);
     advise(&r, 10, 0);
     CHECK_UINT(r.n_advice, 0);
-    text = mlia_console_summary_result(&r, "forward", 10);
+    text = mlia_console_summary_result(&r, "forward", 10, NULL, 0);
     CHECK(strstr(text, "Advice") == NULL);
     free(text);
     mlia_arena_free(&A);

@@ -76,7 +76,7 @@ TEST(chain_rows_list_their_operators)
     mlia_result_link(&r, chain, t2);
     mlia_result_link(&r, chain, sp);
     mlia_display_names(&r);
-    char *text = mlia_console_summary_result(&r, "forward", 2);
+    char *text = mlia_console_summary_result(&r, "forward", 2, NULL, 0);
     CHECK(strstr(text, "  1  Chain 30") != NULL);
     CHECK(strstr(text, "\n       operators: aten.convolution.default (stem)\n"
                        "       TOSA: Conv2D, Rescale\n") != NULL);

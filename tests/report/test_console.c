@@ -7,6 +7,24 @@
  */
 #include "analysis/display_name.h"
 #include "report/result/console.h"
+#include "backends/registry.h"
+#include "core/str.h"
+
+/* Every registered backend with no state, as a summary made from a result
+ * alone sees them: the VGF backend writes the NX lines
+ * (report/backend_out.h, console_fields). */
+static mlia_backend_run RUNS[32];
+static uint32_t all_backends(void)
+{
+    uint32_t n = mlia_backend_count();
+    for (uint32_t i = 0; i < n && i < 32; i++) {
+        const mlia_backend *b = mlia_backend_at(i);
+        RUNS[i].name = b->name;
+        RUNS[i].out = &b->out;
+        RUNS[i].state = NULL;
+    }
+    return n < 32 ? n : 32;
+}
 #include "report/result/headline.h"
 
 #include "test.h"
@@ -241,7 +259,7 @@ TEST(full_summary_exact)
     mlia_arena_init(&arena);
     mlia_result r;
     build_full(&r);
-    char *text = mlia_console_summary_result(&r, "forward", 3);
+    char *text = mlia_console_summary_result(&r, "forward", 3, RUNS, all_backends());
     CHECK_STR(text, expected_full);
     CHECK_INT(first_long_line(text), -1);
     free(text);
@@ -258,9 +276,40 @@ TEST(session_wrapper_uses_method_and_executions)
     s.result = &result;
     s.method_name = "forward";
     s.n_executions = 3;
+    s.n_backends = all_backends();
+    s.backends = RUNS;
     char *text = mlia_console_summary(&s, 0);
     CHECK_STR(text, expected_full);
     free(text);
+    mlia_arena_free(&arena);
+}
+
+/* The NX lines are the VGF backend's (console_fields hook): without any
+ * backend the summary has none, and nothing else changes. */
+TEST(backend_lines_come_from_the_backends)
+{
+    mlia_arena_init(&arena);
+    mlia_result result;
+    build_full(&result);
+    char *with = mlia_console_summary_result(&result, "forward", 3, RUNS, all_backends());
+    char *without = mlia_console_summary_result(&result, "forward", 3, NULL, 0);
+    CHECK_STR(with, expected_full);
+    CHECK(strstr(without, "\nNX ") == NULL); /* no NX line (warnings may still name NX) */
+    /* removing the three NX lines of the full summary gives the summary without backends */
+    mlia_buf b;
+    mlia_buf_init(&b);
+    for (const char *p = expected_full; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+        if (strncmp(p, "NX ", 3) != 0)
+            mlia_buf_append(&b, p, len);
+        p += len;
+    }
+    char *stripped = mlia_buf_take(&b);
+    CHECK_STR(without, stripped);
+    free(stripped);
+    free(with);
+    free(without);
     mlia_arena_free(&arena);
 }
 
@@ -278,7 +327,7 @@ TEST(unavailable_nx_and_no_entities)
                                    "different segments: segment/0.2.0 in executions 1, 2, 3; "
                                    "segment/0.5.0 in executions 1, 2."));
     add_model_metric(&r, metric_na("compute_cycles", "cycles", "same"));
-    char *text = mlia_console_summary_result(&r, NULL, 1);
+    char *text = mlia_console_summary_result(&r, NULL, 1, RUNS, all_backends());
     CHECK_STR(text,
               "Method:              (none)\n"
               "Executions:          1\n"
@@ -307,7 +356,7 @@ TEST(missing_model_metrics)
     r.arena = &arena;
     add_model_metric(&r, metric_na("inference_time", "ms", "No Method::execute event was recorded."));
     add_warning(&r, "No VGF neural statistics were found in the ETDump.");
-    char *text = mlia_console_summary_result(&r, "decode", 0);
+    char *text = mlia_console_summary_result(&r, "decode", 0, RUNS, all_backends());
     CHECK_STR(text,
               "Method:              decode\n"
               "Executions:          0\n"
@@ -337,7 +386,7 @@ TEST(cpu_only_run_says_not_applicable)
     add_model_metric(&r, metric_d("inference_time", "ms", 1.5, "sum", NULL, 1));
     add_model_metric(&r, metric_na("total_cycles", "cycles", "No VGF neural statistics were found in the ETDump."));
     add_warning(&r, "No VGF neural statistics were found in the ETDump.");
-    char *text = mlia_console_summary_result(&r, "forward", 1);
+    char *text = mlia_console_summary_result(&r, "forward", 1, RUNS, all_backends());
     CHECK(strstr(text, "NX cycles:           not applicable: the model ran on the CPU only (no delegate call in "
                        "the ETDump)\n") != NULL);
     CHECK(strstr(text, "\nWarnings: none\n") != NULL);
@@ -348,7 +397,7 @@ TEST(cpu_only_run_says_not_applicable)
     free(text);
     /* the same with a delegate call: the statistics are missing, a warning */
     add_entity(&r, "delegate_call/0", "delegate_call", "VgfBackend");
-    text = mlia_console_summary_result(&r, "forward", 1);
+    text = mlia_console_summary_result(&r, "forward", 1, RUNS, all_backends());
     CHECK(strstr(text, "NX cycles:           unavailable: No VGF neural statistics") != NULL);
     CHECK(strstr(text, "Warnings (1)\n  - No VGF neural statistics were found in the ETDump.\n") != NULL);
     free(text);
@@ -369,7 +418,7 @@ TEST(single_execution_chain_and_long_word_wrap)
     char warning[200];
     snprintf(warning, sizeof warning, "see %s\tend", word);
     add_warning(&r, warning);
-    char *text = mlia_console_summary_result(&r, "forward", 1);
+    char *text = mlia_console_summary_result(&r, "forward", 1, RUNS, all_backends());
     CHECK_CONTAINS(text,
                    "  #  Chain                                          P50 cycles    Min cycles    Max cycles  Coverage\n"
                    "  1  Chain 7                                                42            42            42         -\n");
@@ -424,7 +473,7 @@ TEST(shared_groups_rank_as_one_row)
     set_node(relu, "relu");
     add_timing(relu, "execution_time", 0.5, 0.4, 0.6, "exclusive", 2);
     mlia_display_names(&r); /* as the pipeline does: members by display name (issue 29, 2) */
-    char *text = mlia_console_summary_result(&r, "forward", 2);
+    char *text = mlia_console_summary_result(&r, "forward", 2, RUNS, all_backends());
     CHECK_CONTAINS(text,
                    "Top source operators by P50 execution time (3 of 3 rows; 9 operators measured)\n"
                    "  #  Operator           Source                     P50 ms    Min ms    Max ms  Attribution\n"
@@ -456,7 +505,7 @@ TEST(width_follows_and_names_never_cut)
         set_node(e, nodes[k]);
         add_timing(e, "execution_time", 1.0 - k * 0.5, 0.2, 2.0, "exclusive", 3);
     }
-    char *narrow = mlia_console_summary_width(&r, "forward", 3, 0);
+    char *narrow = mlia_console_summary_width(&r, "forward", 3, RUNS, all_backends(), 0);
     CHECK_CONTAINS(narrow,
                    "  #  Operator                   Source                       P50 ms    Min ms    Max ms  Attribution\n"
                    "  1  aten.max_pool2d_with_      aten_max_pool2d_with_         1.000    0.2000     2.000  exclusive\n"
@@ -465,12 +514,12 @@ TEST(width_follows_and_names_never_cut)
                    "     indices.default            indices_default_1\n");
     CHECK(!strstr(narrow, "..."));
     CHECK_INT(first_long_line(narrow), -1);
-    char *wide = mlia_console_summary_width(&r, "forward", 3, 200);
+    char *wide = mlia_console_summary_width(&r, "forward", 3, RUNS, all_backends(), 200);
     CHECK_CONTAINS(wide, "  1  aten.max_pool2d_with_indices.default  aten_max_pool2d_with_indices_default    "
                          "   1.000    0.2000     2.000  exclusive\n");
     CHECK_CONTAINS(wide, "  2  aten.max_pool2d_with_indices.default  aten_max_pool2d_with_indices_default_1  ");
     /* below the floor: 80 columns */
-    char *tiny = mlia_console_summary_width(&r, "forward", 3, 20);
+    char *tiny = mlia_console_summary_width(&r, "forward", 3, RUNS, all_backends(), 20);
     size_t longest = 0;
     for (const char *p = tiny; *p;) {
         size_t n = strcspn(p, "\n");
@@ -488,6 +537,7 @@ int main(void)
 {
     RUN(full_summary_exact);
     RUN(session_wrapper_uses_method_and_executions);
+    RUN(backend_lines_come_from_the_backends);
     RUN(unavailable_nx_and_no_entities);
     RUN(missing_model_metrics);
     RUN(cpu_only_run_says_not_applicable);

@@ -69,6 +69,7 @@ const mlia_backend mlia_backend_vgf = {
             .json_target = vgf_json_target,
             .json_statistics = vgf_json_statistics,
             .json_context = vgf_json_context,
+            .console_fields = vgf_console_fields,
             .csv_group_kinds = vgf_csv_group_kinds,
             .csv_group_top_kind = "segment",
             .csv_execution = vgf_csv_execution,

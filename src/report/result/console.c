@@ -39,6 +39,7 @@
 #include "core/oom.h"
 #include "analysis/memory.h"
 #include "core/str.h"
+#include "report/backend_out.h"
 #include "report/format.h"
 #include "report/result/headline.h"
 
@@ -46,10 +47,11 @@
 #define MEMBERS_LISTED 8
 #define MAX_WRAP_LINES 64
 
-typedef struct out {
+struct mlia_console {
     mlia_buf *b;
     size_t width;
-} out;
+};
+typedef struct mlia_console out;
 
 static const char *qualifier(const mlia_metric *m, const char *key)
 {
@@ -369,68 +371,23 @@ static void put_unavailable(out *o, const char *label, const char *reason)
     put_wrapped(o, reason ? reason : "no reason given", VALUE_COL + strlen("unavailable: "), VALUE_COL);
 }
 
-static void put_nx(out *o, const mlia_result *r)
+void mlia_console_field(mlia_console *c, const char *label, const char *value)
 {
-    const mlia_metric *total = model_metric(r, "total_cycles");
-    const mlia_metric *compute = model_metric(r, "compute_cycles");
-    const mlia_metric *util = model_metric(r, "target_utilization");
-    char line[256], v[MLIA_FMT_CAP], pct[MLIA_FMT_CAP];
-    mlia_headline h;
-    mlia_headline_compute(r, &h);
-    if (!numeric(total) && h.cpu_only) {
-        put_label(o->b, "NX cycles:");
-        put_wrapped(o, "not applicable: the model ran on the CPU only (no delegate call in the ETDump)",
-                    VALUE_COL, VALUE_COL);
-    } else if (!numeric(total) && h.other_delegates_only) {
-        put_label(o->b, "NX cycles:");
-        put_wrapped(o, MLIA_OTHER_DELEGATES_LINE, VALUE_COL, VALUE_COL);
-    } else if (!numeric(total)) {
-        put_unavailable(o, "NX cycles:", total ? total->reason : "not analysed");
-    } else {
-        fmt_cycles(v, sizeof v, total);
-        snprintf(line, sizeof line, "%s", v);
-        if (total->samples > 1)
-            snprintf(line + strlen(line), sizeof line - strlen(line), " (P50 of %u executions)",
-                     total->samples);
-        put_field(o, "NX total cycles:", line);
-        if (numeric(compute)) {
-            fmt_cycles(v, sizeof v, compute);
-            snprintf(line, sizeof line, "%s", v);
-            if (numeric(util)) {
-                mlia_fmt_pct(pct, sizeof pct, value_of(util));
-                snprintf(line + strlen(line), sizeof line - strlen(line), " (utilization %s %%)", pct);
-            }
-            put_field(o, "NX compute cycles:", line);
-        }
-    }
-    /* Coverage: the executions in which each segment was recorded. */
-    uint32_t n_segments = 0;
-    double lo = 0, hi = 0;
-    for (uint32_t i = 0; i < r->n_entities; i++) {
-        const mlia_entity *e = r->entities[i];
-        if (!e || !streq(e->kind, "segment"))
-            continue;
-        const mlia_metric *cov = coverage_of(e);
-        if (!cov)
-            continue;
-        double c = value_of(cov);
-        if (n_segments == 0 || c < lo)
-            lo = c;
-        if (n_segments == 0 || c > hi)
-            hi = c;
-        n_segments++;
-    }
-    if (n_segments) {
-        char plo[MLIA_FMT_CAP], phi[MLIA_FMT_CAP];
-        mlia_fmt_pct(plo, sizeof plo, lo);
-        mlia_fmt_pct(phi, sizeof phi, hi);
-        if (lo == hi)
-            snprintf(line, sizeof line, "%s %% of executions (%u segment%s)", plo, n_segments,
-                     n_segments == 1 ? "" : "s");
-        else
-            snprintf(line, sizeof line, "%s %% to %s %% of executions (%u segments)", plo, phi, n_segments);
-        put_field(o, "NX coverage:", line);
-    }
+    put_field(c, label, value);
+}
+
+void mlia_console_unavailable(mlia_console *c, const char *label, const char *reason)
+{
+    put_unavailable(c, label, reason);
+}
+
+/* The backends' field lines (report/backend_out.h, console_fields), in
+ * registration order: the NX cycles and coverage of the VGF backend. */
+static void put_backends(out *o, const mlia_result *r, const mlia_backend_run *backends, uint32_t n_backends)
+{
+    for (uint32_t i = 0; i < n_backends; i++)
+        if (backends[i].out && backends[i].out->console_fields)
+            backends[i].out->console_fields(backends[i].state, r, o);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1315,12 +1272,12 @@ static void put_memory(out *o, const memory_analysis *ma)
 }
 
 static char *summary(const mlia_result *r, const char *method, uint32_t n_executions, unsigned width,
-                     const memory_analysis *ma);
+                     const memory_analysis *ma, const mlia_backend_run *backends, uint32_t n_backends);
 
 char *mlia_console_summary_width(const mlia_result *r, const char *method, uint32_t n_executions,
-                                 unsigned width)
+                                 const mlia_backend_run *backends, uint32_t n_backends, unsigned width)
 {
-    return summary(r, method, n_executions, width, NULL);
+    return summary(r, method, n_executions, width, NULL, backends, n_backends);
 }
 
 /* "Advice (n)": the ranked next steps of the result (analysis/advice.h),
@@ -1347,7 +1304,7 @@ static void put_advice(out *o, const mlia_result *r)
 }
 
 static char *summary(const mlia_result *r, const char *method, uint32_t n_executions, unsigned width,
-                     const memory_analysis *ma)
+                     const memory_analysis *ma, const mlia_backend_run *backends, uint32_t n_backends)
 {
     mlia_buf b;
     mlia_buf_init(&b);
@@ -1361,7 +1318,7 @@ static char *summary(const mlia_result *r, const char *method, uint32_t n_execut
     put_field(&o, "Executions:", v);
     put_status(&o, r);
     put_inference(&o, r);
-    put_nx(&o, r);
+    put_backends(&o, r, backends, n_backends);
     put_operators(&o, r);
     put_delegate_operators(&o, r);
     put_reports(&o, r);
@@ -1373,12 +1330,13 @@ static char *summary(const mlia_result *r, const char *method, uint32_t n_execut
     return mlia_buf_take(&b);
 }
 
-char *mlia_console_summary_result(const mlia_result *r, const char *method, uint32_t n_executions)
+char *mlia_console_summary_result(const mlia_result *r, const char *method, uint32_t n_executions,
+                                  const mlia_backend_run *backends, uint32_t n_backends)
 {
-    return mlia_console_summary_width(r, method, n_executions, 0);
+    return mlia_console_summary_width(r, method, n_executions, backends, n_backends, 0);
 }
 
 char *mlia_console_summary(const mlia_run_record *s, unsigned width)
 {
-    return summary(s->result, s->method_name, s->n_executions, width, s->memory);
+    return summary(s->result, s->method_name, s->n_executions, width, s->memory, s->backends, s->n_backends);
 }

@@ -4,8 +4,8 @@
  * The summary is a text of at most `width` columns per line (the terminal's
  * width, at least MLIA_CONSOLE_MIN_WIDTH; MLIA_CONSOLE_WIDTH when the output
  * is not a terminal): the selected method, the executions, the status and
- * what it means, inference time P50/min/max, NX total/compute cycles with
- * coverage (or "unavailable: <reason>"), the top 10 rows of source operators
+ * what it means, inference time P50/min/max, the backends' lines (the VGF
+ * backend's NX total/compute cycles with coverage, or "unavailable: <reason>"), the top 10 rows of source operators
  * by P50 execution time (operators sharing one measured call are one row),
  * with a reference capture the top 10 operators by error (lowest P50 SNR),
  * the top 10 chains by P50 total cycles, and every warning of the result,
@@ -36,10 +36,14 @@
  * width 0 means MLIA_CONSOLE_WIDTH, others are clamped to [MIN, MAX]. */
 char *mlia_console_summary(const mlia_run_record *s, unsigned width);
 
-/* Same from the parts: method may be NULL (shown as "(none)"). */
+/* Same from the parts: method may be NULL (shown as "(none)"); backends
+ * (n_backends of them, may be NULL) write their field lines after the
+ * inference time through their console_fields hook (report/backend_out.h),
+ * each with a NULL state: without them the summary has no backend lines. */
 char *mlia_console_summary_width(const mlia_result *r, const char *method, uint32_t n_executions,
-                                 unsigned width);
+                                 const mlia_backend_run *backends, uint32_t n_backends, unsigned width);
 /* mlia_console_summary_width() at MLIA_CONSOLE_WIDTH. */
-char *mlia_console_summary_result(const mlia_result *r, const char *method, uint32_t n_executions);
+char *mlia_console_summary_result(const mlia_result *r, const char *method, uint32_t n_executions,
+                                  const mlia_backend_run *backends, uint32_t n_backends);
 
 #endif

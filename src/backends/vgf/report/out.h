@@ -9,6 +9,8 @@
 #include "report/backend_out.h"
 
 void vgf_json_target(const void *state, mlia_jw *w);
+/* console_nx.c: the NX lines of the console summary (reads the result only) */
+void vgf_console_fields(const void *state, const mlia_result *r, mlia_console *c);
 void vgf_json_statistics(const void *state, mlia_jw *w);
 void vgf_json_context(const void *state, const mlia_run_record *s, mlia_jw *w);
 extern const char *const vgf_csv_group_kinds[];
