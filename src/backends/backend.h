@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/delegate_map.h"
 #include "analysis/result.h"
 #include "analysis/runtime.h"
 #include "core/arena.h"
@@ -130,5 +131,39 @@ typedef struct mlia_backend {
 
     mlia_backend_out out;                /* the writers' hooks */
 } mlia_backend;
+
+/* One delegate call of a backend, as mlia_backend_each_call hands it: the
+ * runtime analysis's call and the index for exact lookups in the call's
+ * inner delegate map (built once, on the first call of the backend). */
+typedef struct mlia_backend_call {
+    const runtime_delegate_call *call;
+    const delegate_map_index *map;
+} mlia_backend_call;
+
+/* One operator event of such a call (mlia_backend_each_event): the event
+ * and the entity the runtime analysis made of it. */
+typedef struct mlia_backend_event {
+    const mlia_backend_call *call;
+    const runtime_event_node *event;
+    mlia_entity *entity;
+} mlia_backend_event;
+
+/* Calls fn for every delegate call of the runtime analysis whose backend
+ * id is `backend_id`, in call order; returns the number of such calls, or
+ * -1 as soon as fn returns nonzero (its *err set). */
+int64_t mlia_backend_each_call(const mlia_backend_ctx *c, const char *backend_id,
+                               int (*fn)(const mlia_backend_ctx *c, void *state, const mlia_backend_call *call,
+                                         mlia_error *err),
+                               void *state, mlia_error *err);
+/* Same, per event of those calls that has an entity, in event order. */
+int64_t mlia_backend_each_event(const mlia_backend_ctx *c, const char *backend_id,
+                                int (*fn)(const mlia_backend_ctx *c, void *state, const mlia_backend_event *ev,
+                                          mlia_error *err),
+                                void *state, mlia_error *err);
+/* The exact lookup of `key` in the call's inner delegate map
+ * (analysis/delegate_map.h): links the entity to the source operators it
+ * names and sets its "source_mapping" attribute; never a match by name. */
+delegate_mapping mlia_backend_map_event(const mlia_backend_ctx *c, const mlia_backend_call *call, mlia_entity *e,
+                                        const char *key);
 
 #endif

@@ -11,6 +11,7 @@ level constants whose tests call fixture() when they run.
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -189,3 +190,29 @@ class Result:
     @property
     def warnings(self):
         return self.r["warnings"]
+
+
+class DelegateCapture(unittest.TestCase):
+    """The shared set-up of the delegate tests (tests/py/test_delegate_*.py): builds the
+    capture of DESC (a fixture-builder description) and runs `mlia check` on it once
+    with EXTRA arguments; the test class reads cls.p (the process), cls.files (the built
+    inputs), cls.base (DIR/mlia-output) and cls.res (the Result)."""
+    DESC = None
+    EXTRA = ()
+
+    @classmethod
+    def setUpClass(cls):
+        if cls.DESC is None:
+            raise unittest.SkipTest("the shared base class itself")
+        need_binary(cls)
+        cls.tmp = tempfile.mkdtemp(prefix="mlia-%s-" % os.path.splitext(os.path.basename(cls.DESC))[0])
+        cls.files = build_fixture(cls.DESC, os.path.join(cls.tmp, "in"))
+        out = os.path.join(cls.tmp, "out")
+        cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out, *cls.EXTRA))
+        cls.base = os.path.join(out, "mlia-output")
+        with open(os.path.join(cls.base, "mlia-output.json"), encoding="utf-8") as f:
+            cls.res = Result(json.load(f))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)

@@ -14,31 +14,19 @@ Expected values, by hand (ns, 1 ms = 1e6 ns):
 """
 import json
 import os
-import shutil
-import tempfile
 import unittest
 
-from helpers import ROOT, Result, build_fixture, check_args, need_binary, run_mlia
+import helpers
+
+from helpers import ROOT, run_mlia
 
 DESC = os.path.join(ROOT, "tests", "data", "delegates", "coreml.json")
 CALL = "delegate_call/forward/0/0"
 EV = "runtime_event/forward/0/0/"
 
 
-class CoreML(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        need_binary(cls)
-        cls.tmp = tempfile.mkdtemp(prefix="mlia-coreml-")
-        cls.files = build_fixture(DESC, os.path.join(cls.tmp, "in"))
-        out = os.path.join(cls.tmp, "out")
-        cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out))
-        with open(os.path.join(out, "mlia-output", "mlia-output.json"), encoding="utf-8") as f:
-            cls.res = Result(json.load(f))
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class CoreML(helpers.DelegateCapture):
+    DESC = DESC
 
     def test_runs(self):
         self.assertEqual(self.p.returncode, 0, self.p.stderr)

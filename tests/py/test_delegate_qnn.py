@@ -20,38 +20,29 @@ Expected values, by hand from the description:
 """
 import json
 import os
-import shutil
-import tempfile
 import unittest
 
-from helpers import ROOT, Result, build_fixture, check_args, need_binary, run_mlia
+import helpers
+
+from helpers import ROOT, Result, check_args, run_mlia
 
 DESC = os.path.join(ROOT, "tests", "data", "delegates", "qnn.json")
 CALL = "delegate_call/forward/0/0"
 EV = "runtime_event/forward/0/0/"
 
 
-class Qnn(unittest.TestCase):
+class Qnn(helpers.DelegateCapture):
+    DESC = DESC
+
     @classmethod
     def setUpClass(cls):
-        need_binary(cls)
-        cls.tmp = tempfile.mkdtemp(prefix="mlia-qnn-")
-        cls.files = build_fixture(DESC, os.path.join(cls.tmp, "in"))
-        out = os.path.join(cls.tmp, "out")
-        cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out))
-        cls.base = os.path.join(out, "mlia-output")
-        with open(os.path.join(cls.base, "mlia-output.json"), encoding="utf-8") as f:
-            cls.res = Result(json.load(f))
+        super().setUpClass()
         # the same with a declared 2 GHz CPU clock: QNN's values do not move
         out2 = os.path.join(cls.tmp, "out2")
         cls.p2 = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out2,
                                       "--ticks-per-second", "2e9"))
         with open(os.path.join(out2, "mlia-output", "mlia-output.json"), encoding="utf-8") as f:
             cls.res2 = Result(json.load(f))
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def test_runs(self):
         self.assertEqual(self.p.returncode, 0, self.p.stderr)

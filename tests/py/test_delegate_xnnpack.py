@@ -17,11 +17,11 @@ Expected values, by hand from the description (ticks are ns, 1 ms = 1e6 ticks):
 """
 import json
 import os
-import shutil
-import tempfile
 import unittest
 
-from helpers import ROOT, Result, build_fixture, check_args, need_binary, run_mlia
+import helpers
+
+from helpers import ROOT, run_mlia
 
 DESC = os.path.join(ROOT, "tests", "data", "delegates", "xnnpack.json")
 CALL = "delegate_call/forward/0/0"
@@ -30,22 +30,9 @@ CLAMP = "runtime_event/forward/0/0/Clamp (NC, F32) #1"
 FC2 = "runtime_event/forward/0/0/Fully Connected (NC, F32) GEMM #2"
 
 
-class Xnnpack(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        need_binary(cls)
-        cls.tmp = tempfile.mkdtemp(prefix="mlia-xnnpack-")
-        cls.files = build_fixture(DESC, os.path.join(cls.tmp, "in"))
-        out = os.path.join(cls.tmp, "out")
-        cls.p = run_mlia(*check_args(cls.files["etrecord"], cls.files["etdump"], "--output-dir", out, "--csv-tables", "all",
-                                     "--trace", "--trace-format", "json", "--model-explorer", "files"))
-        cls.base = os.path.join(out, "mlia-output")
-        with open(os.path.join(cls.base, "mlia-output.json"), encoding="utf-8") as f:
-            cls.res = Result(json.load(f))
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+class Xnnpack(helpers.DelegateCapture):
+    DESC = DESC
+    EXTRA = ("--csv-tables", "all", "--trace", "--trace-format", "json", "--model-explorer", "files")
 
     def test_runs(self):
         self.assertEqual(self.p.returncode, 0, self.p.stderr)

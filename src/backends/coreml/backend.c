@@ -65,66 +65,59 @@ static bool find_meta(const mlia_backend_ctx *c, const runtime_delegate_call *ca
     return false;
 }
 
+/* The walk's context: the state and the event buffer find_meta reads into. */
+typedef struct cm_walk {
+    coreml_state *st;
+    etdump_events evs;
+} cm_walk;
+
+static int cm_event(const mlia_backend_ctx *c, void *state, const mlia_backend_event *be, mlia_error *err)
+{
+    cm_walk *wk = state;
+    coreml_state *st = wk->st;
+    const runtime_event_node *ev = be->event;
+    mlia_entity *e = be->entity;
+    st->n_ops++;
+    mlia_entity_set_str(c->result, e, "backend", COREML_ID);
+    mlia_entity_set_str(c->result, e, "time_source", "estimated (CoreML cost model)");
+    coreml_meta m;
+    bool bad = false;
+    int rc = 0;
+    if (find_meta(c, be->call->call, ev->name, &wk->evs, &m, &bad, err, &rc)) {
+        if (m.operator_name)
+            mlia_entity_set_str(c->result, e, "operator_type", m.operator_name);
+        if (m.preferred_compute_unit)
+            mlia_entity_set_str(c->result, e, "preferred_compute_unit",
+                                coreml_compute_unit_name(m.preferred_compute_unit));
+        if (m.n_supported) {
+            const char *names[8];
+            for (uint32_t q = 0; q < m.n_supported; q++)
+                names[q] = coreml_compute_unit_name(m.supported[q]);
+            mlia_entity_set_str_list(c->result, e, "supported_compute_units", names, m.n_supported);
+        }
+        if (m.has_cost)
+            mlia_entity_set_double(c->result, e, "estimated_cost", m.estimated_cost);
+    } else if (bad) {
+        st->n_bad_meta++;
+    }
+    if (rc)
+        return -1;
+    if (mlia_backend_map_event(c, be->call, e, ev->name) != DELEGATE_MAP_LINKED)
+        st->n_unmapped++;
+    return 0;
+}
+
 static int cm_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
 {
     coreml_state *st = state;
-    const runtime_analysis *ra = c->runtime;
-    if (!ra)
-        return 0;
-    delegate_map_index idx;
-    bool have_idx = false;
-    etdump_events evs;
-    memset(&evs, 0, sizeof evs);
-    int rc = 0;
-    for (uint32_t i = 0; i < ra->n_calls && !rc; i++) {
-        const runtime_delegate_call *call = &ra->calls[i];
-        if (!call->backend || strcmp(call->backend, COREML_ID) != 0)
-            continue;
-        if (!have_idx) {
-            delegate_map_index_init(&idx, c->maps, c->program, c->method_name, c->arena);
-            have_idx = true;
-        }
-        st->n_calls++;
-        for (uint32_t k = 0; k < call->n_events && !rc; k++) {
-            const runtime_event_node *ev = &call->events[k];
-            mlia_entity *e = mlia_result_find(c->result, ev->entity_id);
-            if (!e)
-                continue;
-            st->n_ops++;
-            mlia_entity_set_str(c->result, e, "backend", COREML_ID);
-            mlia_entity_set_str(c->result, e, "time_source", "estimated (CoreML cost model)");
-            coreml_meta m;
-            bool bad = false;
-            if (find_meta(c, call, ev->name, &evs, &m, &bad, err, &rc)) {
-                if (m.operator_name)
-                    mlia_entity_set_str(c->result, e, "operator_type", m.operator_name);
-                if (m.preferred_compute_unit)
-                    mlia_entity_set_str(c->result, e, "preferred_compute_unit",
-                                        coreml_compute_unit_name(m.preferred_compute_unit));
-                if (m.n_supported) {
-                    const char *names[8];
-                    for (uint32_t q = 0; q < m.n_supported; q++)
-                        names[q] = coreml_compute_unit_name(m.supported[q]);
-                    mlia_entity_set_str_list(c->result, e, "supported_compute_units", names, m.n_supported);
-                }
-                if (m.has_cost)
-                    mlia_entity_set_double(c->result, e, "estimated_cost", m.estimated_cost);
-            } else if (bad) {
-                st->n_bad_meta++;
-            }
-            uint32_t linked = 0;
-            delegate_mapping map = call->instruction >= 0
-                                       ? delegate_map_link(&idx, (uint32_t)call->instruction, ev->name, c->result, e,
-                                                           &linked)
-                                       : DELEGATE_MAP_NONE;
-            mlia_entity_set_str(c->result, e, "source_mapping", delegate_mapping_name(map));
-            if (map != DELEGATE_MAP_LINKED)
-                st->n_unmapped++;
-        }
-    }
-    etdump_events_done(c->dump, &evs);
-    if (rc)
+    cm_walk wk;
+    memset(&wk, 0, sizeof wk);
+    wk.st = st;
+    int64_t calls = mlia_backend_each_event(c, COREML_ID, cm_event, &wk, err);
+    etdump_events_done(c->dump, &wk.evs);
+    if (calls < 0)
         return -1;
+    st->n_calls = (uint32_t)calls;
     if (!st->n_calls)
         return 0;
     mlia_backend_log(c, "CoreML: %u delegate call(s), %u operator(s), %u without a source operator", st->n_calls,

@@ -130,100 +130,93 @@ static void drop_ms(mlia_entity *e)
     e->n_metrics = w;
 }
 
+/* One delegate call: its events grouped by Neutron operator index, each
+ * group's durations undone from the 32-bit wrap (collect). */
+static int nt_call(const mlia_backend_ctx *c, void *state, const mlia_backend_call *bc, mlia_error *err)
+{
+    neutron_state *st = state;
+    const runtime_delegate_call *call = bc->call;
+    nev *v;
+    uint32_t n;
+    if (collect(c, call, &v, &n, err))
+        return -1;
+    qsort(v, n, sizeof *v, cmp_nev);
+    bool dump_seen = false;
+    uint64_t *vals = n ? mlia_arena_alloc(c->arena, (size_t)n * sizeof *vals) : NULL;
+    for (uint32_t a = 0; a < n;) {
+        uint32_t b = a;
+        bool dump = false;
+        int32_t code = v[a].code;
+        while (b < n && v[b].id == v[a].id) {
+            dump |= v[b].last && v[b].code == 0;
+            if (v[b].wrapped)
+                st->n_wrapped++;
+            b++;
+        }
+        char key[16];
+        snprintf(key, sizeof key, "%d", (int)v[a].id);
+        /* the runtime's event id: runtime_event/<method>/<chain>/<instr>/<name> */
+        mlia_entity *e = mlia_result_find(c->result,
+                             mlia_arena_printf(c->arena, "runtime_event/%s/%s", call->entity_id +
+                                               strlen("delegate_call/"), key));
+        if (!e) {
+            /* every execution of this id wrapped: the runtime dropped it */
+            e = mlia_result_entity(c->result,
+                                   mlia_arena_printf(c->arena, "runtime_event/%s/%s",
+                                                     call->entity_id + strlen("delegate_call/"), key),
+                                   "runtime_event", key);
+            mlia_result_link_ids(c->result, call->entity_id, e->id);
+        }
+        drop_ms(e);
+        if (c->n_executions) {
+            mlia_metric cov = mlia_metric_double("execution_coverage", "%",
+                                                 100.0 * (double)(b - a) / (double)c->n_executions, NULL, b - a);
+            mlia_entity_add_metric(c->result, e, cov);
+        }
+        mlia_entity_set_str(c->result, e, "backend", NEUTRON_ID);
+        mlia_entity_set_int(c->result, e, "neutron_op_index", v[a].id);
+        mlia_entity_set_str(c->result, e, "clock", "Neutron profiling timer (32-bit, no rate recorded)");
+        if (dump) {
+            dump_seen = true;
+            mlia_entity_set_str(c->result, e, "event", "Profiling dump");
+            mlia_entity_set_str(c->result, e, "duration",
+                                "not comparable: its end adds CPU ticks to the Neutron timer");
+        } else {
+            st->n_ops++;
+            if (code >= 0) {
+                mlia_entity_set_int(c->result, e, "kernel_function_code", code);
+                mlia_entity_set_str(c->result, e, "kernel",
+                                    mlia_arena_printf(c->arena, "Neutron kernel %d", (int)code));
+            }
+            for (uint32_t k = a; k < b; k++)
+                vals[k - a] = v[k].dur;
+            uint32_t m = b - a;
+            qsort(vals, m, sizeof *vals, cmp_u64);
+            const char *stats[3] = {"p50", "min", "max"};
+            uint64_t sv[3] = {vals[(m - 1) / 2], vals[0], vals[m - 1]};
+            for (int q = 0; q < 3; q++) {
+                mlia_metric mm = mlia_metric_uint("execution_cycles", "cycles", sv[q], stats[q], m);
+                mlia_metric_qualify(&mm, "statistic", stats[q]);
+                mlia_entity_add_metric(c->result, e, mm);
+            }
+        }
+        delegate_mapping map = mlia_backend_map_event(c, bc, e, key);
+        if (!dump && map != DELEGATE_MAP_LINKED)
+            st->n_unmapped++;
+        a = b;
+    }
+    if (dump_seen)
+        st->n_dumps++;
+    return 0;
+}
+
 static int nt_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
 {
     neutron_state *st = state;
-    const runtime_analysis *ra = c->runtime;
-    if (!ra)
-        return 0;
-    delegate_map_index idx;
-    bool have_idx = false;
-    for (uint32_t i = 0; i < ra->n_calls; i++) {
-        const runtime_delegate_call *call = &ra->calls[i];
-        if (!call->backend || strcmp(call->backend, NEUTRON_ID) != 0)
-            continue;
-        if (!have_idx) {
-            delegate_map_index_init(&idx, c->maps, c->program, c->method_name, c->arena);
-            have_idx = true;
-        }
-        st->n_calls++;
-        nev *v;
-        uint32_t n;
-        if (collect(c, call, &v, &n, err))
-            return -1;
-        qsort(v, n, sizeof *v, cmp_nev);
-        bool dump_seen = false;
-        uint64_t *vals = n ? mlia_arena_alloc(c->arena, (size_t)n * sizeof *vals) : NULL;
-        for (uint32_t a = 0; a < n;) {
-            uint32_t b = a;
-            bool dump = false;
-            int32_t code = v[a].code;
-            while (b < n && v[b].id == v[a].id) {
-                dump |= v[b].last && v[b].code == 0;
-                if (v[b].wrapped)
-                    st->n_wrapped++;
-                b++;
-            }
-            char key[16];
-            snprintf(key, sizeof key, "%d", (int)v[a].id);
-            /* the runtime's event id: runtime_event/<method>/<chain>/<instr>/<name> */
-            mlia_entity *e = mlia_result_find(c->result,
-                                 mlia_arena_printf(c->arena, "runtime_event/%s/%s", call->entity_id +
-                                                   strlen("delegate_call/"), key));
-            if (!e) {
-                /* every execution of this id wrapped: the runtime dropped it */
-                e = mlia_result_entity(c->result,
-                                       mlia_arena_printf(c->arena, "runtime_event/%s/%s",
-                                                         call->entity_id + strlen("delegate_call/"), key),
-                                       "runtime_event", key);
-                mlia_result_link_ids(c->result, call->entity_id, e->id);
-            }
-            drop_ms(e);
-            if (c->n_executions) {
-                mlia_metric cov = mlia_metric_double("execution_coverage", "%",
-                                                     100.0 * (double)(b - a) / (double)c->n_executions, NULL, b - a);
-                mlia_entity_add_metric(c->result, e, cov);
-            }
-            mlia_entity_set_str(c->result, e, "backend", NEUTRON_ID);
-            mlia_entity_set_int(c->result, e, "neutron_op_index", v[a].id);
-            mlia_entity_set_str(c->result, e, "clock", "Neutron profiling timer (32-bit, no rate recorded)");
-            if (dump) {
-                dump_seen = true;
-                mlia_entity_set_str(c->result, e, "event", "Profiling dump");
-                mlia_entity_set_str(c->result, e, "duration",
-                                    "not comparable: its end adds CPU ticks to the Neutron timer");
-            } else {
-                st->n_ops++;
-                if (code >= 0) {
-                    mlia_entity_set_int(c->result, e, "kernel_function_code", code);
-                    mlia_entity_set_str(c->result, e, "kernel",
-                                        mlia_arena_printf(c->arena, "Neutron kernel %d", (int)code));
-                }
-                for (uint32_t k = a; k < b; k++)
-                    vals[k - a] = v[k].dur;
-                uint32_t m = b - a;
-                qsort(vals, m, sizeof *vals, cmp_u64);
-                const char *stats[3] = {"p50", "min", "max"};
-                uint64_t sv[3] = {vals[(m - 1) / 2], vals[0], vals[m - 1]};
-                for (int q = 0; q < 3; q++) {
-                    mlia_metric mm = mlia_metric_uint("execution_cycles", "cycles", sv[q], stats[q], m);
-                    mlia_metric_qualify(&mm, "statistic", stats[q]);
-                    mlia_entity_add_metric(c->result, e, mm);
-                }
-            }
-            uint32_t linked = 0;
-            delegate_mapping map = call->instruction >= 0
-                                       ? delegate_map_link(&idx, (uint32_t)call->instruction, key, c->result, e,
-                                                           &linked)
-                                       : DELEGATE_MAP_NONE;
-            mlia_entity_set_str(c->result, e, "source_mapping", delegate_mapping_name(map));
-            if (!dump && map != DELEGATE_MAP_LINKED)
-                st->n_unmapped++;
-            a = b;
-        }
-        if (dump_seen)
-            st->n_dumps++;
-    }
+    int64_t calls = mlia_backend_each_call(c, NEUTRON_ID, nt_call, st, err);
+    if (calls < 0)
+        return -1;
+    st->n_calls = (uint32_t)calls;
     if (!st->n_calls)
         return 0;
     mlia_backend_log(c, "Neutron: %u delegate call(s), %u kernel(s), %u without a source operator, %u wrapped timer "

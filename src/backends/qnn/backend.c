@@ -85,56 +85,42 @@ static const char *qnn_role(const char *name, size_t *op_len, long *op_id)
     return role;
 }
 
-static int qnn_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
+static int qnn_event(const mlia_backend_ctx *c, void *state, const mlia_backend_event *be, mlia_error *err)
 {
     (void)err;
     qnn_state *st = state;
-    const runtime_analysis *ra = c->runtime;
-    if (!ra)
+    const runtime_event_node *ev = be->event;
+    mlia_entity *e = be->entity;
+    size_t op_len;
+    long op_id;
+    const char *role = qnn_role(ev->name, &op_len, &op_id);
+    mlia_entity_set_str(c->result, e, "backend", QNN_ID);
+    mlia_entity_set_str(c->result, e, "role", role);
+    mlia_entity_set_str(c->result, e, "unit", runtime_unit_metric(ev->unit));
+    if (op_id >= 0)
+        mlia_entity_set_int(c->result, e, "op_id", op_id);
+    if (strcmp(role, "node") != 0)
         return 0;
-    delegate_map_index idx;
-    bool have_idx = false;
-    for (uint32_t i = 0; i < ra->n_calls; i++) {
-        const runtime_delegate_call *call = &ra->calls[i];
-        if (!call->backend || strcmp(call->backend, QNN_ID) != 0)
-            continue;
-        if (!have_idx) {
-            delegate_map_index_init(&idx, c->maps, c->program, c->method_name, c->arena);
-            have_idx = true;
-        }
-        st->n_calls++;
-        for (uint32_t k = 0; k < call->n_events; k++) {
-            const runtime_event_node *ev = &call->events[k];
-            mlia_entity *e = mlia_result_find(c->result, ev->entity_id);
-            if (!e)
-                continue;
-            size_t op_len;
-            long op_id;
-            const char *role = qnn_role(ev->name, &op_len, &op_id);
-            mlia_entity_set_str(c->result, e, "backend", QNN_ID);
-            mlia_entity_set_str(c->result, e, "role", role);
-            mlia_entity_set_str(c->result, e, "unit", runtime_unit_metric(ev->unit));
-            if (op_id >= 0)
-                mlia_entity_set_int(c->result, e, "op_id", op_id);
-            if (strcmp(role, "node") != 0)
-                continue;
-            st->n_nodes++;
-            const char *op = mlia_arena_strndup(c->arena, ev->name, op_len);
-            mlia_entity_set_str(c->result, e, "qnn_op", op);
-            uint32_t linked = 0;
-            delegate_mapping m = call->instruction >= 0
-                                     ? delegate_map_link(&idx, (uint32_t)call->instruction, op, c->result, e, &linked)
-                                     : DELEGATE_MAP_NONE;
-            mlia_entity_set_str(c->result, e, "source_mapping", delegate_mapping_name(m));
-            if (m != DELEGATE_MAP_LINKED)
-                st->n_unmapped++;
-            const mlia_metric *mn = mlia_entity_metric(e, "cycles", "min");
-            if (mn && mn->d == 0) {
-                mlia_buf_printf(&st->zero, "%s%s", st->n_zero ? ", " : "", ev->name);
-                st->n_zero++;
-            }
-        }
+    st->n_nodes++;
+    const char *op = mlia_arena_strndup(c->arena, ev->name, op_len);
+    mlia_entity_set_str(c->result, e, "qnn_op", op);
+    if (mlia_backend_map_event(c, be->call, e, op) != DELEGATE_MAP_LINKED)
+        st->n_unmapped++;
+    const mlia_metric *mn = mlia_entity_metric(e, "cycles", "min");
+    if (mn && mn->d == 0) {
+        mlia_buf_printf(&st->zero, "%s%s", st->n_zero ? ", " : "", ev->name);
+        st->n_zero++;
     }
+    return 0;
+}
+
+static int qnn_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
+{
+    qnn_state *st = state;
+    int64_t calls = mlia_backend_each_event(c, QNN_ID, qnn_event, st, err);
+    if (calls < 0)
+        return -1;
+    st->n_calls = (uint32_t)calls;
     if (st->n_calls)
         mlia_backend_log(c, "QNN: %u delegate call(s), %u node(s), %u without a source operator", st->n_calls,
                          st->n_nodes, st->n_unmapped);

@@ -38,47 +38,32 @@ static void *xnn_begin(const mlia_backend_ctx *c)
     return st;
 }
 
-static int xnn_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
+static int xnn_event(const mlia_backend_ctx *c, void *state, const mlia_backend_event *be, mlia_error *err)
 {
     (void)err;
     xnn_state *st = state;
-    const runtime_analysis *ra = c->runtime;
-    if (!ra)
-        return 0;
-    delegate_map_index idx;
-    bool have_idx = false;
-    for (uint32_t i = 0; i < ra->n_calls; i++) {
-        const runtime_delegate_call *call = &ra->calls[i];
-        if (!call->backend || strcmp(call->backend, XNN_ID) != 0)
-            continue;
-        if (!have_idx) {
-            delegate_map_index_init(&idx, c->maps, c->program, c->method_name, c->arena);
-            have_idx = true;
-        }
-        st->n_calls++;
-        for (uint32_t k = 0; k < call->n_events; k++) {
-            const runtime_event_node *ev = &call->events[k];
-            mlia_entity *e = mlia_result_find(c->result, ev->entity_id);
-            if (!e)
-                continue;
-            st->n_ops++;
-            size_t type_len;
-            uint32_t repeat;
-            bool numbered = xnn_split_name(ev->name, &type_len, &repeat);
-            mlia_entity_set_str(c->result, e, "backend", XNN_ID);
-            mlia_entity_set_str(c->result, e, "operator_type", mlia_arena_strndup(c->arena, ev->name, type_len));
-            if (numbered)
-                mlia_entity_set_int(c->result, e, "repeat", repeat);
-            uint32_t linked = 0;
-            delegate_mapping m = call->instruction >= 0
-                                     ? delegate_map_link(&idx, (uint32_t)call->instruction, ev->name, c->result, e,
-                                                         &linked)
-                                     : DELEGATE_MAP_NONE;
-            mlia_entity_set_str(c->result, e, "source_mapping", delegate_mapping_name(m));
-            if (m != DELEGATE_MAP_LINKED)
-                st->n_unmapped++;
-        }
-    }
+    const runtime_event_node *ev = be->event;
+    mlia_entity *e = be->entity;
+    st->n_ops++;
+    size_t type_len;
+    uint32_t repeat;
+    bool numbered = xnn_split_name(ev->name, &type_len, &repeat);
+    mlia_entity_set_str(c->result, e, "backend", XNN_ID);
+    mlia_entity_set_str(c->result, e, "operator_type", mlia_arena_strndup(c->arena, ev->name, type_len));
+    if (numbered)
+        mlia_entity_set_int(c->result, e, "repeat", repeat);
+    if (mlia_backend_map_event(c, be->call, e, ev->name) != DELEGATE_MAP_LINKED)
+        st->n_unmapped++;
+    return 0;
+}
+
+static int xnn_analyse(const mlia_backend_ctx *c, void *state, mlia_error *err)
+{
+    xnn_state *st = state;
+    int64_t calls = mlia_backend_each_event(c, XNN_ID, xnn_event, st, err);
+    if (calls < 0)
+        return -1;
+    st->n_calls = (uint32_t)calls;
     if (st->n_calls)
         mlia_backend_log(c, "XNNPACK: %u delegate call(s), %u operator(s), %u without a source operator",
                          st->n_calls, st->n_ops, st->n_unmapped);
