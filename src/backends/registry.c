@@ -18,6 +18,7 @@ extern const mlia_backend mlia_backend_ethosu;
 extern const mlia_backend mlia_backend_qnn;
 extern const mlia_backend mlia_backend_coreml;
 extern const mlia_backend mlia_backend_neutron;
+extern const mlia_backend mlia_backend_vulkan;
 
 static const mlia_backend *const BACKENDS[] = {
     &mlia_backend_vgf,     /* VGF delegate with NX statistics (src/backends/vgf/) */
@@ -26,6 +27,7 @@ static const mlia_backend *const BACKENDS[] = {
     &mlia_backend_qnn,     /* Qualcomm QNN (HTP), duration-only events with units (src/backends/qnn/) */
     &mlia_backend_coreml,  /* Apple CoreML, cost-model estimates (src/backends/coreml/) */
     &mlia_backend_neutron, /* NXP Neutron, its 32-bit profiling timer (src/backends/neutron/) */
+    &mlia_backend_vulkan,  /* Vulkan GPUs, shader dispatches on the GPU clock (src/backends/vulkan/) */
 };
 
 #define N_BACKENDS ((uint32_t)(sizeof BACKENDS / sizeof BACKENDS[0]))

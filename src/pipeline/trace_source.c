@@ -60,6 +60,9 @@ typedef struct ts_ctx {
     uint32_t n_by_handle;
     ep_handle_node *by_handle;
     bool indexed;
+    /* some delegate event is in a unit class of its own (runtime_unit):
+     * such events are not on the CPU clock of their call (see other_units) */
+    bool other_units;
 } ts_ctx;
 
 static int cmp_u32(const void *a, const void *b)
@@ -223,6 +226,115 @@ static void duration_layout(mlia_arena *a, const etdump_events *run, uint64_t **
     *out_e = te;
 }
 
+/* The runtime's node of a delegate event booked in a unit class of its own
+ * (runtime_unit other than CPU ticks): such events sit directly under
+ * their call. NULL for events on the call's clock. */
+static const runtime_event_node *other_unit_node(const mlia_session *s, const etdump_event *e, mlia_arena *a)
+{
+    const runtime_delegate_call *call = find_call(s, e->chain_index, e->instruction_id);
+    if (!call)
+        return NULL;
+    bool any = false;
+    for (uint32_t i = 0; i < call->n_events && !any; i++)
+        any = call->events[i].unit != RUNTIME_UNIT_CPU_TICKS;
+    if (!any)
+        return NULL;
+    const char *name = e->delegate_debug_id_str.ptr ? e->delegate_debug_id_str.ptr
+                                                    : mlia_arena_printf(a, "%d", e->delegate_debug_id_int);
+    for (uint32_t i = 0; i < call->n_events; i++) {
+        const runtime_event_node *n = &call->events[i];
+        if (n->unit != RUNTIME_UNIT_CPU_TICKS && strcmp(n->name, name) == 0 &&
+            strcmp(n->parent_id, call->entity_id) == 0)
+            return n;
+    }
+    return NULL;
+}
+
+/* Events on another clock (docs/trace.md, "Other clocks"): a backend's own
+ * time (a GPU's ns, QNN's us) is rebased into its call: the group of such
+ * events of one call keeps its own spacing and starts where the CPU event
+ * logged just before the group started (Vulkan: ETVK_COMPUTE_GRAPH_EXECUTE,
+ * which ran the dispatches), else at the call's start; durations stay in
+ * the backend's clock, never scaled by the CPU tick rate. Cycles, counts
+ * and bytes are not times: they get no slice (skip) and are the trace's
+ * counter series instead (other_unit_counters). rs/re are ns. */
+static void other_clock_layout(const ts_ctx *c, mlia_arena *a, const etdump_events *run, bool **out_skip,
+                               const runtime_event_node ***out_node, uint64_t **out_rs, uint64_t **out_re)
+{
+    const mlia_session *s = c->s;
+    bool *skip = mlia_arena_array(a, run->n, sizeof *skip);
+    const runtime_event_node **node = mlia_arena_array(a, run->n, sizeof *node);
+    uint64_t *rs = mlia_arena_array(a, run->n, sizeof *rs), *re = mlia_arena_array(a, run->n, sizeof *re);
+    uint32_t *pending = mlia_arena_array(a, run->n, sizeof *pending), n_pending = 0;
+    uint64_t *anchor = mlia_arena_array(a, run->n, sizeof *anchor); /* per pending event: CPU anchor or UINT64_MAX */
+    uint64_t last_cpu_start = UINT64_MAX;
+    int64_t last_chain = -2, last_instr = -2;
+    for (uint32_t k = 0; k < run->n; k++) {
+        const etdump_event *e = &run->ev[k];
+        skip[k] = false;
+        node[k] = NULL;
+        if (e->kind != ETDUMP_EVENT_PROFILE || e->end_time < e->start_time || e->chain_index < 0)
+            continue;
+        if (is_backend(e)) {
+            const runtime_event_node *n = other_unit_node(s, e, a);
+            if (!n) {
+                last_cpu_start = e->start_time;
+                last_chain = e->chain_index;
+                last_instr = e->instruction_id;
+                continue;
+            }
+            node[k] = n;
+            if (n->unit == RUNTIME_UNIT_CYCLES || n->unit == RUNTIME_UNIT_COUNT || n->unit == RUNTIME_UNIT_BYTES) {
+                skip[k] = true;
+                continue;
+            }
+            anchor[n_pending] = last_chain == e->chain_index && last_instr == e->instruction_id ? last_cpu_start
+                                                                                                  : UINT64_MAX;
+            pending[n_pending++] = k;
+            continue;
+        }
+        if (!name_is(e, "DELEGATE_CALL"))
+            continue;
+        /* the call's group: rebased on its anchor, keeping its own spacing */
+        uint64_t base = UINT64_MAX, anchor_ticks = e->start_time;
+        bool first = true;
+        uint32_t keep = 0;
+        for (uint32_t i = 0; i < n_pending; i++) {
+            const etdump_event *b = &run->ev[pending[i]];
+            if (b->chain_index != e->chain_index || b->instruction_id != e->instruction_id) {
+                anchor[keep] = anchor[i];
+                pending[keep++] = pending[i];
+                continue;
+            }
+            if (first && anchor[i] != UINT64_MAX && anchor[i] >= e->start_time && anchor[i] <= e->end_time)
+                anchor_ticks = anchor[i];
+            first = false;
+            if (b->start_time < base)
+                base = b->start_time;
+        }
+        uint64_t at = to_ns(c, anchor_ticks);
+        for (uint32_t i = 0; i < n_pending; i++) {
+            uint32_t k2 = pending[i];
+            const etdump_event *b = &run->ev[k2];
+            if (b->chain_index != e->chain_index || b->instruction_id != e->instruction_id)
+                continue;
+            uint64_t mul = node[k2]->unit == RUNTIME_UNIT_US ? 1000 : 1;
+            rs[k2] = at + (b->start_time - base) * mul;
+            re[k2] = rs[k2] + (b->end_time - b->start_time) * mul;
+        }
+        n_pending = keep;
+        last_cpu_start = UINT64_MAX;
+        last_chain = last_instr = -2;
+    }
+    /* events whose call never came: left out */
+    for (uint32_t i = 0; i < n_pending; i++)
+        skip[pending[i]] = true;
+    *out_skip = skip;
+    *out_node = node;
+    *out_rs = rs;
+    *out_re = re;
+}
+
 /* Backend events of one instruction, in wrapper-first order. */
 typedef struct bk_item {
     uint64_t s, e;
@@ -289,6 +401,11 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
     uint64_t *dur_s = NULL, *dur_e = NULL;
     if (s->runtime && s->runtime->duration_only_events && run->n)
         duration_layout(&scratch, run, &dur_s, &dur_e);
+    bool *other_skip = NULL;
+    const runtime_event_node **other_node = NULL;
+    uint64_t *other_s = NULL, *other_e = NULL;
+    if (c->other_units && run->n)
+        other_clock_layout(c, &scratch, run, &other_skip, &other_node, &other_s, &other_e);
     uint32_t n_bk = 0;
     for (uint32_t k = 0; k < run->n; k++) {
         const etdump_event *e = &run->ev[k];
@@ -309,6 +426,14 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
         ev.chain = e->chain_index;
         ev.instruction = e->instruction_id;
         if (is_backend(e)) {
+            if (other_skip && other_skip[k])
+                continue;
+            if (other_node && other_node[k]) {
+                /* another clock, rebased into its call (other_clock_layout) */
+                bk[n_bk++] = (bk_item){other_s[k], other_e[k], k, e->chain_index, e->instruction_id,
+                                       event_text(&scratch, e), other_node[k]};
+                continue;
+            }
             bk[n_bk++] = (bk_item){ev.start, ev.end, k, e->chain_index, e->instruction_id,
                                    event_text(&scratch, e), NULL};
             continue;
@@ -361,7 +486,8 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
             const runtime_delegate_call *call = find_call(s, it->chain, it->instr);
             const char *parent_id = sp && bk[stack[sp - 1]].node ? bk[stack[sp - 1]].node->entity_id
                                                                  : (call ? call->entity_id : NULL);
-            it->node = parent_id ? find_event(call, parent_id, it->name) : NULL;
+            if (!it->node) /* other-clock events know their node already */
+                it->node = parent_id ? find_event(call, parent_id, it->name) : NULL;
             stack[sp++] = k;
             trace_event ev;
             memset(&ev, 0, sizeof ev);
@@ -373,6 +499,12 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
             ev.name = it->name;
             ev.etdump_name = it->name;
             ev.category = "backend";
+            if (it->node && it->node->unit != RUNTIME_UNIT_CPU_TICKS) {
+                /* named as its entity (a Vulkan dispatch by its shader, not its JSON) */
+                const mlia_entity *ent = mlia_result_find(&s->result, it->node->entity_id);
+                if (ent && ent->name)
+                    ev.name = ent->name;
+            }
             if (it->node) {
                 ev.n_entities = 1;
                 ev.entities = &it->node->entity_id;
@@ -421,6 +553,63 @@ static void add_counter(mlia_arena *a, trace_counter *tc, const mlia_session *s,
     tc->n = m;
     tc->executions = ex;
     tc->values = vals;
+}
+
+/* The counter series of the delegate events in cycles, counts or bytes
+ * (n of them, in call and event order): "<backend>: <event> (<unit>)",
+ * one value (end - start) per execution that logged the event. The
+ * executions are read once more, only when such events exist. */
+static trace_counter *other_unit_counters(const mlia_session *s, mlia_arena *arena, uint32_t n)
+{
+    trace_counter *tc = mlia_arena_array(arena, n, sizeof *tc);
+    const runtime_event_node **nodes = mlia_arena_array(arena, n, sizeof *nodes);
+    const runtime_delegate_call **of = mlia_arena_array(arena, n, sizeof *of);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < s->runtime->n_calls; i++) {
+        const runtime_delegate_call *call = &s->runtime->calls[i];
+        for (uint32_t k = 0; k < call->n_events && m < n; k++) {
+            runtime_unit u = call->events[k].unit;
+            if (u != RUNTIME_UNIT_CYCLES && u != RUNTIME_UNIT_COUNT && u != RUNTIME_UNIT_BYTES)
+                continue;
+            nodes[m] = &call->events[k];
+            of[m] = call;
+            tc[m].name = mlia_arena_printf(arena, "%s: %s", call->backend, call->events[k].name);
+            tc[m].key = runtime_unit_name(u);
+            uint32_t *ex = mlia_arena_array(arena, s->n_executions ? s->n_executions : 1, sizeof *ex);
+            uint64_t *vals = mlia_arena_array(arena, s->n_executions ? s->n_executions : 1, sizeof *vals);
+            tc[m].executions = ex;
+            tc[m].values = vals;
+            tc[m].n = 0;
+            m++;
+        }
+    }
+    etdump_events evs;
+    memset(&evs, 0, sizeof evs);
+    for (uint32_t x = 0; x < s->n_executions; x++) {
+        mlia_error derr;
+        mlia_error_clear(&derr);
+        if (etdump_read_run(s->dump, s->execution_runs[x], &evs, &derr) < 0)
+            continue;
+        for (uint32_t k = 0; k < evs.n; k++) {
+            const etdump_event *e = &evs.ev[k];
+            if (e->kind != ETDUMP_EVENT_PROFILE || !e->delegate_debug_id_str.ptr || e->end_time < e->start_time)
+                continue;
+            for (uint32_t i = 0; i < m; i++) {
+                if (of[i]->chain != e->chain_index || of[i]->instruction != e->instruction_id ||
+                    strcmp(nodes[i]->name, e->delegate_debug_id_str.ptr) != 0)
+                    continue;
+                /* one value per execution: the first the execution logged */
+                if (!tc[i].n || ((uint32_t *)tc[i].executions)[tc[i].n - 1] != x) {
+                    ((uint32_t *)tc[i].executions)[tc[i].n] = x;
+                    ((uint64_t *)tc[i].values)[tc[i].n] = e->end_time - e->start_time;
+                    tc[i].n++;
+                }
+                break;
+            }
+        }
+    }
+    etdump_events_done(s->dump, &evs);
+    return tc;
 }
 
 /* Two-thread writing (trace.h): every lazily computed piece of the
@@ -492,14 +681,28 @@ void trace_source_init(const mlia_session *s, mlia_arena *arena, trace_source *o
         if (n_series[b] && !out->counter_group)
             out->counter_group = bo->timeline_group;
     }
-    if (n) {
-        trace_counter *tcs = mlia_arena_array(arena, n, sizeof *tcs);
+    /* delegate events in cycles, counts or bytes: counter series, one value per execution */
+    uint32_t n_other = 0;
+    const runtime_delegate_call *calls = s->runtime ? s->runtime->calls : NULL;
+    for (uint32_t i = 0; s->runtime && i < s->runtime->n_calls; i++)
+        for (uint32_t k = 0; k < calls[i].n_events; k++) {
+            runtime_unit u = calls[i].events[k].unit;
+            c->other_units |= u != RUNTIME_UNIT_CPU_TICKS;
+            n_other += u == RUNTIME_UNIT_CYCLES || u == RUNTIME_UNIT_COUNT || u == RUNTIME_UNIT_BYTES;
+        }
+    trace_counter *other = n_other ? other_unit_counters(s, arena, n_other) : NULL;
+    if (n_other && !out->counter_group)
+        out->counter_group = "Delegate counters";
+    if (n || n_other) {
+        trace_counter *tcs = mlia_arena_array(arena, n + n_other, sizeof *tcs);
         uint32_t m = 0;
         for (uint32_t b = 0; b < s->n_backends; b++)
             for (uint32_t i = 0; i < n_series[b]; i++) {
                 const mlia_backend_counter *bc = &series[b][i];
                 add_counter(arena, &tcs[m++], s, bc->name, bc->key, bc->n, bc->runs, bc->values);
             }
+        for (uint32_t i = 0; i < n_other; i++)
+            tcs[m++] = other[i];
         out->n_counters = m;
         out->counters = tcs;
     }

@@ -33,6 +33,7 @@ EV = "runtime_event/forward/0/0/"
 
 class Qnn(helpers.DelegateCapture):
     DESC = DESC
+    EXTRA = ("--trace", "--trace-format", "json")
 
     @classmethod
     def setUpClass(cls):
@@ -47,6 +48,30 @@ class Qnn(helpers.DelegateCapture):
     def test_runs(self):
         self.assertEqual(self.p.returncode, 0, self.p.stderr)
         self.assertEqual(self.p2.returncode, 0, self.p2.stderr)
+
+    def test_trace_keeps_cycles_and_counts_out_of_time(self):
+        # cycles and counts are never slices (a slice is time): each is a counter series
+        # "QnnBackend: <event>" with its unit as the value's key, one value per execution;
+        # the us statistics are slices of 150 and 120 us inside their call
+        with open(os.path.join(self.base, "trace.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+        evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+        slices = [e for e in evs if e.get("ph") == "X"]
+        self.assertFalse([e["name"] for e in slices if e["name"].endswith(("(cycles)", "(count)"))])
+        us = [e for e in slices if e["name"] == "RPC (execute) time (us)" and e["tid"] == 1]
+        call = [e for e in slices if e["name"].startswith("DELEGATE_CALL") and e["tid"] == 1][0]
+        self.assertEqual(len(us), 1)
+        self.assertAlmostEqual(us[0]["dur"], 150.0, places=6)
+        self.assertGreaterEqual(us[0]["ts"], call["ts"])
+        counters = {}
+        for e in evs:
+            if e.get("ph") == "C" and e["name"] == "QnnBackend: aten_linear_default:OpId_12 (cycles)":
+                counters.setdefault("cycles", []).append(e["args"]["cycles"])
+            if e.get("ph") == "C" and e["name"] == "QnnBackend: Number of HVX threads used (count)":
+                counters.setdefault("count", []).append(e["args"]["count"])
+        # the series' values at each execution's start (0 after it): 50,000 / 52,000 / 48,000 cycles
+        self.assertEqual([v for v in counters["cycles"] if v], [50000, 52000, 48000])
+        self.assertEqual([v for v in counters["count"] if v], [4, 4, 4])
 
     def test_units_kept_apart(self):
         for res in (self.res, self.res2):

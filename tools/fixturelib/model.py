@@ -468,6 +468,26 @@ class Fixture:
                                                    "end": vals[r % len(vals)]}})
                     events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
                                                "instruction_id": i, "start": s, "end": e}})
+                elif ins["spec"].get("vulkan"):
+                    # Vulkan (docs/delegates.md, "Vulkan"), in logging order:
+                    # ["scope", name, lead, duration] is an ETVK_* scope timed
+                    # with the CPU clock, `lead` ticks after the call's start;
+                    # {"dispatch": {...}, "start": [...], "end": [...]} is one
+                    # shader dispatch named by its JSON object, with GPU
+                    # timestamps in ns (another epoch) per execution
+                    for item in ins["spec"]["vulkan"]:
+                        if isinstance(item, list):
+                            _, name, lead, dur = item
+                            start, end = s + lead, s + lead + dur
+                        else:
+                            name = json.dumps(item["dispatch"])
+                            start = item["start"][r % len(item["start"])]
+                            end = item["end"][r % len(item["end"])]
+                        events.append({"profile": {"delegate_debug_id_str": name, "chain_index": 0,
+                                                   "instruction_id": i, "metadata": b"", "start": start,
+                                                   "end": end}})
+                    events.append({"profile": {"name": "DELEGATE_CALL", "chain_index": 0,
+                                               "instruction_id": i, "start": s, "end": e}})
                 elif ins["spec"].get("delegate_events"):
                     # a backend's own delegate events, logged after the run
                     # (before DELEGATE_CALL) with the times its clock gave
