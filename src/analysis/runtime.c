@@ -1443,8 +1443,8 @@ const char *runtime_unit_name(runtime_unit u)
 
 /* An event in a unit class of its own (runtime_unit): P50/min/max in its
  * metric and unit, with qualifier `clock` ("backend" for time on the
- * backend's own clock, never the CPU tick rate). Not kept in the --csv
- * series (executions.csv writes CPU ticks as ms). */
+ * backend's own clock, never the CPU tick rate). Its --csv series keeps
+ * the unit (runtime_series.unit). */
 static void add_unit_value(rt_state *st, mlia_entity *ent, runtime_unit u, summary s)
 {
     const char *stats[3] = {"p50", "min", "max"};
@@ -1476,7 +1476,7 @@ static void keep_series(rt_state *st, runtime_analysis *ra, const char *entity_i
     uint64_t *v = mlia_arena_array(st->arena, n ? n : 1, sizeof *v);
     for (uint32_t x = 0; x < n; x++)
         v[x] = row ? row[x] : table_get(t, trow, x);
-    ra->series[ra->n_series++] = (runtime_series){entity_id, metric, v};
+    ra->series[ra->n_series++] = (runtime_series){entity_id, metric, v, RUNTIME_UNIT_CPU_TICKS};
 }
 
 static void add_coverage(rt_state *st, mlia_entity *ent, uint32_t samples)
@@ -1876,6 +1876,11 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
             summary es = summarise_row(&st.call_t, ev->exec_row, tmp);
             if (es.n && ev->unit != RUNTIME_UNIT_CPU_TICKS) {
                 add_unit_value(&st, ee, ev->unit, es);
+                /* executions.csv: its values in its own unit (report/csv/csv.c) */
+                uint32_t before = ra->n_series;
+                keep_series(&st, ra, ev->id, runtime_unit_metric(ev->unit), NULL, &st.call_t, ev->exec_row);
+                if (ra->n_series > before)
+                    ra->series[before].unit = ev->unit;
                 add_coverage(&st, ee, es.n);
             } else if (es.n) {
                 add_timing(&st, ee, "execution_time", es, "exclusive");

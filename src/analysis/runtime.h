@@ -170,6 +170,9 @@ typedef struct runtime_series {
     const char *metric;                      /* execution_time, kernel_time, unattributed_time,
                                                 inference_time */
     const uint64_t *ticks;                   /* [n_executions] */
+    runtime_unit unit;                       /* RUNTIME_UNIT_CPU_TICKS: ticks of the ETDump clock;
+                                                else the event's own unit class (ns, us, cycles,
+                                                count, bytes), never converted with the CPU rate */
 } runtime_series;
 
 typedef struct runtime_analysis {

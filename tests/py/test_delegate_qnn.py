@@ -33,7 +33,7 @@ EV = "runtime_event/forward/0/0/"
 
 class Qnn(helpers.DelegateCapture):
     DESC = DESC
-    EXTRA = ("--trace", "--trace-format", "json")
+    EXTRA = ("--trace", "--trace-format", "json", "--csv-tables", "executions", "--model-explorer", "files")
 
     @classmethod
     def setUpClass(cls):
@@ -72,6 +72,77 @@ class Qnn(helpers.DelegateCapture):
         # the series' values at each execution's start (0 after it): 50,000 / 52,000 / 48,000 cycles
         self.assertEqual([v for v in counters["cycles"] if v], [50000, 52000, 48000])
         self.assertEqual([v for v in counters["count"] if v], [4, 4, 4])
+
+    def test_console_has_one_table_per_unit(self):
+        out = self.p.stdout
+        self.assertIn("Top QnnBackend operators by P50 execution time (2 of 2 measured)", out)
+        self.assertIn("Top QnnBackend operators by P50 cycles (5 of 5 measured)", out)
+        self.assertIn("Top QnnBackend operators by P50 count (1 of 1 measured)", out)
+        # the cycles table: P50 / min / max of 50,000, 52,000, 48,000 cycles, never ms
+        line = [l for l in out.splitlines() if "aten_linear_default:OpId_12 (cycles)" in l][0]
+        self.assertEqual(line.split()[-4:], ["50,000", "48,000", "52,000", "unmapped"])
+        cyc = out[out.index("by P50 cycles"):out.index("by P50 count")]
+        self.assertNotIn(" ms", cyc)
+
+    def test_csv_rows_keep_their_units(self):
+        with open(os.path.join(self.base, "csv", "executions.csv"), encoding="utf-8") as f:
+            rows = [l.split(",") for l in f.read().splitlines()[1:]]
+        got = {(r[1], r[3].rsplit("/", 1)[1]): (r[4], r[5], r[6]) for r in rows if r[3].startswith(EV)}
+        self.assertEqual(got[("1", "aten_linear_default:OpId_12 (cycles)")], ("cycles", "50000", "cycles"))
+        self.assertEqual(got[("2", "aten_linear_default:OpId_12 (cycles)")], ("cycles", "52000", "cycles"))
+        self.assertEqual(got[("1", "Number of HVX threads used (count)")], ("count", "4", "count"))
+        # us statistics as time: 150 us = 0.15 ms
+        self.assertEqual(got[("1", "RPC (execute) time (us)")], ("execution_time", "0.15", "ms"))
+
+    def test_compare_keeps_cycles_with_cycles(self):
+        # the same capture with OpId_12 at 100,000 / 104,000 / 96,000 cycles (twice the
+        # baseline's 50,000 / 52,000 / 48,000) and 2 HVX threads instead of 4
+        import copy
+        with open(DESC, encoding="utf-8") as f:
+            desc = json.load(f)
+        new = copy.deepcopy(desc)
+        for row in new["plan"][0]["qnn"]:
+            if row[0] == "aten_linear_default:OpId_12 (cycles)":
+                row[1] = [100000, 104000, 96000]
+            if row[0] == "Number of HVX threads used (count)":
+                row[1] = [2, 2, 2]
+        files = helpers.build_fixture(new, os.path.join(self.tmp, "new-in"))
+        out = os.path.join(self.tmp, "new-out")
+        p = run_mlia(*check_args(files["etrecord"], files["etdump"], "--output-dir", out))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        p = run_mlia("compare", os.path.join(self.base, "mlia-output.json"),
+                     os.path.join(out, "mlia-output", "mlia-output.json"), "--json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        doc = json.loads(p.stdout)
+        rows = [m for m in doc["metrics"] if m["entity_id"].startswith(EV)]
+        op = [m for m in rows if m["entity_id"] == EV + "aten_linear_default:OpId_12 (cycles)"]
+        self.assertEqual(len(op), 1, rows)
+        self.assertEqual((op[0]["metric"], op[0]["unit"], op[0]["baseline"]["p50"], op[0]["new"]["p50"],
+                          op[0]["new"]["min"], op[0]["verdict"]), ("cycles", "cycles", 50000, 100000, 96000, "regression"))
+        # every compared delegate row keeps one unit on both sides; a count has no better
+        # or worse (fewer HVX threads is not a regression) and is not compared
+        self.assertTrue(all(m["unit"] in ("ms", "cycles") for m in rows), rows)
+        self.assertFalse([m for m in rows if "HVX" in m["entity_id"]])
+
+    def test_views_show_cycles_and_counts_in_their_units(self):
+        # the ETDump Backend Trace view (page data and Model Explorer node data):
+        # an overlay per unit class, values in that unit, never ms
+        import re
+        me = os.path.join(self.base, "model-explorer")
+        with open(os.path.join(me, "bundle", "index.html"), encoding="utf-8") as f:
+            page = f.read()
+        data = json.loads(re.search(r'<script type="application/json" id="mlia-data">(.*?)</script>', page, re.S).group(1))
+        view = [v for v in data["views"] if v["id"] == "etdump_backend_trace"][0]
+        ov = {o["id"]: o for o in view["overlays"]}
+        cyc, cnt = ov["runtime_event_cycles_p50"], ov["runtime_event_count_p50"]
+        self.assertEqual((cyc["unit"], cnt["unit"]), ("cycles", "count"))
+        key = "runtime_events/" + EV + "aten_linear_default:OpId_12 (cycles)"
+        self.assertEqual(cyc["values"][key]["text"], "50,000 cycles")
+        self.assertEqual(cnt["values"]["runtime_events/" + EV + "Number of HVX threads used (count)"]["text"], "4 count")
+        self.assertNotIn(key, ov["runtime_event_execution_time_p50"]["values"])
+        files = os.listdir(os.path.join(me, "node-data", "etdump_backend_trace"))
+        self.assertTrue(any("runtime_event_cycles_p50" in f for f in files), files)
+        self.assertTrue(any("runtime_event_count_p50" in f for f in files), files)
 
     def test_units_kept_apart(self):
         for res in (self.res, self.res2):

@@ -153,6 +153,18 @@ class Vulkan(helpers.DelegateCapture):
             self.assertTrue(d1["args"]["entity_id"].startswith("runtime_event/forward/0/0/{"))
         self.assertFalse(any(n.startswith("{") for n in self.trace), "no slice is named by its JSON")
 
+    def test_csv_rows_in_gpu_time(self):
+        ids = dispatch_ids(self.res)
+        with open(os.path.join(self.base, "csv", "executions.csv"), encoding="utf-8") as f:
+            rows = [l for l in f.read().splitlines() if '"' in l or "ETVK" in l]
+        import csv as csvmod
+        parsed = list(csvmod.reader(rows))
+        d1 = [r for r in parsed if r[3] == ids[1]]
+        # 40,000 / 42,000 / 38,000 GPU ns per execution, as ms
+        self.assertEqual([(r[1], r[4], r[5], r[6]) for r in d1],
+                         [("1", "execution_time", "0.04", "ms"), ("2", "execution_time", "0.042", "ms"),
+                          ("3", "execution_time", "0.038", "ms")])
+
     def test_inspect_decodes_the_dispatches(self):
         p = run_mlia("inspect", self.files["etdump"])
         self.assertEqual(p.returncode, 0, p.stderr)

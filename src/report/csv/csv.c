@@ -403,8 +403,14 @@ static int executions_to(void *ctx, FILE *fp, const char *path, mlia_error *err)
             if (t == UINT64_MAX)
                 continue;
             row_head(&row, ra->series[i].entity_id, ra->series[i].metric);
-            dbl(&o, (double)t / ra->ticks_per_ms); /* as the summaries divide */
-            text(&o, "ms");
+            runtime_unit u = ra->series[i].unit;
+            if (u == RUNTIME_UNIT_CPU_TICKS)
+                dbl(&o, (double)t / ra->ticks_per_ms); /* as the summaries divide */
+            else if (u == RUNTIME_UNIT_NS || u == RUNTIME_UNIT_US)
+                dbl(&o, (double)t / (u == RUNTIME_UNIT_NS ? 1e6 : 1e3)); /* the backend's clock, not the CPU's */
+            else
+                u64(&o, t); /* cycles, counts, bytes: as they are */
+            text(&o, runtime_unit_name(u));
             eol(&o);
         }
         for (uint32_t b = 0; b < s->n_backends; b++)

@@ -782,82 +782,94 @@ static void put_delegate_operators(out *o, const mlia_result *r)
     }
     if (!n_backends)
         return;
+    /* one table per unit class a backend's events are in (docs/delegates.md,
+     * "Units and clocks"): times in ms; a backend's own clock or device
+     * counters in cycles (Neutron's execution_cycles, QNN's cycles);
+     * counts and bytes. Never converted into one another. */
+    static const struct {
+        const char *metric, *title, *unit;
+    } CLASSES[] = {
+        {"execution_time", "execution time", "ms"}, {"execution_cycles", "execution cycles", "cycles"},
+        {"cycles", "cycles", "cycles"},             {"count", "count", "count"},
+        {"bytes", "bytes", "bytes"},
+    };
+    enum { N_CLASSES = sizeof CLASSES / sizeof CLASSES[0] };
     mlia_buf scratch;
     mlia_buf_init(&scratch);
-    ranked *times = collect(&scratch, r, "runtime_event", "execution_time", "delegate operators", &n);
-    uint32_t n_cyc;
-    /* backends whose events run on their own clock (e.g. Neutron's timer)
-     * report execution_cycles in cycles instead of times */
-    ranked *cycles = collect(&scratch, r, "runtime_event", "execution_cycles", "delegate operators", &n_cyc);
+    ranked *lists[N_CLASSES];
+    uint32_t counts[N_CLASSES];
+    for (int c = 0; c < N_CLASSES; c++)
+        lists[c] = collect(&scratch, r, "runtime_event", CLASSES[c].metric, "delegate operators", &counts[c]);
     mlia_buf_free(&scratch);
-    uint32_t n_times = n;
     for (uint32_t k = 0; k < n_backends; k++) {
-        uint32_t total = 0;
-        ranked *list = times;
-        n = n_times;
-        for (uint32_t i = 0; list && i < n; i++)
-            total += streq(attr_str(list[i].e, "backend"), backends[k]);
-        bool in_cycles = false;
-        if (!total) {
-            for (uint32_t i = 0; cycles && i < n_cyc; i++)
-                total += streq(attr_str(cycles[i].e, "backend"), backends[k]);
-            if (total) {
-                in_cycles = true;
-                list = cycles;
-                n = n_cyc;
+        uint32_t totals[N_CLASSES], any = 0;
+        for (int c = 0; c < N_CLASSES; c++) {
+            totals[c] = 0;
+            for (uint32_t i = 0; lists[c] && i < counts[c]; i++)
+                totals[c] += streq(attr_str(lists[c][i].e, "backend"), backends[k]);
+            any += totals[c];
+        }
+        for (int c = 0; c < N_CLASSES; c++) {
+            /* the time table always (its "none measured" says there is none) */
+            if (!totals[c] && (c || any))
+                continue;
+            bool in_ms = c == 0;
+            ranked *list = lists[c];
+            n = counts[c];
+            uint32_t total = totals[c];
+            uint32_t shown = total < MLIA_CONSOLE_TOP ? total : MLIA_CONSOLE_TOP;
+            char title[256];
+            snprintf(title, sizeof title, "Top %.100s operators by P50 %s (%u of %u measured)", backends[k],
+                     CLASSES[c].title, shown, total);
+            mlia_buf_putc(b, '\n');
+            put_wrapped(o, title, 0, 2);
+            if (!shown) {
+                mlia_buf_puts(b, "  none measured\n");
+                continue;
             }
-        }
-        uint32_t shown = total < MLIA_CONSOLE_TOP ? total : MLIA_CONSOLE_TOP;
-        char title[256];
-        snprintf(title, sizeof title, "Top %.100s operators by P50 execution %s (%u of %u measured)", backends[k],
-                 in_cycles ? "cycles" : "time", shown, total);
-        mlia_buf_putc(b, '\n');
-        put_wrapped(o, title, 0, 2);
-        if (!shown) {
-            mlia_buf_puts(b, "  none measured\n");
-            continue;
-        }
-        size_t want = strlen("Operator");
-        for (uint32_t i = 0, m = 0; list && i < n && m < shown; i++)
-            if (streq(attr_str(list[i].e, "backend"), backends[k])) {
-                want = max_len(want, list[i].e->name);
+            size_t want = strlen("Operator");
+            for (uint32_t i = 0, m = 0; list && i < n && m < shown; i++)
+                if (streq(attr_str(list[i].e, "backend"), backends[k])) {
+                    want = max_len(want, list[i].e->name);
+                    m++;
+                }
+            size_t fixed = 3 + 2 + 3 * (1 + 9) + 2 + 20;
+            size_t wop = o->width > fixed + 20 ? o->width - fixed : 20;
+            if (want < wop)
+                wop = want;
+            size_t widths[6] = {3, wop, 9, 9, 9, 20}, gaps[6] = {0, 2, 1, 1, 1, 2};
+            bool right[6] = {true, false, true, true, true, false}, wrap[6] = {false, true, false, false, false, true};
+            char h[3][32];
+            snprintf(h[0], sizeof h[0], "P50 %s", CLASSES[c].unit);
+            snprintf(h[1], sizeof h[1], "Min %s", CLASSES[c].unit);
+            snprintf(h[2], sizeof h[2], "Max %s", CLASSES[c].unit);
+            const char *head[6] = {"#", "Operator", h[0], h[1], h[2], "Source operators"};
+            if (!in_ms)
+                widths[2] = widths[3] = widths[4] = 10;
+            put_row(b, 6, head, widths, right, NULL, gaps);
+            for (uint32_t i = 0, m = 0; list && i < n && m < shown; i++) {
+                const ranked *x = &list[i];
+                if (!streq(attr_str(x->e, "backend"), backends[k]))
+                    continue;
+                char rank[16], v[3][MLIA_FMT_CAP];
+                if (!in_ms) {
+                    snprintf(rank, sizeof rank, "%u", m + 1);
+                    fmt_cycles(v[0], sizeof v[0], x->p50);
+                    fmt_cycles(v[1], sizeof v[1], x->min);
+                    fmt_cycles(v[2], sizeof v[2], x->max);
+                } else {
+                    rank_p50_min(rank, v, m, x);
+                    fmt_ms(v[2], sizeof v[2], x->max);
+                }
+                const char *mapping = attr_str(x->e, "source_mapping");
+                const char *cells[6] = {rank, x->e->name, v[0], v[1], v[2], mapping ? mapping : "-"};
+                put_row(b, 6, cells, widths, right, wrap, gaps);
                 m++;
             }
-        size_t fixed = 3 + 2 + 3 * (1 + 9) + 2 + 20;
-        size_t wop = o->width > fixed + 20 ? o->width - fixed : 20;
-        if (want < wop)
-            wop = want;
-        size_t widths[6] = {3, wop, 9, 9, 9, 20}, gaps[6] = {0, 2, 1, 1, 1, 2};
-        bool right[6] = {true, false, true, true, true, false}, wrap[6] = {false, true, false, false, false, true};
-        const char *head[6] = {"#", "Operator", "P50 ms", "Min ms", "Max ms", "Source operators"};
-        const char *head_cyc[6] = {"#", "Operator", "P50 cycles", "Min cycles", "Max cycles", "Source operators"};
-        if (in_cycles) {
-            widths[2] = widths[3] = widths[4] = 10;
-            memcpy(head, head_cyc, sizeof head);
-        }
-        put_row(b, 6, head, widths, right, NULL, gaps);
-        for (uint32_t i = 0, m = 0; list && i < n && m < shown; i++) {
-            const ranked *x = &list[i];
-            if (!streq(attr_str(x->e, "backend"), backends[k]))
-                continue;
-            char rank[16], v[3][MLIA_FMT_CAP];
-            if (in_cycles) {
-                snprintf(rank, sizeof rank, "%u", m + 1);
-                fmt_cycles(v[0], sizeof v[0], x->p50);
-                fmt_cycles(v[1], sizeof v[1], x->min);
-                fmt_cycles(v[2], sizeof v[2], x->max);
-            } else {
-                rank_p50_min(rank, v, m, x);
-                fmt_ms(v[2], sizeof v[2], x->max);
-            }
-            const char *mapping = attr_str(x->e, "source_mapping");
-            const char *cells[6] = {rank, x->e->name, v[0], v[1], v[2], mapping ? mapping : "-"};
-            put_row(b, 6, cells, widths, right, wrap, gaps);
-            m++;
         }
     }
-    free(times);
-    free(cycles);
+    for (int c = 0; c < N_CLASSES; c++)
+        free(lists[c]);
 }
 
 /* Columns: rank 3, name columns, 3 x (1 + 9) numbers, 2 + 11 attribution;

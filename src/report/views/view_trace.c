@@ -11,7 +11,15 @@
 #include "report/views/views_model.h"
 
 /* The overlays of the view's row in views.c, in order. */
-enum { OV_TRACE_CHAIN_GROUP, OV_TRACE_EVENT, OV_TRACE_CALL, OV_TRACE_CALL_SNR };
+enum {
+    OV_TRACE_CHAIN_GROUP,
+    OV_TRACE_EVENT,
+    OV_TRACE_CALL,
+    OV_TRACE_CALL_SNR,
+    OV_TRACE_EVENT_CYCLES,
+    OV_TRACE_EVENT_EXEC_CYCLES,
+    OV_TRACE_EVENT_COUNT
+};
 
 /* A delegate call's output SNR is the SNR of an operator output: the colour
  * scale of the source operators' (docs/accuracy.md). */
@@ -71,7 +79,9 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
             for (uint32_t k = 0; k < call->n_events; k++) {
                 const runtime_event_node *ev = &call->events[k];
                 const mlia_entity *ee = mlia_result_find(r, ev->entity_id);
-                uint32_t ei = vw_node_add(c, gr, ev->entity_id, ev->name, "", ev->entity_id);
+                /* labelled as its entity (a Vulkan dispatch by its shader, not its JSON) */
+                uint32_t ei = vw_node_add(c, gr, ev->entity_id, ee && ee->name ? ee->name : ev->name, "",
+                                          ev->entity_id);
                 n = &gr->nodes[ei];
                 vw_node_attr(c, n, "event", ev->name);
                 vw_attr_metric(c, n, ee, "execution_time", "p50");
@@ -81,6 +91,17 @@ void vw_trace_build(vw_ctx *c, vw_view *v)
                 vw_attr_metric(c, n, ee, "execution_coverage", NULL);
                 vw_node_edge(c, n, ev->parent_id ? ev->parent_id : call->entity_id, "0");
                 vw_overlay_metric(c, v, OV_TRACE_EVENT, gi, ev->entity_id, ee, "execution_time", "p50");
+                /* cycles and counts in their own unit: attributes and overlays of their own */
+                static const struct {
+                    const char *metric;
+                    uint32_t overlay;
+                } OTHER[] = {{"cycles", OV_TRACE_EVENT_CYCLES},
+                             {"execution_cycles", OV_TRACE_EVENT_EXEC_CYCLES},
+                             {"count", OV_TRACE_EVENT_COUNT}};
+                for (size_t q = 0; q < sizeof OTHER / sizeof OTHER[0]; q++) {
+                    vw_attr_metric(c, n, ee, OTHER[q].metric, "p50");
+                    vw_overlay_metric(c, v, OTHER[q].overlay, gi, ev->entity_id, ee, OTHER[q].metric, "p50");
+                }
             }
         }
     }

@@ -86,7 +86,14 @@ static const vw_view_def VIEWS[] = {
      OVERLAYS(CHAIN_GROUP,
               MS_P50("runtime_event_execution_time_p50", "Runtime event execution time P50", "runtime_event", "p50"),
               MS_P50("delegate_call_execution_time_p50", "Delegate call execution time P50", "delegate_call", "p50"),
-              SNR_P50("delegate_call_output_snr_db_p50", "Delegate call output SNR P50 (low = red)", "delegate_call")),
+              SNR_P50("delegate_call_output_snr_db_p50", "Delegate call output SNR P50 (low = red)", "delegate_call"),
+              /* delegate events in units of their own (docs/delegates.md), never mixed with ms */
+              OVERLAY("runtime_event_cycles_p50", "Runtime event cycles P50", "cycles", "runtime_event", "cycles:p50",
+                      false),
+              OVERLAY("runtime_event_execution_cycles_p50", "Runtime event execution cycles P50", "cycles",
+                      "runtime_event", "execution_cycles:p50", false),
+              OVERLAY("runtime_event_count_p50", "Runtime event count P50", "count", "runtime_event", "count:p50",
+                      false)),
      false, 40, false, NULL,
      "The compiler (TOSA) operations, grouped by the chain that ran them, and the runtime events of each "
      "delegate call."},
