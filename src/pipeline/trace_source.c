@@ -295,17 +295,16 @@ static void other_clock_layout(const ts_ctx *c, mlia_arena *a, const etdump_even
         }
         if (!name_is(e, "DELEGATE_CALL"))
             continue;
-        /* the call's group: rebased on its anchor, keeping its own spacing */
+        /* the call's group: rebased on its anchor, keeping its own spacing.
+         * First the group's earliest start and its anchor, then the
+         * rebase and the compaction of the others (in that order: the
+         * compaction overwrites entries of the group) */
         uint64_t base = UINT64_MAX, anchor_ticks = e->start_time;
         bool first = true;
-        uint32_t keep = 0;
         for (uint32_t i = 0; i < n_pending; i++) {
             const etdump_event *b = &run->ev[pending[i]];
-            if (b->chain_index != e->chain_index || b->instruction_id != e->instruction_id) {
-                anchor[keep] = anchor[i];
-                pending[keep++] = pending[i];
+            if (b->chain_index != e->chain_index || b->instruction_id != e->instruction_id)
                 continue;
-            }
             if (first && anchor[i] != UINT64_MAX && anchor[i] >= e->start_time && anchor[i] <= e->end_time)
                 anchor_ticks = anchor[i];
             first = false;
@@ -313,11 +312,15 @@ static void other_clock_layout(const ts_ctx *c, mlia_arena *a, const etdump_even
                 base = b->start_time;
         }
         uint64_t at = to_ns(c, anchor_ticks);
+        uint32_t keep = 0;
         for (uint32_t i = 0; i < n_pending; i++) {
             uint32_t k2 = pending[i];
             const etdump_event *b = &run->ev[k2];
-            if (b->chain_index != e->chain_index || b->instruction_id != e->instruction_id)
+            if (b->chain_index != e->chain_index || b->instruction_id != e->instruction_id) {
+                anchor[keep] = anchor[i];
+                pending[keep++] = k2;
                 continue;
+            }
             uint64_t mul = node[k2]->unit == RUNTIME_UNIT_US ? 1000 : 1;
             rs[k2] = at + (b->start_time - base) * mul;
             re[k2] = rs[k2] + (b->end_time - b->start_time) * mul;
