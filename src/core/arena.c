@@ -52,10 +52,10 @@ void mlia_arena_free(mlia_arena *a)
     a->total = 0;
 }
 
-/* Room for size bytes, aligned to 16; zero-filled when `zero`, else its
- * contents are undefined (for callers that write every byte they read:
- * copies and formatted strings, issue 33 item 1). */
-static void *arena_take(mlia_arena *a, size_t size, bool zero)
+/* Room for size bytes, aligned to 16, zero-filled: chunks come zero-filled
+ * and no byte is handed out twice, so nothing is zeroed here (issue 33
+ * item 1: callers that write every byte pay no memset either). */
+static void *arena_take(mlia_arena *a, size_t size)
 {
     size_t need = (size + 15u) & ~(size_t)15u;
     if (need < size)
@@ -69,8 +69,10 @@ static void *arena_take(mlia_arena *a, size_t size, bool zero)
         size_t cap = big ? need : min_chunk;
         if (cap > SIZE_MAX - sizeof(mlia_arena_chunk))
             arena_oom(size);
-        /* calloc: large blocks come zeroed from fresh kernel pages, so the
-         * memset below can be skipped for them (one touch instead of two). */
+        /* Every chunk comes zero-filled (calloc: fresh kernel pages need no
+         * memset; mapped blocks are anonymous zero pages), so an allocation
+         * never zeroes again: a bump allocator never hands out a byte twice,
+         * so the room past `used` is still 0 (one touch instead of two). */
         mlia_arena_chunk *n = NULL;
         size_t mapped = 0;
         if (cap >= MLIA_ARENA_HUGE) {
@@ -86,7 +88,7 @@ static void *arena_take(mlia_arena *a, size_t size, bool zero)
 #endif
             n = p;
         } else {
-            n = big ? calloc(1, sizeof(mlia_arena_chunk) + cap) : malloc(sizeof(mlia_arena_chunk) + cap);
+            n = calloc(1, sizeof(mlia_arena_chunk) + cap);
         }
         if (!n)
             arena_oom(size);
@@ -107,17 +109,14 @@ static void *arena_take(mlia_arena *a, size_t size, bool zero)
     MLIA_ASSERT(c->used <= c->cap && c->cap - c->used >= need);
     void *p = c->data + c->used;
     MLIA_ASSERT(((uintptr_t)p & 15u) == 0);
-    bool fresh_big = c->used == 0 && need > MLIA_ARENA_MIN_CHUNK / 2;
     c->used += need;
     a->total += need;
-    if (zero && !fresh_big)
-        memset(p, 0, need);
     return p;
 }
 
 void *mlia_arena_alloc(mlia_arena *a, size_t size)
 {
-    return arena_take(a, size, true);
+    return arena_take(a, size);
 }
 
 void *mlia_arena_array(mlia_arena *a, size_t n, size_t size)
@@ -131,7 +130,7 @@ char *mlia_arena_strndup(mlia_arena *a, const char *s, size_t len)
 {
     if (len == SIZE_MAX)
         arena_oom(SIZE_MAX);
-    char *p = arena_take(a, len + 1, false); /* every byte written below */
+    char *p = arena_take(a, len + 1); /* every byte written below */
     if (len)
         memcpy(p, s, len);
     p[len] = 0;
@@ -150,7 +149,7 @@ char *mlia_arena_vprintf(mlia_arena *a, const char *fmt, va_list ap)
     int n = mlia_vsnprintf(NULL, 0, fmt, ap);
     if (n < 0)
         n = 0;
-    char *p = arena_take(a, (size_t)n + 1, false); /* written whole by the second call */
+    char *p = arena_take(a, (size_t)n + 1); /* written whole by the second call */
     mlia_vsnprintf(p, (size_t)n + 1, fmt, again);
     va_end(again);
     return p;
@@ -177,7 +176,6 @@ void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size
         size_t extra = new_need - old_need;
         if ((unsigned char *)old + old_need == c->data + c->used && c->cap - c->used >= extra &&
             !(a->limit && (extra > a->limit || a->total > a->limit - extra))) {
-            memset(c->data + c->used, 0, extra);
             c->used += extra;
             a->total += extra;
             return old;
@@ -185,12 +183,11 @@ void *mlia_arena_grow(mlia_arena *a, void *old, size_t old_n, size_t new_n, size
     }
     if (size && new_n > SIZE_MAX / size)
         arena_oom(SIZE_MAX);
-    /* the copied part is written by memcpy, only the fresh room is zeroed */
+    /* the copied part is written by memcpy; the fresh room is zero already */
     size_t keep = old ? (old_n < new_n ? old_n : new_n) * size : 0;
-    unsigned char *p = arena_take(a, new_n * size, false);
+    unsigned char *p = arena_take(a, new_n * size);
     if (keep)
         memcpy(p, old, keep);
-    memset(p + keep, 0, ((new_n * size + 15u) & ~(size_t)15u) - keep);
     return p;
 }
 
