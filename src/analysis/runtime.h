@@ -61,6 +61,7 @@ int runtime_select_method(const struct etrecord *etr, const char *etrecord_path,
 struct etdump_visitor;
 bool runtime_fit_visitor(const struct etrecord *etr, struct etdump_visitor *v);
 
+
 /* The same for one capture of several (src/pipeline/captures.c): when no
  * execution fits the method and some fit no recorded method (a capture of
  * another program), returns 0 with out->n_executions == 0 and
@@ -161,6 +162,9 @@ typedef struct runtime_inputs {
     bool keep_series;                        /* keep every summary's per-execution values (--csv) */
     runtime_unit_fn event_unit;              /* may be NULL: every event in CPU ticks */
     const void *event_unit_ctx;
+    struct runtime_prescan *prescan;         /* may be NULL: the scan done on the validation pass
+                                                (runtime_prescan_new), taken when it scanned these
+                                                executions; the caller still frees it */
 } runtime_inputs;
 
 /* The per-execution values behind one timing summary (runtime_inputs.keep_series):
@@ -185,6 +189,8 @@ typedef struct runtime_analysis {
     uint64_t dropped_events;                 /* end < start */
     uint64_t duration_only_events;           /* backend events laid out as durations */
     uint32_t n_timed_nodes;                  /* nodes with execution_time */
+    bool one_pass;                           /* the executions were scanned on the validation pass
+                                                (runtime_inputs.prescan taken), not decoded again */
     const char *nothing_attributed;          /* calls were measured but none could be attributed to the
                                                 program: the explanation (a warning of the result), else NULL */
     /* inference time summary (ms) */
@@ -197,6 +203,21 @@ typedef struct runtime_analysis {
     uint32_t n_series, cap_series;
     runtime_series *series;
 } runtime_analysis;
+
+/* One pass (issue 33, docs/benchmarks.md): a visitor for
+ * etdump_read_visiting (written to *v) that does runtime_fit_visitor's
+ * work and also scans each "Execute" block as an execution of etr's only
+ * method, the first `warmup` fitting blocks left out, while the ETDump is
+ * validated. Give the result to runtime_analyse as runtime_inputs.prescan:
+ * it is taken when the executions selected are exactly the ones scanned
+ * (else the executions are decoded again, with the same result). NULL
+ * when etr has not exactly one method. event_unit as in runtime_inputs;
+ * ids are made in `arena`, which runtime_analyse must be given. Owned by
+ * the caller: runtime_prescan_free (NULL allowed), after runtime_analyse. */
+typedef struct runtime_prescan runtime_prescan;
+runtime_prescan *runtime_prescan_new(const struct etrecord *etr, uint32_t warmup, runtime_unit_fn event_unit,
+                                     const void *event_unit_ctx, mlia_arena *arena, struct etdump_visitor *v);
+void runtime_prescan_free(runtime_prescan *p);
 
 int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *arena,
                     runtime_analysis **out, mlia_error *err);

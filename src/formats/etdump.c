@@ -741,6 +741,8 @@ int etdump_read_visiting(const uint8_t *data, size_t size, const char *file,
         return fb_vec_fail(&runs, -1, err, "too many runs (%" PRIu32 ")", runs.n);
     d->n_runs = runs.n;
     d->runs = mlia_arena_array(arena, runs.n ? runs.n : 1, sizeof *d->runs);
+    if (visit && visit->begin)
+        visit->begin(visit->ctx, runs.n);
     /* One validation pass over every event, sharing one buffer (and so one
      * table budget) across runs; nothing is kept per event. */
     for (uint32_t i = 0; i < runs.n; i++) {
@@ -785,11 +787,17 @@ int etdump_read_visiting(const uint8_t *data, size_t size, const char *file,
                 uint64_t slot = events.pos + 4 * (uint64_t)k;
                 note_consumed(&rel_lo, &rel_hi, &since_release, slot < e.pos ? slot : e.pos,
                               slot + 4 > end ? slot + 4 : end);
-                if (since_release >= ETDUMP_RELEASE_EVENTS || k + 1 == events.n) {
+                if (since_release >= ETDUMP_RELEASE_EVENTS) {
                     release(release_ctx, rel_lo, rel_hi, since_release);
                     since_release = 0;
                 }
             }
+        }
+        if (visit && visit->run_end)
+            visit->run_end(visit->ctx, run);
+        if (release && since_release) { /* the end of each run */
+            release(release_ctx, rel_lo, rel_hi, since_release);
+            since_release = 0;
         }
     }
     d->validated = true;

@@ -202,6 +202,12 @@ typedef struct etdump_visitor {
     void *ctx;
     void (*run)(void *ctx, etdump_run *r);
     void (*event)(void *ctx, etdump_run *r, const etdump_event *ev);
+    /* Optional (may be NULL). begin: once, with the number of runs, before
+     * the first; run_end: after the last event of a run, before its bytes
+     * are released (the events' strings can still be read without a
+     * fault). */
+    void (*begin)(void *ctx, uint32_t n_runs);
+    void (*run_end)(void *ctx, etdump_run *r);
 } etdump_visitor;
 
 /* etdump_read_releasing with a visitor (release and visitor may be NULL). */

@@ -537,6 +537,9 @@ static int stage_open(mlia_session *s, mlia_error *err)
     return 0;
 }
 
+static runtime_unit backend_event_unit(const void *ctx, const char *backend, mlia_str name, const uint8_t *meta,
+                                       uint32_t n_meta);
+
 /* Read the ETDumps on this core while the second reads the ETRecord; then
  * take the ETRecord and the method's program from it. */
 static int stage_read(mlia_session *s, mlia_error *err)
@@ -558,6 +561,11 @@ static int stage_read(mlia_session *s, mlia_error *err)
         job_wait(job, &job->read_done);
         etdump_visitor fit;
         bool fold = !job->rc_read && runtime_fit_visitor(s->etrecord, &fit);
+        /* one pass (issue 33): one capture of a one-method ETRecord, the
+         * common case, is also scanned as it is validated */
+        if (fold && s->n_captures == 1 && !s->prescan)
+            s->prescan = runtime_prescan_new(s->etrecord, o->warmup_executions, backend_event_unit, NULL,
+                                             &s->arena, &fit);
         for (uint32_t i = 0; i < s->n_captures && !rc_dump; i++) {
             reading = i;
             s->stage_file = s->etdump_paths[i];
@@ -721,13 +729,17 @@ static int stage_runtime(mlia_session *s, mlia_error *err)
     rin.time_unit = s->time_unit;
     rin.ticks_per_ms = hz / 1000.0;
     rin.keep_series = (o->csv & MLIA_RUN_CSV_EXECUTIONS) && o->output_dir; /* executions.csv */
-    if (runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err))
+    rin.prescan = s->n_captures == 1 ? s->prescan : NULL;
+    int rc_runtime = runtime_analyse(&rin, &s->result, &s->arena, &s->runtime, err);
+    runtime_prescan_free(s->prescan); /* taken or not, no longer needed */
+    s->prescan = NULL;
+    if (rc_runtime)
         return -1;
     /* one name per operator for every output and message (docs/analysis.md, "Display names") */
     mlia_display_names(&s->result);
     mlia_module_totals(&s->result); /* Inspector's find_total_for_module (docs/analysis.md) */
-    mlia_log_add(s, "runtime analysis: %u timed source operator(s), %u delegate call(s)", s->runtime->n_timed_nodes,
-                 s->runtime->n_calls);
+    mlia_log_add(s, "runtime analysis: %u timed source operator(s), %u delegate call(s)%s", s->runtime->n_timed_nodes,
+                 s->runtime->n_calls, s->runtime->one_pass ? "; executions scanned on the validation pass" : "");
     backends_begin(s);
     return 0;
 }
@@ -1018,6 +1030,7 @@ void check_session_free(mlia_session *s)
     mlia_file_close(&s->debug_file);
     mlia_file_close(&s->ref_etdump_file);
     mlia_file_close(&s->ref_debug_file);
+    runtime_prescan_free(s->prescan);
     if (s->worker_arena)
         mlia_arena_free(s->worker_arena);
     mlia_arena_free(&s->arena);

@@ -41,6 +41,8 @@ typedef struct mlia_log {
 typedef struct mlia_session {
     mlia_arena arena;
     mlia_arena *worker_arena;   /* ETRecord memory read on the second core (in arena) */
+    struct runtime_prescan *prescan; /* the runtime scan done on the ETDump's validation pass, or NULL
+                                        (runtime.h runtime_prescan_new; freed with the session) */
     struct worker_job *job;     /* the second core's job (check.c) */
     pthread_t worker;           /* valid while worker_running */
     bool worker_running;        /* started and not yet joined */

@@ -148,7 +148,7 @@ TEST(runtime_rules)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, true, NULL, NULL};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, true, NULL, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -238,7 +238,7 @@ TEST(repeated_name_at_another_position_gets_ordinal)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false, NULL, NULL};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 1e6, false, NULL, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -398,7 +398,7 @@ TEST(large_shared_group_is_capped)
     mlia_result res;
     mlia_result_init(&res, &A);
     uint32_t ex[1] = {0};
-    runtime_inputs in = {"forward", &dump, ex, 1, &o.m, &o.prog, "ns", 1e6, false, NULL, NULL};
+    runtime_inputs in = {"forward", &dump, ex, 1, &o.m, &o.prog, "ns", 1e6, false, NULL, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -424,7 +424,7 @@ static int analyse_three(const one_instr *o, etdump_run *runs, mlia_result *res)
     dump.runs = runs;
     mlia_result_init(res, &A);
     uint32_t ex[3] = {0, 1, 2};
-    runtime_inputs in = {"forward", &dump, ex, 3, &o->m, &o->prog, "ns", 1e6, false, NULL, NULL};
+    runtime_inputs in = {"forward", &dump, ex, 3, &o->m, &o->prog, "ns", 1e6, false, NULL, NULL, NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -536,7 +536,7 @@ TEST(event_units_kept_apart)
     mlia_result_init(&res, &A);
     uint32_t runs[3] = {1, 2, 3};
     /* a declared CPU rate of 2 GHz: 2e6 ticks per ms */
-    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 2e6, false, unit_by_suffix, "ctx"};
+    runtime_inputs in = {"forward", &w.dump, runs, 3, &w.m, &w.prog, "ns", 2e6, false, unit_by_suffix, "ctx", NULL};
     runtime_analysis *ra;
     mlia_error err;
     mlia_error_clear(&err);
@@ -596,6 +596,133 @@ TEST(event_units_kept_apart)
     CHECK_STR(runtime_unit_name(RUNTIME_UNIT_NS), "ms");
 }
 
+/* Feed the prescan's visitor as etdump_read_visiting does. */
+static void visit_all(const etdump_visitor *v, etdump *dump)
+{
+    v->begin(v->ctx, dump->n_runs);
+    for (uint32_t r = 0; r < dump->n_runs; r++) {
+        dump->runs[r].index = r;
+        v->run(v->ctx, &dump->runs[r]);
+        for (uint32_t k = 0; k < dump->runs[r].n_events; k++)
+            v->event(v->ctx, &dump->runs[r], &dump->runs[r].mem_events[k]);
+        v->run_end(v->ctx, &dump->runs[r]);
+    }
+    dump->visit_key = v->key;
+}
+
+/* Every entity, attribute count, link count and metric of a and b equal, in order. */
+static int results_equal(const mlia_result *a, const mlia_result *b)
+{
+    if (a->n_entities != b->n_entities || a->n_warnings != b->n_warnings)
+        return 0;
+    for (uint32_t i = 0; i < a->n_entities; i++) {
+        const mlia_entity *x = a->entities[i], *y = b->entities[i];
+        if (strcmp(x->id, y->id) || x->n_metrics != y->n_metrics || x->n_attrs != y->n_attrs ||
+            x->n_parents != y->n_parents || x->n_children != y->n_children)
+            return 0;
+        for (uint32_t m = 0; m < x->n_metrics; m++) {
+            const mlia_metric *p = &x->metrics[m], *q = &y->metrics[m];
+            if (strcmp(p->name, q->name) || (p->aggregation == NULL) != (q->aggregation == NULL) ||
+                (p->aggregation && strcmp(p->aggregation, q->aggregation)) || p->type != q->type ||
+                p->u != q->u || p->samples != q->samples)
+                return 0;
+        }
+    }
+    for (uint32_t i = 0; i < a->n_warnings; i++)
+        if (strcmp(a->warnings[i], b->warnings[i]))
+            return 0;
+    return 1;
+}
+
+/* One pass (issue 33): the scan done on the validation pass is taken when
+ * the selection is the one it scanned, and gives the very result of
+ * decoding the executions again; with another selection it is left and
+ * the executions are decoded again. */
+TEST(prescan_gives_the_same_analysis)
+{
+    for (uint32_t warmup = 0; warmup <= 3; warmup++) {
+        static world w;
+        build(&w);
+        etrecord rec;
+        memset(&rec, 0, sizeof rec);
+        rec.n_methods = 1;
+        rec.methods = &w.m;
+        etdump_visitor v;
+        runtime_prescan *p = runtime_prescan_new(&rec, warmup, NULL, NULL, &A, &v);
+        CHECK(p);
+        visit_all(&v, &w.dump);
+        CHECK_UINT(w.runs[0].visit_bits, 0); /* the fit is worked out as runtime_fit_visitor's */
+        CHECK_UINT(w.runs[1].visit_bits, 1);
+        uint32_t all[3] = {1, 2, 3};
+        const uint32_t *runs = all + warmup;
+        uint32_t n = 3 - warmup;
+        runtime_inputs in = {"forward", &w.dump, runs, n, &w.m, &w.prog, "ns", 1e6, true, NULL, NULL, NULL};
+        mlia_result again, once;
+        mlia_result_init(&again, &A);
+        mlia_result_init(&once, &A);
+        runtime_analysis *ra_again, *ra_once;
+        mlia_error err;
+        mlia_error_clear(&err);
+        CHECK_INT(runtime_analyse(&in, &again, &A, &ra_again, &err), 0);
+        CHECK(!ra_again->one_pass);
+        in.prescan = p;
+        CHECK_INT(runtime_analyse(&in, &once, &A, &ra_once, &err), 0);
+        CHECK(ra_once->one_pass);
+        CHECK(results_equal(&again, &once));
+        CHECK_UINT(ra_once->n_executions, n);
+        CHECK_UINT(ra_once->n_series, ra_again->n_series);
+        for (uint32_t x = 0; x < n; x++) {
+            CHECK_UINT(ra_once->executions[x].run_index, runs[x]);
+            CHECK_UINT(ra_once->executions[x].execute_end, ra_again->executions[x].execute_end);
+        }
+        for (uint32_t k = 0; k < ra_once->n_series; k++)
+            for (uint32_t x = 0; x < n; x++)
+                CHECK_UINT(ra_once->series[k].ticks[x], ra_again->series[k].ticks[x]);
+        runtime_prescan_free(p);
+    }
+    /* another selection (the last two executions only, as with a warm-up
+     * the prescan did not expect): the prescan is left, the result is the
+     * analysis of those two */
+    static world w;
+    build(&w);
+    etrecord rec;
+    memset(&rec, 0, sizeof rec);
+    rec.n_methods = 1;
+    rec.methods = &w.m;
+    etdump_visitor v;
+    runtime_prescan *p = runtime_prescan_new(&rec, 0, NULL, NULL, &A, &v);
+    visit_all(&v, &w.dump);
+    uint32_t two[2] = {2, 3};
+    runtime_inputs in = {"forward", &w.dump, two, 2, &w.m, &w.prog, "ns", 1e6, true, NULL, NULL, p};
+    mlia_result r1, r2;
+    mlia_result_init(&r1, &A);
+    mlia_result_init(&r2, &A);
+    runtime_analysis *ra1, *ra2;
+    mlia_error err;
+    mlia_error_clear(&err);
+    CHECK_INT(runtime_analyse(&in, &r1, &A, &ra1, &err), 0);
+    CHECK(!ra1->one_pass);
+    in.prescan = NULL;
+    CHECK_INT(runtime_analyse(&in, &r2, &A, &ra2, &err), 0);
+    CHECK(results_equal(&r1, &r2));
+    /* a method with no maps takes every block: scanned again, not on the pass */
+    w.m.n_instr = 0;
+    runtime_prescan *q = runtime_prescan_new(&rec, 0, NULL, NULL, &A, &v);
+    visit_all(&v, &w.dump);
+    uint32_t three[3] = {1, 2, 3};
+    runtime_inputs in0 = {"forward", &w.dump, three, 3, &w.m, &w.prog, "ns", 1e6, false, NULL, NULL, q};
+    mlia_result r3;
+    mlia_result_init(&r3, &A);
+    CHECK_INT(runtime_analyse(&in0, &r3, &A, &ra1, &err), 0);
+    CHECK(!ra1->one_pass);
+    runtime_prescan_free(q);
+    runtime_prescan_free(p);
+    /* not one method: no prescan */
+    rec.n_methods = 2;
+    CHECK(runtime_prescan_new(&rec, 0, NULL, NULL, &A, &v) == NULL);
+    runtime_prescan_free(NULL);
+}
+
 int main(void)
 {
     mlia_arena_init(&A);
@@ -607,6 +734,7 @@ int main(void)
     RUN(event_units_kept_apart);
     RUN(repeated_name_at_another_position_gets_ordinal);
     RUN(selecting_methods);
+    RUN(prescan_gives_the_same_analysis);
     mlia_arena_free(&A);
     return test_summary();
 }

@@ -190,7 +190,36 @@ static int same_event(const etdump_event *a, const etdump_event *b)
 
 typedef struct visit_count {
     uint32_t runs, events, profile;
+    uint32_t begun, n_runs, ended, bad_order; /* begin and run_end: once each, in order */
+    uint32_t released;                        /* release calls */
 } visit_count;
+
+static void visit_release(void *ctx, uint64_t lo, uint64_t hi, uint32_t n_events)
+{
+    (void)lo;
+    (void)hi;
+    (void)n_events;
+    ((visit_count *)ctx)->released++;
+}
+
+static void count_begin(void *ctx, uint32_t n_runs)
+{
+    visit_count *c = ctx;
+    c->begun++;
+    c->n_runs = n_runs;
+    c->bad_order += c->runs != 0;
+}
+
+static void count_run_end(void *ctx, etdump_run *r)
+{
+    visit_count *c = ctx;
+    /* the end of the run just begun, after all its events */
+    c->bad_order += c->ended + 1 != c->runs || r->visit_bits != 7;
+    /* before the run's bytes are released (each of these runs is released
+     * once, at its end: fewer than ETDUMP_RELEASE_EVENTS events) */
+    c->bad_order += c->released != c->ended;
+    c->ended++;
+}
 
 static void count_run(void *ctx, etdump_run *r)
 {
@@ -216,12 +245,17 @@ TEST(fast_path_and_visitor)
     mlia_error err;
     mlia_error_clear(&err);
     visit_count vc = {0};
-    etdump_visitor v = {&vc, &vc, count_run, count_event};
-    CHECK_INT(etdump_read_visiting(d, n, "lenet.etdp", NULL, NULL, &v, &a, &dump, &err), 0);
+    etdump_visitor v = {&vc, &vc, count_run, count_event, count_begin, count_run_end};
+    CHECK_INT(etdump_read_visiting(d, n, "lenet.etdp", visit_release, &vc, &v, &a, &dump, &err), 0);
     CHECK(dump->validated);
     CHECK(dump->visit_key == &vc);
     CHECK_UINT(vc.runs, dump->n_runs);
     CHECK_UINT(vc.events, dump->n_events);
+    CHECK_UINT(vc.begun, 1);
+    CHECK_UINT(vc.n_runs, dump->n_runs);
+    CHECK_UINT(vc.ended, dump->n_runs);
+    CHECK_UINT(vc.bad_order, 0);
+    CHECK_UINT(vc.released, dump->n_runs);
     etdump checked = *dump;
     checked.validated = false;
     uint32_t profile = 0;
