@@ -40,7 +40,7 @@ typedef struct advice_ctx {
 
 static bool streq(const char *a, const char *b)
 {
-    return a && b && strcmp(a, b) == 0;
+    return a && b && mlia_cstr_eq(a, b);
 }
 
 static bool numeric(const mlia_metric *m)

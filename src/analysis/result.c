@@ -3,6 +3,7 @@
  */
 #include "result.h"
 #include "core/cnum.h"
+#include "core/str.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,9 +119,10 @@ void mlia_result_kind(mlia_result *r, const char *kind, const char *description,
 static mlia_attr *attr_slot(mlia_result *r, mlia_entity *e, const char *key)
 {
     for (uint32_t i = 0; i < e->n_attrs; i++)
-        if (strcmp(e->attrs[i].key, key) == 0) {
+        if (mlia_cstr_eq(e->attrs[i].key, key)) {
+            const char *kept = e->attrs[i].key; /* the result's copy */
             memset(&e->attrs[i], 0, sizeof e->attrs[i]);
-            e->attrs[i].key = key;
+            e->attrs[i].key = kept;
             return &e->attrs[i];
         }
     GROW(r, e->attrs, e->n_attrs, e->cap_attrs, mlia_attr);
@@ -183,7 +185,7 @@ void mlia_entity_set_int_list(mlia_result *r, mlia_entity *e, const char *key,
 const mlia_attr *mlia_entity_attr(const mlia_entity *e, const char *key)
 {
     for (uint32_t i = 0; i < e->n_attrs; i++)
-        if (strcmp(e->attrs[i].key, key) == 0)
+        if (mlia_cstr_eq(e->attrs[i].key, key))
             return &e->attrs[i];
     return NULL;
 }
@@ -281,7 +283,7 @@ void mlia_metric_qualify(mlia_metric *m, const char *key, const char *value)
 const char *mlia_metric_qualifier(const mlia_metric *m, const char *key)
 {
     for (uint8_t i = 0; i < m->n_qualifiers; i++)
-        if (strcmp(m->qualifiers[i].key, key) == 0)
+        if (mlia_cstr_eq(m->qualifiers[i].key, key))
             return m->qualifiers[i].value;
     return NULL;
 }
@@ -320,11 +322,11 @@ const mlia_metric *mlia_entity_metric(const mlia_entity *e, const char *name, co
 {
     for (uint32_t i = 0; i < e->n_metrics; i++) {
         const mlia_metric *m = &e->metrics[i];
-        if (strcmp(m->name, name) != 0)
+        if (!mlia_cstr_eq(m->name, name))
             continue;
         if (statistic) {
             const char *s = mlia_metric_qualifier(m, "statistic");
-            if (!s || strcmp(s, statistic) != 0)
+            if (!s || !mlia_cstr_eq(s, statistic))
                 continue;
         }
         return m;
@@ -335,7 +337,7 @@ const mlia_metric *mlia_entity_metric(const mlia_entity *e, const char *name, co
 const mlia_metric *mlia_result_metric(const mlia_result *r, const char *name)
 {
     for (uint32_t i = 0; i < r->n_metrics; i++)
-        if (strcmp(r->metrics[i].name, name) == 0)
+        if (mlia_cstr_eq(r->metrics[i].name, name))
             return &r->metrics[i];
     return NULL;
 }

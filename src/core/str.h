@@ -69,6 +69,14 @@ static inline void mlia_buf_putc(mlia_buf *b, char c)
     mlia_buf_append_slow(b, &c, 1);
 }
 
+/* Equal C strings (neither NULL). The same pointer (a literal, a key
+ * stored from one) or a different first byte answers without a call:
+ * lookups by key (attributes, metrics, qualifiers) run for every entity. */
+static inline bool mlia_cstr_eq(const char *a, const char *b)
+{
+    return a == b || (a[0] == b[0] && strcmp(a, b) == 0);
+}
+
 static inline mlia_str mlia_str_c(const char *s)
 {
     mlia_str r = {s, s ? strlen(s) : 0};

@@ -63,7 +63,7 @@ static const char *qualifier(const mlia_metric *m, const char *key)
 
 static bool streq(const char *a, const char *b)
 {
-    return a && b && strcmp(a, b) == 0;
+    return a && b && mlia_cstr_eq(a, b);
 }
 
 /* First metric called `name` whose statistic qualifier is `statistic` (for

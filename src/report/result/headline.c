@@ -2,13 +2,14 @@
  * headline.c - the result in one line (see headline.h).
  */
 #include "report/result/headline.h"
+#include "core/str.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static bool streq(const char *a, const char *b)
 {
-    return a && b && strcmp(a, b) == 0;
+    return a && b && mlia_cstr_eq(a, b);
 }
 
 static const char *qualifier(const mlia_metric *m, const char *key)

@@ -56,7 +56,10 @@ static void collect(void *ctx, const trace_event *ev)
     vec->v = nv;
     trace_event *e = &vec->v[vec->n++];
     *e = *ev;
-    /* names are only valid during the call (trace.h) */
+    /* names are only valid during the call (trace.h), unless the source
+     * says they last (issue 33: one copy per event was 3 % of --trace at 4x) */
+    if (ev->names_stable)
+        return;
     e->name = ev->name ? mlia_arena_strdup(&vec->names, ev->name) : NULL;
     e->etdump_name = ev->etdump_name == ev->name ? e->name
                      : ev->etdump_name ? mlia_arena_strdup(&vec->names, ev->etdump_name) : NULL;
@@ -1456,8 +1459,13 @@ static void pf_quick_packet(pf_writer *w, uint64_t ns, const void *te, size_t te
     p[n++] = (uint8_t)te_len;
     p[0] = PF_TRACE_PACKET << 3 | 2;
     p[1] = (uint8_t)(n - 2 + te_len);
-    mlia_buf_append(&w->out, p, n);
-    mlia_buf_append(&w->out, te, te_len);
+    /* one append of packet head and track event (the packets are small and
+     * one per slice edge: two appends were 5 % of --trace at 4x) */
+    mlia_buf_reserve(&w->out, n + te_len);
+    memcpy(w->out.data + w->out.len, p, n);
+    memcpy(w->out.data + w->out.len + n, te, te_len);
+    w->out.len += n + te_len;
+    w->out.data[w->out.len] = 0;
     if (w->out.len >= FLUSH_AT)
         flush(&w->out, w->fp, &w->failed);
 }
