@@ -370,6 +370,37 @@ void mlia_jw_uint(mlia_jw *w, uint64_t v)
     out(w, t, (size_t)(tmp + 31 - t));
 }
 
+void mlia_jw_uints(mlia_jw *w, const uint64_t *v, size_t n)
+{
+    if (w->pretty || !w->buf || w->after_key || w->depth == 0 || w->is_object[w->depth]) {
+        for (size_t i = 0; i < n; i++)
+            mlia_jw_uint(w, v[i]);
+        return;
+    }
+    /* compact, inside an array: before_item is only the comma */
+    mlia_buf *b = w->buf;
+    for (size_t i = 0; i < n; i++) {
+        mlia_buf_reserve(b, 24); /* a comma and 20 digits at most */
+        char *d = b->data + b->len;
+        if (w->need_comma[w->depth])
+            *d++ = ',';
+        w->need_comma[w->depth] = true;
+        char tmp[20];
+        int k = 0;
+        uint64_t x = v[i];
+        do {
+            tmp[k++] = (char)('0' + x % 10);
+            x /= 10;
+        } while (x);
+        while (k)
+            *d++ = tmp[--k];
+        *d = 0;
+        b->len = (size_t)(d - b->data);
+        if (w->fp && b->len >= MLIA_JW_STREAM_CHUNK)
+            mlia_jw_flush(w);
+    }
+}
+
 /* Fast path of mlia_format_double for values that are a short decimal: the
  * smallest d such that n / 10^d == v for an integer n < 10^15 (times and
  * percentages: 0.001204 is 1204 / 10^6). Then D = n x 10^-d has at most 15

@@ -53,6 +53,10 @@ void mlia_jw_str(mlia_jw *w, const char *s); /* NULL writes null */
 void mlia_jw_strn(mlia_jw *w, const char *s, size_t len);
 void mlia_jw_int(mlia_jw *w, int64_t v);
 void mlia_jw_uint(mlia_jw *w, uint64_t v);
+/* v[0..n) as n items of the open array: the same text as n calls of
+ * mlia_jw_uint, written straight into the buffer when the writer is
+ * compact (the page's timeline: three numbers per event, millions). */
+void mlia_jw_uints(mlia_jw *w, const uint64_t *v, size_t n);
 void mlia_jw_double(mlia_jw *w, double v);
 void mlia_jw_bool(mlia_jw *w, bool v);
 void mlia_jw_null(mlia_jw *w);

@@ -109,6 +109,83 @@ TEST(integers)
     mlia_buf_free(&b);
 }
 
+/* mlia_jw_uints writes what as many mlia_jw_uint calls write: compact
+ * and pretty, first in its array or after other items, into a buffer or
+ * streamed to a file through a chunk (issue 33: the page's timeline). */
+TEST(uint_runs_write_what_single_uints_write)
+{
+    const uint64_t v[] = {0, 7, 10, 99, 100, 4294967295u, 4294967296u, UINT64_MAX, 1032230};
+    size_t n = sizeof v / sizeof v[0];
+    for (int pretty = 0; pretty <= 1; pretty++)
+        for (int lead = 0; lead <= 1; lead++) {
+            mlia_buf a, b;
+            mlia_buf_init(&a);
+            mlia_buf_init(&b);
+            mlia_jw wa, wb;
+            mlia_jw_init_buf(&wa, &a, pretty);
+            mlia_jw_init_buf(&wb, &b, pretty);
+            mlia_jw_obj_begin(&wa);
+            mlia_jw_obj_begin(&wb);
+            mlia_jw_karr_begin(&wa, "events");
+            mlia_jw_karr_begin(&wb, "events");
+            if (lead) {
+                mlia_jw_str(&wa, "x");
+                mlia_jw_str(&wb, "x");
+            }
+            for (size_t i = 0; i < n; i++)
+                mlia_jw_uint(&wa, v[i]);
+            mlia_jw_uints(&wb, v, 4);
+            mlia_jw_uints(&wb, v + 4, 0);
+            mlia_jw_uints(&wb, v + 4, n - 4);
+            mlia_jw_arr_end(&wa);
+            mlia_jw_arr_end(&wb);
+            mlia_jw_obj_end(&wa);
+            mlia_jw_obj_end(&wb);
+            CHECK_STR(b.data, a.data);
+            mlia_buf_free(&a);
+            mlia_buf_free(&b);
+        }
+    mlia_buf b;
+    mlia_buf_init(&b);
+    mlia_jw w;
+    mlia_jw_init_buf(&w, &b, false);
+    mlia_jw_arr_begin(&w);
+    mlia_jw_uints(&w, v, n);
+    mlia_jw_arr_end(&w);
+    CHECK_STR(b.data, "[0,7,10,99,100,4294967295,4294967296,18446744073709551615,1032230]");
+    mlia_buf_free(&b);
+    /* streamed: many numbers through a small chunk, flushed as it fills */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    CHECK(fp);
+    mlia_buf chunk;
+    mlia_buf_init(&chunk);
+    mlia_jw_init_stream(&w, &chunk, fp, false);
+    mlia_jw_arr_begin(&w);
+    uint64_t many[1000];
+    for (size_t i = 0; i < 1000; i++)
+        many[i] = i * 1000003u;
+    for (int r = 0; r < 300; r++)
+        mlia_jw_uints(&w, many, 1000);
+    mlia_jw_arr_end(&w);
+    mlia_jw_flush(&w);
+    CHECK(chunk.len == 0);
+    fclose(fp);
+    mlia_buf want;
+    mlia_buf_init(&want);
+    mlia_jw_init_buf(&w, &want, false);
+    mlia_jw_arr_begin(&w);
+    for (int r = 0; r < 300; r++)
+        for (size_t i = 0; i < 1000; i++)
+            mlia_jw_uint(&w, many[i]);
+    mlia_jw_arr_end(&w);
+    CHECK(len == want.len && memcmp(text, want.data, len) == 0);
+    free(text);
+    mlia_buf_free(&want);
+    mlia_buf_free(&chunk);
+}
+
 typedef struct pair_rec {
     const char *name;
     uint32_t n;
@@ -167,6 +244,7 @@ int main(void)
 {
     RUN(list_and_optional_helpers);
     RUN(integers);
+    RUN(uint_runs_write_what_single_uints_write);
     RUN(double_format);
     RUN(double_format_fast_path_matches_printf);
     RUN(pretty_nested);

@@ -1007,6 +1007,8 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
         kraw_us(w, "start", base, src->us_decimals);
         /* flat [start - previous start, duration, site] in ticks */
         mlia_jw_karr_begin(w, "events");
+        uint64_t triples[3 * 256];
+        size_t nt = 0;
         for (size_t i = 0; i < vec.n; i++) {
             const trace_event *e = &vec.v[i];
             uint32_t site = site_get(&sites, e);
@@ -1014,11 +1016,16 @@ void trace_write_page_timeline(const trace_source *src, mlia_jw *w)
                 oom = true;
                 break;
             }
-            mlia_jw_uint(w, e->start - prev);
-            mlia_jw_uint(w, e->end - e->start);
-            mlia_jw_uint(w, site);
+            triples[nt++] = e->start - prev;
+            triples[nt++] = e->end - e->start;
+            triples[nt++] = site;
             prev = e->start;
+            if (nt == sizeof triples / sizeof triples[0]) {
+                mlia_jw_uints(w, triples, nt);
+                nt = 0;
+            }
         }
+        mlia_jw_uints(w, triples, nt);
         mlia_jw_arr_end(w);
         mlia_jw_obj_end(w);
     }
