@@ -443,9 +443,6 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
         }
         ev.etdump_name = event_text(&scratch, e);
         ev.name = ev.etdump_name;
-        /* the event's own text lies in the mapped ETDump; event_text prints
-         * only a numeric delegate id into the scratch arena */
-        ev.names_stable = e->name.ptr || e->delegate_debug_id_str.ptr || e->delegate_debug_id_int < 0;
         if (name_is(e, "Method::execute") || name_is(e, "Method::init") || name_is(e, "Program::load_method")) {
             ev.category = "framework";
             ev.chain = ev.instruction = -1;
@@ -468,7 +465,6 @@ static void ts_events(const void *vctx, uint32_t exec, trace_emit_fn emit, void 
             if (call) {
                 ev.name = st && st->call_name ? st->call_name
                                               : mlia_arena_printf(&scratch, "DELEGATE_CALL %s", call->backend);
-                ev.names_stable = ev.names_stable && st && st->call_name;
                 ev.n_entities = 1;
                 ev.entities = &call->entity_id;
             }

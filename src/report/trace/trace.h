@@ -42,8 +42,6 @@ typedef struct trace_event {
     const char *const *entities;    /* entity ids (borrowed) */
     uint32_t n_handles;
     const int64_t *handles;         /* debug handles of the instruction (borrowed) */
-    bool names_stable;              /* name and etdump_name outlive the whole write (the mapped
-                                       ETDump, the session's memory): kept, not copied */
 } trace_event;
 
 typedef void (*trace_emit_fn)(void *ctx, const trace_event *ev);
