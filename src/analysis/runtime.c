@@ -140,11 +140,6 @@ static inline ev_class classify(const etdump_event *e)
     }
 }
 
-static bool is_delegate_event(const etdump_event *e)
-{
-    return classify(e) == EV_DELEGATE;
-}
-
 /* ------------------------------------------------------------------ */
 /* method selection                                                     */
 
@@ -200,12 +195,11 @@ static void fit_run(void *ctx, etdump_run *r)
     r->visit_bits = str_is(r->name, "Execute") ? UINT64_MAX >> (64 - etr->n_methods) : 0;
 }
 
-static void fit_event(void *ctx, etdump_run *r, const etdump_event *e)
+/* fit_event with the event's class known (cls: classify(e) of a profile event) */
+static void fit_event_class(const etrecord *etr, etdump_run *r, const etdump_event *e, ev_class cls)
 {
-    const etrecord *etr = ctx;
     if (!r->visit_bits || e->kind != ETDUMP_EVENT_PROFILE || e->chain_index != 0)
         return;
-    ev_class cls = classify(e);
     if (cls != EV_OPCALL && cls != EV_NATIVE && cls != EV_DELCALL)
         return;
     for (uint64_t bits = r->visit_bits; bits; bits &= bits - 1) {
@@ -213,6 +207,13 @@ static void fit_event(void *ctx, etdump_run *r, const etdump_event *e)
         if (!map_has(&etr->methods[i], e->instruction_id, cls == EV_DELCALL))
             r->visit_bits &= ~((uint64_t)1 << i);
     }
+}
+
+static void fit_event(void *ctx, etdump_run *r, const etdump_event *e)
+{
+    if (!r->visit_bits || e->kind != ETDUMP_EVENT_PROFILE || e->chain_index != 0)
+        return;
+    fit_event_class(ctx, r, e, classify(e));
 }
 
 bool runtime_fit_visitor(const etrecord *etr, etdump_visitor *v)
@@ -1282,21 +1283,26 @@ static void book_delegate_tree(rt_state *st, rt_call *c, uint32_t exec, const et
 /* ------------------------------------------------------------------ */
 /* per-execution scan                                                   */
 
-static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run, uint32_t *pending_next,
-                           uint32_t *touched, uint32_t *idx_buf, tree_item *items, interval *scratch,
-                           runtime_execution *rex)
+/* classes: NULL, or classify() of each profile event of the run, worked
+ * out while its name was still in the cache (runtime_prescan): the names
+ * are not read again. */
+static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run, const uint8_t *classes,
+                           uint32_t *pending_next, uint32_t *touched, uint32_t *idx_buf, tree_item *items,
+                           interval *scratch, runtime_execution *rex)
 {
+#define CLASS_OF(k) (classes ? (ev_class)classes[k] : classify(&run->ev[k]))
     uint32_t n_touched = 0;
     const uint32_t NONE = UINT32_MAX;
     for (uint32_t k = 0; k < run->n; k++) {
         const etdump_event *e = &run->ev[k];
         if (e->kind != ETDUMP_EVENT_PROFILE)
             continue;
-        ev_class cls = classify(e);
+        ev_class cls = CLASS_OF(k);
         /* sites are interned in event order, dropped events included, so
          * that slot numbering (and hence entity order) follows the file */
+        uint32_t slot = NONE;
         if (e->chain_index >= 0 && cls != EV_OTHER && cls != EV_EXECUTE && cls != EV_FRAMEWORK)
-            (void)slot_of(st, e->chain_index, e->instruction_id);
+            slot = slot_of(st, e->chain_index, e->instruction_id);
         if (e->end_time < e->start_time) {
             st->dropped++;
             continue;
@@ -1322,7 +1328,7 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
             continue; /* backend init events etc. */
         if (opcall || delcall)
             st->n_call_events++;
-        uint32_t slot = slot_of(st, e->chain_index, e->instruction_id);
+        MLIA_ASSERT(slot != NONE); /* interned above: same conditions */
         uint32_t *pending_head = st->pending_head;
         if (pending_head[slot] == NONE && !(opcall || delcall)) {
             touched[n_touched++] = slot;
@@ -1341,7 +1347,7 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
             uint32_t m = 0;
             uint64_t natives = 0;
             for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
-                if (classify(&run->ev[p]) == EV_NATIVE) {
+                if (CLASS_OF(p) == EV_NATIVE) {
                     scratch[m++] = (interval){run->ev[p].start_time, run->ev[p].end_time};
                     natives += run->ev[p].end_time - run->ev[p].start_time;
                 }
@@ -1353,7 +1359,7 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
             table_add(&st->call_t, c->exec_row, exec, dur);
             uint32_t m = 0;
             for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p])
-                if (is_delegate_event(&run->ev[p]))
+                if (CLASS_OF(p) == EV_DELEGATE)
                     idx_buf[m++] = p;
             book_delegate_tree(st, c, exec, run, idx_buf, m, true, e->start_time, e->end_time, items, scratch);
             pending_head[slot] = NONE;
@@ -1370,10 +1376,9 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
         uint32_t m = 0;
         uint32_t row = st->op_row[slot];
         for (uint32_t p = pending_head[slot]; p != NONE; p = pending_next[p]) {
-            if (is_delegate_event(&run->ev[p]))
+            if (CLASS_OF(p) == EV_DELEGATE)
                 idx_buf[m++] = p;
-            else if (row != UINT32_MAX && row < st->cap_cur && st->cur_state[row] &&
-                     classify(&run->ev[p]) == EV_NATIVE)
+            else if (row != UINT32_MAX && row < st->cap_cur && st->cur_state[row] && CLASS_OF(p) == EV_NATIVE)
                 st->cur_state[row] = 2;
         }
         if (m) {
@@ -1383,6 +1388,7 @@ static void scan_execution(rt_state *st, uint32_t exec, const etdump_events *run
         pending_head[slot] = NONE;
     }
     unattr_commit(st, exec);
+#undef CLASS_OF
 }
 
 /* ------------------------------------------------------------------ */
@@ -1896,6 +1902,7 @@ struct runtime_prescan {
     uint32_t *runs;               /* [n_exec] run index of each execution, malloc'ed */
     runtime_execution *execs;     /* [n_exec], malloc'ed */
     etdump_events evs;            /* the current block's profile events */
+    uint8_t *cls;                 /* [evs.cap] their classes (classify), malloc'ed */
     scan_bufs bufs;
 };
 
@@ -1930,8 +1937,12 @@ static void prescan_run(void *ctx, etdump_run *r)
 static void prescan_event(void *ctx, etdump_run *r, const etdump_event *ev)
 {
     runtime_prescan *p = ctx;
-    fit_event((void *)p->etr, r, ev);
-    if (!p->started || p->off || !r->visit_bits || ev->kind != ETDUMP_EVENT_PROFILE)
+    if (ev->kind != ETDUMP_EVENT_PROFILE)
+        return;
+    /* classified once, while the name was just validated (in the cache) */
+    ev_class cls = classify(ev);
+    fit_event_class(p->etr, r, ev, cls);
+    if (!p->started || p->off || !r->visit_bits)
         return;
     if (p->evs.n == p->evs.cap) {
         uint32_t nc = p->evs.cap ? p->evs.cap * 2 : 256;
@@ -1939,8 +1950,13 @@ static void prescan_event(void *ctx, etdump_run *r, const etdump_event *ev)
         if (!ne)
             mlia_oom((size_t)nc * sizeof *ne);
         p->evs.ev = ne;
+        uint8_t *nk = realloc(p->cls, nc);
+        if (!nk)
+            mlia_oom(nc);
+        p->cls = nk;
         p->evs.cap = nc;
     }
+    p->cls[p->evs.n] = (uint8_t)cls;
     p->evs.ev[p->evs.n++] = *ev;
 }
 
@@ -1963,7 +1979,7 @@ static void prescan_run_end(void *ctx, etdump_run *r)
     p->runs[x] = r->index;
     p->execs[x].run_index = r->index;
     scan_bufs_reserve(&p->bufs, p->evs.n);
-    scan_execution(&p->st, x, &p->evs, p->bufs.pending_next, p->bufs.touched, p->bufs.idx_buf, p->bufs.items,
+    scan_execution(&p->st, x, &p->evs, p->cls, p->bufs.pending_next, p->bufs.touched, p->bufs.idx_buf, p->bufs.items,
                    p->bufs.scratch, &p->execs[x]);
 }
 
@@ -1998,6 +2014,7 @@ void runtime_prescan_free(runtime_prescan *p)
     free(p->runs);
     free(p->execs);
     free(p->evs.ev);
+    free(p->cls);
     scan_bufs_free(&p->bufs);
     free(p);
 }
@@ -2050,7 +2067,7 @@ int runtime_analyse(const runtime_inputs *in, mlia_result *result, mlia_arena *a
             ra->executions[x].run_index = in->execution_runs[x];
             read_rc = etdump_read_run(in->dump, in->execution_runs[x], &evs, err);
             if (read_rc == 0)
-                scan_execution(&st, x, &evs, bufs.pending_next, bufs.touched, bufs.idx_buf, bufs.items,
+                scan_execution(&st, x, &evs, NULL, bufs.pending_next, bufs.touched, bufs.idx_buf, bufs.items,
                                bufs.scratch, &ra->executions[x]);
         }
         etdump_events_done(in->dump, &evs);
