@@ -3,8 +3,8 @@
 changes").
 
 Builds the samples with the fixture builder into a temporary folder, runs
-`mlia check` (with --model-explorer files, and the companion PTE where the
-sample has one) and `mlia inspect` on every input, and records the SHA-256
+`mlia check` (with --model-explorer files, --trace and --csv, and the
+companion PTE where the sample has one) and `mlia inspect` on every input, and records the SHA-256
 and size of every output file in tests/golden/manifest.json. Runs are made
 reproducible with SOURCE_DATE_EPOCH and relative paths from a fixed working
 directory; logs/mlia.log (stage timings) is left out.
@@ -65,7 +65,7 @@ def fingerprints(mlia):
                 stem = name
             cmd = [mlia, "check", f"in/{stem}.etrecord", "--target-profile", "neural-technology", "--performance",
                    "--profiling-data", f"in/{stem}.etdump", "--output-dir", "out", "--model-explorer", "files",
-                   "--quiet"]
+                   "--trace", "--csv", "--quiet"]
             if companion:
                 cmd += ["--companion-model", f"in/{stem}.pte"]
             run(cmd, work, env)
