@@ -229,8 +229,11 @@ static bool str_same(const char *a, const char *b)
 
 static bool site_same(const trace_event *a, const trace_event *b)
 {
+    /* both named by their own text: equal names are equal own texts (one
+     * strcmp per kernel event instead of two) */
+    bool own = a->etdump_name == a->name && b->etdump_name == b->name;
     return a->chain == b->chain && a->instruction == b->instruction && str_same(a->name, b->name) &&
-           str_same(a->category, b->category) && str_same(a->etdump_name, b->etdump_name) &&
+           str_same(a->category, b->category) && (own || str_same(a->etdump_name, b->etdump_name)) &&
            str_same(a->n_entities ? a->entities[0] : NULL, b->n_entities ? b->entities[0] : NULL);
 }
 
@@ -333,7 +336,10 @@ static uint32_t site_lookup(site_map *m, const trace_event *e)
     trace_event *st = &m->store[m->n];
     *st = *e;
     st->name = e->name ? mlia_arena_strdup(&m->names, e->name) : NULL;
-    st->etdump_name = e->etdump_name ? mlia_arena_strdup(&m->names, e->etdump_name) : NULL;
+    /* one copy when the event is named by its own text (site_same) */
+    st->etdump_name = e->etdump_name == e->name ? st->name
+                      : e->etdump_name         ? mlia_arena_strdup(&m->names, e->etdump_name)
+                                               : NULL;
     m->slots[j] = m->n + 1;
     return m->n++;
 }
