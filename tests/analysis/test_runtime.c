@@ -610,6 +610,25 @@ static void visit_all(const etdump_visitor *v, etdump *dump)
     dump->visit_key = v->key;
 }
 
+/* w built, and rec the ETRecord of its one method. */
+static void one_method(world *w, etrecord *rec)
+{
+    build(w);
+    memset(rec, 0, sizeof *rec);
+    rec->n_methods = 1;
+    rec->methods = &w->m;
+}
+
+/* The prescan of rec's method over the whole dump, fed as the validation pass does. */
+static runtime_prescan *prescan_all(const etrecord *rec, etdump *dump, uint32_t warmup)
+{
+    etdump_visitor v;
+    runtime_prescan *p = runtime_prescan_new(rec, warmup, NULL, NULL, &A, &v);
+    if (p)
+        visit_all(&v, dump);
+    return p;
+}
+
 /* Every entity, attribute count, link count and metric of a and b equal, in order. */
 static int results_equal(const mlia_result *a, const mlia_result *b)
 {
@@ -642,15 +661,10 @@ TEST(prescan_gives_the_same_analysis)
 {
     for (uint32_t warmup = 0; warmup <= 3; warmup++) {
         static world w;
-        build(&w);
         etrecord rec;
-        memset(&rec, 0, sizeof rec);
-        rec.n_methods = 1;
-        rec.methods = &w.m;
-        etdump_visitor v;
-        runtime_prescan *p = runtime_prescan_new(&rec, warmup, NULL, NULL, &A, &v);
+        one_method(&w, &rec);
+        runtime_prescan *p = prescan_all(&rec, &w.dump, warmup);
         CHECK(p);
-        visit_all(&v, &w.dump);
         CHECK_UINT(w.runs[0].visit_bits, 0); /* the fit is worked out as runtime_fit_visitor's */
         CHECK_UINT(w.runs[1].visit_bits, 1);
         uint32_t all[3] = {1, 2, 3};
@@ -684,14 +698,10 @@ TEST(prescan_gives_the_same_analysis)
      * the prescan did not expect): the prescan is left, the result is the
      * analysis of those two */
     static world w;
-    build(&w);
     etrecord rec;
-    memset(&rec, 0, sizeof rec);
-    rec.n_methods = 1;
-    rec.methods = &w.m;
-    etdump_visitor v;
-    runtime_prescan *p = runtime_prescan_new(&rec, 0, NULL, NULL, &A, &v);
-    visit_all(&v, &w.dump);
+    one_method(&w, &rec);
+    runtime_prescan *p = prescan_all(&rec, &w.dump, 0);
+    CHECK(p);
     uint32_t two[2] = {2, 3};
     runtime_inputs in = {"forward", &w.dump, two, 2, &w.m, &w.prog, "ns", 1e6, true, NULL, NULL, p};
     mlia_result r1, r2;
@@ -707,8 +717,8 @@ TEST(prescan_gives_the_same_analysis)
     CHECK(results_equal(&r1, &r2));
     /* a method with no maps takes every block: scanned again, not on the pass */
     w.m.n_instr = 0;
-    runtime_prescan *q = runtime_prescan_new(&rec, 0, NULL, NULL, &A, &v);
-    visit_all(&v, &w.dump);
+    runtime_prescan *q = prescan_all(&rec, &w.dump, 0);
+    CHECK(q);
     uint32_t three[3] = {1, 2, 3};
     runtime_inputs in0 = {"forward", &w.dump, three, 3, &w.m, &w.prog, "ns", 1e6, false, NULL, NULL, q};
     mlia_result r3;
@@ -719,7 +729,7 @@ TEST(prescan_gives_the_same_analysis)
     runtime_prescan_free(p);
     /* not one method: no prescan */
     rec.n_methods = 2;
-    CHECK(runtime_prescan_new(&rec, 0, NULL, NULL, &A, &v) == NULL);
+    CHECK(prescan_all(&rec, &w.dump, 0) == NULL);
     runtime_prescan_free(NULL);
 }
 
