@@ -363,20 +363,108 @@ static int trace_to(void *vs, FILE *fp, const char *path, mlia_error *err)
 }
 
 /* The result document streamed through a 64 KiB chunk: never held whole. */
-static int result_to(void *vs, FILE *fp, const char *path, mlia_error *err)
+static int record_to(const mlia_run_record *rec, FILE *fp, const char *path, mlia_error *err)
 {
-    mlia_session *s = vs;
     mlia_buf chunk;
     mlia_buf_init(&chunk);
     mlia_buf_reserve(&chunk, MLIA_JW_STREAM_CHUNK + 4096);
     mlia_jw w;
     mlia_jw_init_stream(&w, &chunk, fp, true);
-    result_json_write(mlia_session_record(s), &w); /* ends with the newline */
+    result_json_write(rec, &w); /* ends with the newline */
     mlia_jw_flush(&w);
     mlia_buf_free(&chunk);
     if (w.failed)
         return mlia_error_setf(err, path, "write failed: %s", strerror(errno ? errno : EIO));
     return 0;
+}
+
+static int result_to(void *vs, FILE *fp, const char *path, mlia_error *err)
+{
+    return record_to(mlia_session_record(vs), fp, path, err);
+}
+
+/* mlia-output.json on a thread of its own while the main thread writes the
+ * trace, the CSV tables and the views (issue 33: at 100,000 operators the
+ * result document is ~0.8 s of a ~6 s run, and the second core is idle once
+ * the digests are done); the console summary follows it there (~0.2 s at
+ * that size). Both only read the run record, which
+ * nothing changes any more; the thread has a recovery point of its own,
+ * the call's ledger and the SIGBUS guard of the mapped inputs (names in the
+ * record may point into them). Its failure is picked up by the main thread
+ * after the join, in the order a sequential run would report it. */
+typedef struct result_writer {
+    mlia_session *s;
+    const mlia_run_record *rec;  /* mlia_session_record(s), taken before the thread starts */
+    mlia_outdir_file file;       /* opened by the main thread (od is its) */
+    mlia_ledger *ledger;
+    unsigned console_width;
+    char *console;               /* the console summary, written after the document (malloc'd) */
+    int rc;
+    mlia_error err;
+    bool jumped;                 /* out of memory or SIGBUS: the fields below */
+    size_t requested, limit;
+    const char *fault_file;
+} result_writer;
+
+/* The mapped inputs, for the thread's SIGBUS guard. */
+static uint32_t mapped_inputs(mlia_session *s, const mlia_file *out[])
+{
+    uint32_t n = 0;
+    out[n++] = &s->etrecord_file;
+    if (s->has_companion)
+        out[n++] = &s->companion_file;
+    if (s->has_debug_buffer)
+        out[n++] = &s->debug_file;
+    if (s->has_reference) {
+        out[n++] = &s->ref_etdump_file;
+        out[n++] = &s->ref_debug_file;
+    }
+    return n;
+}
+
+static void *result_thread(void *arg)
+{
+    result_writer *rw = arg;
+    mlia_session *s = rw->s;
+    mlia_ledger_set(rw->ledger); /* a thread of its own: nothing to restore */
+    const mlia_file *files[5];
+    uint32_t n_files = mapped_inputs(s, files);
+    for (uint32_t i = 0; i < n_files; i++)
+        mlia_file_guard(files[i]);
+    for (uint32_t i = 0; i < s->n_captures; i++)
+        mlia_file_guard(&s->etdump_files[i]);
+    mlia_c_locale_scope loc; /* "C" like the calling thread (core/cnum.h) */
+    mlia_c_locale_enter(&loc);
+    mlia_oom_point p;
+    mlia_oom_enter(&p);
+    if (setjmp(p.jump) == 0) {
+        errno = 0;
+        rw->rc = record_to(rw->rec, rw->file.fp, rw->file.shown, &rw->err);
+        if (!rw->rc)
+            rw->console = mlia_console_summary(rw->rec, rw->console_width);
+    } else {
+        rw->jumped = true;
+        rw->requested = p.requested;
+        rw->limit = p.limit;
+        rw->fault_file = p.fault_file;
+    }
+    mlia_oom_leave(&p);
+    mlia_c_locale_leave(&loc);
+    for (uint32_t i = 0; i < s->n_captures; i++)
+        mlia_file_unguard(&s->etdump_files[i]);
+    for (uint32_t i = 0; i < n_files; i++)
+        mlia_file_unguard(files[i]);
+    return NULL;
+}
+
+/* A jump recorded on another recovery point, raised again on this thread's. */
+_Noreturn static void jump_again(size_t requested, size_t limit, const char *fault_file)
+{
+    if (fault_file)
+        mlia_oom_fault(fault_file); /* returns only without a recovery point */
+    if (limit)
+        mlia_oom_limit(requested, limit);
+    mlia_oom(requested);
 }
 
 /* Only on request (--trace): a summary does not pay for a large file. */
@@ -388,6 +476,35 @@ static int write_trace(mlia_session *s, mlia_outdir *od, mlia_error *err)
     if (mlia_outdir_test_hook("stop-before-trace"))
         raise(SIGSTOP); /* the tests change the inputs, then continue the process */
     return mlia_outdir_stream(od, strcmp(fmt, "json") == 0 ? "trace.json" : "trace.pftrace", trace_to, s, err);
+}
+
+/* The outputs after mlia-output.json, in their order: the trace, the CSV
+ * tables, the views. */
+typedef struct other_outputs {
+    mlia_session *s;
+    mlia_outdir *od;
+    const mlia_run_record *rec;
+    char *me_rel;                /* views_write's relative command, malloc'd */
+    char **me_hint;
+    mlia_error *err;
+    int rc;
+} other_outputs;
+
+static int other_outputs_write(other_outputs *j)
+{
+    mlia_session *s = j->s;
+    if (write_trace(s, j->od, j->err))
+        return -1;
+    if (s->opts->csv && csv_write(j->rec, j->od, j->err)) /* docs/captures.md */
+        return -1;
+    if (s->opts->model_explorer) {
+        progress(s, "writing views");
+        if (s->has_companion && companion_recheck_digest(s, j->err))
+            return -1;
+        if (views_write(j->rec, j->od, &j->me_rel, j->me_hint, j->err))
+            return -1;
+    }
+    return 0;
 }
 
 /* "cd '<output>/model-explorer' && <rel>": the directory single-quoted for a
@@ -409,8 +526,19 @@ static char *me_shell_command(const char *output_path, const char *rel)
 /* *me_command: the shell command that opens the Model Explorer files
  * (malloc'd), and *me_hint the overlay to pick first, when --model-explorer
  * was given. */
+/* Whether mlia-output.json is written by a thread of its own: when it is
+ * streamed (no text kept) and other outputs give the main thread work
+ * meanwhile. */
+static bool result_on_thread(const mlia_session *s, const char *result_json)
+{
+    const mlia_check_config *o = s->opts;
+    return o->output_dir && !result_json && ((o->trace && *o->trace) || o->csv || o->model_explorer);
+}
+
+/* *console: the console summary when result_on_thread() (computed beside
+ * the document), else left alone. */
 static int write_outputs(mlia_session *s, const char *result_json, size_t result_len, char **page_path,
-                         char **output_path, char **me_command, char **me_hint, mlia_error *err)
+                         char **output_path, char **me_command, char **me_hint, char **console, mlia_error *err)
 {
     /* in the session, not on this frame: the out-of-memory path (a longjmp
      * past this frame) still finds it to remove the temporary tree */
@@ -424,18 +552,66 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
         return -1;
     }
     double t0 = now_ms();
-    if (result_json ? mlia_outdir_write(od, "mlia-output.json", result_json, result_len, err)
-                    : mlia_outdir_stream(od, "mlia-output.json", result_to, s, err))
-        goto fail;
-    if (write_trace(s, od, err))
-        goto fail;
-    if (s->opts->csv && csv_write(mlia_session_record(s), od, err)) /* docs/captures.md */
-        goto fail;
-    if (s->opts->model_explorer) {
-        progress(s, "writing views");
-        if (s->has_companion && companion_recheck_digest(s, err))
+    const mlia_run_record *rec = mlia_session_record(s); /* final: the threads only read it */
+    result_writer *rw = NULL;
+    pthread_t result_tid;
+    if (result_on_thread(s, result_json)) {
+        rw = mlia_arena_alloc(&s->arena, sizeof *rw);
+        memset(rw, 0, sizeof *rw);
+        rw->s = s;
+        rw->rec = rec;
+        rw->ledger = mlia_ledger_current();
+        rw->console_width = s->opts->console_width;
+        mlia_error_clear(&rw->err);
+        if (mlia_outdir_open_file(od, "mlia-output.json", &rw->file, err))
             goto fail;
-        if (views_write(&s->record, od, &me_rel, me_hint, err))
+        if (pthread_create(&result_tid, NULL, result_thread, rw) != 0) {
+            errno = 0; /* no thread: written here, as without the other outputs */
+            int rc = mlia_outdir_close_file(&rw->file, record_to(rec, rw->file.fp, rw->file.shown, err), err);
+            rw = NULL;
+            if (rc)
+                goto fail;
+            *console = mlia_console_summary(rec, s->opts->console_width);
+        }
+    } else if (result_json ? mlia_outdir_write(od, "mlia-output.json", result_json, result_len, err)
+                           : mlia_outdir_stream(od, "mlia-output.json", result_to, s, err)) {
+        goto fail;
+    }
+    /* in the session, not on this frame: it is written on both sides of
+     * the recovery point below */
+    other_outputs *job = mlia_arena_alloc(&s->arena, sizeof *job);
+    *job = (other_outputs){s, od, rec, NULL, me_hint, err, 0};
+    if (!rw) {
+        job->rc = other_outputs_write(job);
+        me_rel = job->me_rel;
+        if (job->rc)
+            goto fail;
+    } else {
+        /* The main thread's part under a recovery point of its own: the
+         * writer thread reads the record, which must outlive it, so a
+         * failure here joins it before unwinding. */
+        mlia_oom_point p;
+        mlia_oom_enter(&p);
+        volatile bool jumped = false;
+        if (setjmp(p.jump) == 0)
+            job->rc = other_outputs_write(job);
+        else
+            jumped = true;
+        mlia_oom_leave(&p);
+        pthread_join(result_tid, NULL);
+        me_rel = job->me_rel;
+        /* the result document's failure first, as a sequential run has it */
+        *console = rw->console; /* the caller's from here, whatever happens next */
+        int rrc = mlia_outdir_close_file(&rw->file, rw->jumped ? -1 : rw->rc, &rw->err);
+        if (rw->jumped)
+            jump_again(rw->requested, rw->limit, rw->fault_file);
+        if (jumped)
+            jump_again(p.requested, p.limit, p.fault_file);
+        if (rrc) {
+            *err = rw->err;
+            goto fail;
+        }
+        if (job->rc)
             goto fail;
     }
     mlia_log_add(s, "stage write outputs: %.3f ms (files)", now_ms() - t0);
@@ -879,8 +1055,11 @@ static int stage_outputs(mlia_session *s, mlia_error *err)
     }
 
     /* the summary before the outputs are committed: after the commit
-     * nothing may fail (docs/hardening.md, "Process-wide sweep") */
-    char *console = mlia_console_summary(mlia_session_record(s), s->opts->console_width);
+     * nothing may fail (docs/hardening.md, "Process-wide sweep"); when the
+     * document has a thread of its own, the summary is made there
+     * (write_outputs), still before the commit */
+    char *console = result_on_thread(s, json_text) ? NULL
+                                                   : mlia_console_summary(mlia_session_record(s), s->opts->console_width);
     char *status_error = NULL;
     if (s->runtime && s->runtime->nothing_attributed) {
         /* "<etdump>: None of ... (status incompatible; the outputs were written)" */
@@ -894,7 +1073,7 @@ static int stage_outputs(mlia_session *s, mlia_error *err)
         }
     }
     char *page = NULL, *outp = NULL, *me_cmd = NULL, *me_hint = NULL;
-    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, &me_hint, err)) {
+    if (o->output_dir && write_outputs(s, json_text, json_len, &page, &outp, &me_cmd, &me_hint, &console, err)) {
         mlia_error_mark(err, MLIA_ERROR_KIND_IO); /* (a companion changed meanwhile is a mismatch already) */
         free(page);
         free(outp);

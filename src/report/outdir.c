@@ -843,8 +843,10 @@ int mlia_remove_tree_at(int dir_fd, const char *name)
     return remove_tree(dir_fd, name, 0);
 }
 
-int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn write, void *ctx, mlia_error *err)
+int mlia_outdir_open_file(mlia_outdir *od, const char *rel, mlia_outdir_file *out, mlia_error *err)
 {
+    out->fp = NULL;
+    out->shown = NULL;
     const char *p = mlia_outdir_path(od, rel, err);
     if (!p)
         return -1;
@@ -863,19 +865,38 @@ int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn w
         return -1;
     }
     setvbuf(fp, NULL, _IOFBF, 1 << 16);
-    errno = 0;
-    int rc = write(ctx, fp, shown, err);
+    out->fp = fp;
+    out->shown = shown;
+    return 0;
+}
+
+int mlia_outdir_close_file(mlia_outdir_file *f, int rc, mlia_error *err)
+{
+    if (!f->fp)
+        return rc;
     int saved = 0;
-    if (!rc && (fflush(fp) != 0 || ferror(fp)))
+    if (!rc && (fflush(f->fp) != 0 || ferror(f->fp)))
         saved = errno ? errno : EIO;
     if (!rc && !saved && test_hook("enospc"))
         saved = ENOSPC;
-    if (fclose(fp) != 0 && !rc && !saved)
+    if (fclose(f->fp) != 0 && !rc && !saved)
         saved = errno ? errno : EIO;
     if (!rc && saved)
-        rc = mlia_error_setkf(err, MLIA_ERROR_KIND_IO, shown, "write failed: %s", strerror(saved));
-    free(shown);
+        rc = mlia_error_setkf(err, MLIA_ERROR_KIND_IO, f->shown, "write failed: %s", strerror(saved));
+    free(f->shown);
+    f->fp = NULL;
+    f->shown = NULL;
     return rc;
+}
+
+int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn write, void *ctx, mlia_error *err)
+{
+    mlia_outdir_file f;
+    if (mlia_outdir_open_file(od, rel, &f, err))
+        return -1;
+    errno = 0;
+    int rc = write(ctx, f.fp, f.shown, err);
+    return mlia_outdir_close_file(&f, rc, err);
 }
 
 typedef struct bytes_ctx {

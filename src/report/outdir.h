@@ -93,6 +93,22 @@ int mlia_outdir_write(mlia_outdir *od, const char *rel, const void *data, size_t
 typedef int (*mlia_outdir_stream_fn)(void *ctx, FILE *fp, const char *shown_path, mlia_error *err);
 int mlia_outdir_stream(mlia_outdir *od, const char *rel, mlia_outdir_stream_fn write, void *ctx, mlia_error *err);
 
+/* mlia_outdir_stream in two halves, for a file written by another thread
+ * (check.c writes mlia-output.json beside the other outputs): open_file
+ * creates `rel` as mlia_outdir_stream does (same messages) and fills *f,
+ * whose fp and shown (DIR/mlia-output/<rel>, malloc'd) belong to f until
+ * close_file. Only open_file touches od, so it runs on od's thread; the
+ * writing needs nothing of od. close_file(f, rc, err), rc being the
+ * writer's result, flushes and closes f->fp with mlia_outdir_stream's
+ * checks and messages, frees f->shown and returns rc or -1; it accepts an
+ * f whose open failed (returns rc). */
+typedef struct mlia_outdir_file {
+    FILE *fp;
+    char *shown;
+} mlia_outdir_file;
+int mlia_outdir_open_file(mlia_outdir *od, const char *rel, mlia_outdir_file *f, mlia_error *err);
+int mlia_outdir_close_file(mlia_outdir_file *f, int rc, mlia_error *err);
+
 /* True when MLIA_TEST_HOOK names `point` (tests stop or break a run at a
  * precise step; see outdir.c). */
 bool mlia_outdir_test_hook(const char *point);

@@ -308,6 +308,41 @@ class OutputFolder(Base):
         self.assertEqual(leftovers(out), [])
         self.assertTrue(os.path.exists(os.path.join(out, "mlia-output", "previous.marker")))
 
+    def test_document_written_beside_other_outputs_is_the_same(self):
+        # With --trace, --csv or --model-explorer, mlia-output.json is written
+        # by a thread of its own and the console summary is made there
+        # (src/pipeline/check.c, write_outputs): same document, same summary.
+        runs = {}
+        for name, extra in (("alone", ()), ("beside", ("--csv", "--trace", "--model-explorer", "files"))):
+            out = self.outdir()
+            p = run_mlia(*check_args(self.demo["etrecord"], self.demo["etdump"], "--output-dir", out, *extra),
+                         env={"SOURCE_DATE_EPOCH": "1700000000"})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(out, "mlia-output", "mlia-output.json"), encoding="utf-8") as f:
+                text = f.read()
+            runs[name] = (text, p.stdout)
+        import json
+        docs = {k: json.loads(v[0]) for k, v in runs.items()}
+        args = {k: d["context"].pop("cli_arguments") for k, d in docs.items()}
+        self.assertEqual(args["beside"][-4:], ["--csv", "--trace", "--model-explorer", "files"])
+        self.assertEqual(docs["alone"], docs["beside"])
+        self.assertGreater(len(docs["alone"]["results"][0]["entities"]), 10)
+        # only the command line differs, byte for byte
+        cut = [re.sub(r'"cli_arguments": \[.*?\]', "", runs[k][0], count=1, flags=re.S) for k in ("alone", "beside")]
+        self.assertEqual(cut[0], cut[1])
+        # the console summary: the same up to the lines about the files
+        self.assertIn("Top source operators by P50 execution time", runs["alone"][1])
+        self.assertEqual(runs["alone"][1].split("\nOutput: ")[0], runs["beside"][1].split("\nOutput: ")[0])
+
+    def test_document_failure_comes_first_beside_other_outputs(self):
+        # the document's thread and the main thread both fail (every write
+        # is refused): the error is the document's, as a sequential run has it
+        out = self.outdir()
+        p = self.run_demo(out, "--model-explorer", "files", "--trace", env={"MLIA_TEST_HOOK": "enospc"})
+        final = os.path.join(out, "mlia-output", "mlia-output.json")
+        self.assertEqual((p.returncode, p.stderr), (1, f"mlia: error: {final}: write failed: No space left on device\n"))
+        self.assertEqual(leftovers(out), [])
+
     def test_full_disk(self):
         if os.geteuid() != 0:
             self.skipTest("mounting a tiny tmpfs needs root")
