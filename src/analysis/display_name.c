@@ -3,7 +3,7 @@
  *
  * Namesakes are found by sorting the operators by name (ties by result
  * order), so the work is O(n log n) for 100,000-operator graphs; each group
- * tries the criteria in order and checks distinctness by sorting its values.
+ * tries the criteria in order and checks distinctness with a hash set.
  */
 #include "analysis/display_name.h"
 
@@ -24,9 +24,37 @@ static int cmp_ref(const void *pa, const void *pb)
     return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-static int cmp_cstr(const void *a, const void *b)
+/* A group's values are pairwise different when each one enters an
+ * open-addressing set (`slots`, all NULL between groups); the check stops at
+ * the first missing or repeated value, so a criterion the namesakes share
+ * costs a few lookups instead of a sort of the group (100,000 namesakes and
+ * four criteria took 0.28 s with sorts, issue 33). */
+static uint32_t str_hash(const char *s)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Room for the set of a group of n: a power of two of at least 2n + 1. */
+static size_t set_size(uint32_t n)
+{
+    size_t size = 4;
+    while (size < 2 * (size_t)n + 1)
+        size *= 2;
+    return size;
+}
+
+/* Adds s to the set (size mask + 1); false when an equal string is there. */
+static bool set_add(const char **slots, size_t mask, const char *s)
+{
+    size_t j = str_hash(s) & mask;
+    for (; slots[j]; j = (j + 1) & mask)
+        if (slots[j] == s || strcmp(slots[j], s) == 0)
+            return false;
+    slots[j] = s;
+    return true;
 }
 
 static const char *attr_s(const mlia_entity *e, const char *key)
@@ -75,12 +103,12 @@ void mlia_display_names(mlia_result *r)
     if (!n)
         return;
     op_ref *refs = malloc(n * sizeof *refs);
-    const char **tells = malloc(n * sizeof *tells), **sorted = malloc(n * sizeof *sorted);
-    if (!refs || !tells || !sorted) {
+    const char **tells = malloc(n * sizeof *tells), **slots = calloc(set_size(n), sizeof *slots);
+    if (!refs || !tells || !slots) {
         free(refs);
         free(tells);
-        free(sorted);
-        mlia_oom(n * sizeof *refs);
+        free(slots);
+        mlia_oom(set_size(n) * sizeof *slots);
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < r->n_entities; i++) {
@@ -96,19 +124,14 @@ void mlia_display_names(mlia_result *r)
         uint32_t len = end - g;
         bool told = false;
         for (int c = 0; len > 1 && c < 4 && !told; c++) {
-            bool all = true;
-            for (uint32_t q = 0; q < len && all; q++) {
+            size_t size = set_size(len);
+            bool ok = true;
+            for (uint32_t q = 0; q < len && ok; q++) {
                 tells[q] = tell_of(r, r->entities[refs[g + q].index], c);
-                all = tells[q] != NULL;
+                ok = tells[q] && set_add(slots, size - 1, tells[q]);
             }
-            if (!all)
-                continue;
-            memcpy(sorted, tells, len * sizeof *sorted);
-            qsort(sorted, len, sizeof *sorted, cmp_cstr);
-            bool distinct = true;
-            for (uint32_t q = 1; q < len && distinct; q++)
-                distinct = strcmp(sorted[q - 1], sorted[q]) != 0;
-            told = distinct;
+            memset(slots, 0, size * sizeof *slots);
+            told = ok;
         }
         for (uint32_t q = 0; q < len; q++) {
             mlia_entity *e = r->entities[refs[g + q].index];
@@ -122,5 +145,5 @@ void mlia_display_names(mlia_result *r)
     }
     free(refs);
     free(tells);
-    free(sorted);
+    free(slots);
 }

@@ -54,6 +54,32 @@ TEST(namesakes_told_apart_by_module_then_line_then_node)
     mlia_arena_free(&A);
 }
 
+/* Large groups (the distinctness check is a hash set that stops at the
+ * first missing or repeated value): 1,000 namesakes whose modules repeat
+ * only in the last one fall to their lines; 1,000 whose lines are missing
+ * only for the last one fall to their node names. */
+TEST(large_groups_fall_to_the_first_criterion_that_tells_all_apart)
+{
+    mlia_arena_init(&A);
+    mlia_result r;
+    mlia_result_init(&r, &A);
+    enum { N = 1000 };
+    mlia_entity *mul[N], *sub[N];
+    for (int i = 0; i < N; i++) {
+        const char *module = mlia_arena_printf(&A, "m%d", i == N - 1 ? 0 : i);
+        mul[i] = op(&r, mlia_arena_printf(&A, "mul_%d", i), "aten.mul.Tensor", module,
+                    mlia_arena_printf(&A, "x.py:%d", i + 1));
+        sub[i] = op(&r, mlia_arena_printf(&A, "sub_%d", i), "aten.sub.Tensor", mlia_arena_printf(&A, "s%d", i % 7),
+                    i == N - 1 ? NULL : mlia_arena_printf(&A, "y.py:%d", i + 1));
+    }
+    mlia_display_names(&r);
+    CHECK_STR(mlia_display_name(mul[0]), "aten.mul.Tensor (x.py:1)");
+    CHECK_STR(mlia_display_name(mul[N - 1]), "aten.mul.Tensor (x.py:1000)");
+    CHECK_STR(mlia_display_name(sub[5]), "aten.sub.Tensor (sub_5)");
+    CHECK_STR(mlia_display_name(sub[N - 1]), "aten.sub.Tensor (sub_999)");
+    mlia_arena_free(&A);
+}
+
 /* "Chain 31" alone did not say which layer is expensive: the chain row is
  * followed by the operators it serves and its TOSA operations. */
 TEST(chain_rows_list_their_operators)
@@ -87,6 +113,7 @@ TEST(chain_rows_list_their_operators)
 int main(void)
 {
     RUN(namesakes_told_apart_by_module_then_line_then_node);
+    RUN(large_groups_fall_to_the_first_criterion_that_tells_all_apart);
     RUN(chain_rows_list_their_operators);
     return test_summary();
 }
