@@ -107,6 +107,12 @@ typedef struct mlia_run_record {
     MLIA_RUN_PRODUCTS(MLIA_RUN_PRODUCT_MEMBER)
 #undef MLIA_RUN_PRODUCT_MEMBER
     unsigned csv;                            /* the CSV tables asked for: MLIA_RUN_CSV_* bits (0: none) */
+    /* Run by a thread a writer starts (core/side_job.h) around its work:
+     * the SIGBUS guards of the mapped inputs, whose bytes the record's
+     * strings may point into (core/file.h). NULL: nothing to guard. */
+    void (*thread_begin)(const void *ctx);
+    void (*thread_end)(const void *ctx);
+    const void *thread_ctx;
 } mlia_run_record;
 
 /* The CSV tables of mlia_run_record.csv (--csv-tables; the same values as

@@ -45,6 +45,7 @@
 #include "core/json_write.h"
 #include "core/oom.h"
 #include "core/sha256.h"
+#include "core/side_job.h"
 #include "formats/etdump.h"
 #include "formats/etrecord.h"
 #include "formats/exported_program.h"
@@ -383,88 +384,42 @@ static int result_to(void *vs, FILE *fp, const char *path, mlia_error *err)
     return record_to(mlia_session_record(vs), fp, path, err);
 }
 
-/* mlia-output.json on a thread of its own while the main thread writes the
+/* mlia-output.json on the second core while the main thread writes the
  * trace, the CSV tables and the views (issue 33: at 100,000 operators the
  * result document is ~0.8 s of a ~6 s run, and the second core is idle once
  * the digests are done); the console summary follows it there (~0.2 s at
- * that size). Both only read the run record, which
- * nothing changes any more; the thread has a recovery point of its own,
- * the call's ledger and the SIGBUS guard of the mapped inputs (names in the
- * record may point into them). Its failure is picked up by the main thread
- * after the join, in the order a sequential run would report it. */
+ * that size). Both only read the run record, which nothing changes any
+ * more (core/side_job.h sets the thread up and joins it before anything
+ * unwinds). The document's write error is reported before the main
+ * thread's, in the order a sequential run has. */
 typedef struct result_writer {
-    mlia_session *s;
-    const mlia_run_record *rec;  /* mlia_session_record(s), taken before the thread starts */
+    const mlia_run_record *rec;  /* mlia_session_record(s), taken before the job starts */
     mlia_outdir_file file;       /* opened by the main thread (od is its) */
-    mlia_ledger *ledger;
     unsigned console_width;
-    char *console;               /* the console summary, written after the document (malloc'd) */
+    char *console;               /* the console summary, made after the document (malloc'd) */
     int rc;
     mlia_error err;
-    bool jumped;                 /* out of memory or SIGBUS: the fields below */
-    size_t requested, limit;
-    const char *fault_file;
 } result_writer;
 
-/* The mapped inputs, for the thread's SIGBUS guard. */
-static uint32_t mapped_inputs(mlia_session *s, const mlia_file *out[])
-{
-    uint32_t n = 0;
-    out[n++] = &s->etrecord_file;
-    if (s->has_companion)
-        out[n++] = &s->companion_file;
-    if (s->has_debug_buffer)
-        out[n++] = &s->debug_file;
-    if (s->has_reference) {
-        out[n++] = &s->ref_etdump_file;
-        out[n++] = &s->ref_debug_file;
-    }
-    return n;
-}
-
-static void *result_thread(void *arg)
+static void result_work(void *arg)
 {
     result_writer *rw = arg;
-    mlia_session *s = rw->s;
-    mlia_ledger_set(rw->ledger); /* a thread of its own: nothing to restore */
-    const mlia_file *files[5];
-    uint32_t n_files = mapped_inputs(s, files);
-    for (uint32_t i = 0; i < n_files; i++)
-        mlia_file_guard(files[i]);
-    for (uint32_t i = 0; i < s->n_captures; i++)
-        mlia_file_guard(&s->etdump_files[i]);
-    mlia_c_locale_scope loc; /* "C" like the calling thread (core/cnum.h) */
-    mlia_c_locale_enter(&loc);
-    mlia_oom_point p;
-    mlia_oom_enter(&p);
-    if (setjmp(p.jump) == 0) {
-        errno = 0;
-        rw->rc = record_to(rw->rec, rw->file.fp, rw->file.shown, &rw->err);
-        if (!rw->rc)
-            rw->console = mlia_console_summary(rw->rec, rw->console_width);
-    } else {
-        rw->jumped = true;
-        rw->requested = p.requested;
-        rw->limit = p.limit;
-        rw->fault_file = p.fault_file;
-    }
-    mlia_oom_leave(&p);
-    mlia_c_locale_leave(&loc);
-    for (uint32_t i = 0; i < s->n_captures; i++)
-        mlia_file_unguard(&s->etdump_files[i]);
-    for (uint32_t i = 0; i < n_files; i++)
-        mlia_file_unguard(files[i]);
-    return NULL;
+    errno = 0;
+    rw->rc = record_to(rw->rec, rw->file.fp, rw->file.shown, &rw->err);
+    if (!rw->rc)
+        rw->console = mlia_console_summary(rw->rec, rw->console_width);
 }
 
-/* A jump recorded on another recovery point, raised again on this thread's. */
-_Noreturn static void jump_again(size_t requested, size_t limit, const char *fault_file)
+/* An out-of-memory jump past write_outputs closes the document's file
+ * (a library host keeps running: no descriptor may leak). */
+static void close_result_file(void *arg)
 {
-    if (fault_file)
-        mlia_oom_fault(fault_file); /* returns only without a recovery point */
-    if (limit)
-        mlia_oom_limit(requested, limit);
-    mlia_oom(requested);
+    mlia_outdir_file *f = arg;
+    if (f->fp)
+        fclose(f->fp);
+    free(f->shown);
+    f->fp = NULL;
+    f->shown = NULL;
 }
 
 /* Only on request (--trace): a summary does not pay for a large file. */
@@ -489,6 +444,15 @@ typedef struct other_outputs {
     mlia_error *err;
     int rc;
 } other_outputs;
+
+static int other_outputs_write(other_outputs *j);
+
+/* other_outputs_write as a side job's other half: the result in j->rc. */
+static void other_outputs_work(void *arg)
+{
+    other_outputs *j = arg;
+    j->rc = other_outputs_write(j);
+}
 
 static int other_outputs_write(other_outputs *j)
 {
@@ -553,61 +517,36 @@ static int write_outputs(mlia_session *s, const char *result_json, size_t result
     }
     double t0 = now_ms();
     const mlia_run_record *rec = mlia_session_record(s); /* final: the threads only read it */
-    result_writer *rw = NULL;
-    pthread_t result_tid;
-    if (result_on_thread(s, result_json)) {
-        rw = mlia_arena_alloc(&s->arena, sizeof *rw);
-        memset(rw, 0, sizeof *rw);
-        rw->s = s;
-        rw->rec = rec;
-        rw->ledger = mlia_ledger_current();
-        rw->console_width = s->opts->console_width;
-        mlia_error_clear(&rw->err);
-        if (mlia_outdir_open_file(od, "mlia-output.json", &rw->file, err))
-            goto fail;
-        if (pthread_create(&result_tid, NULL, result_thread, rw) != 0) {
-            errno = 0; /* no thread: written here, as without the other outputs */
-            int rc = mlia_outdir_close_file(&rw->file, record_to(rec, rw->file.fp, rw->file.shown, err), err);
-            rw = NULL;
-            if (rc)
-                goto fail;
-            *console = mlia_console_summary(rec, s->opts->console_width);
-        }
-    } else if (result_json ? mlia_outdir_write(od, "mlia-output.json", result_json, result_len, err)
-                           : mlia_outdir_stream(od, "mlia-output.json", result_to, s, err)) {
-        goto fail;
-    }
-    /* in the session, not on this frame: it is written on both sides of
-     * the recovery point below */
+    /* in the session, not on this frame: both are written on both sides
+     * of the side job's recovery points */
     other_outputs *job = mlia_arena_alloc(&s->arena, sizeof *job);
     *job = (other_outputs){s, od, rec, NULL, me_hint, err, 0};
-    if (!rw) {
-        job->rc = other_outputs_write(job);
+    if (!result_on_thread(s, result_json)) {
+        if (result_json ? mlia_outdir_write(od, "mlia-output.json", result_json, result_len, err)
+                        : mlia_outdir_stream(od, "mlia-output.json", result_to, s, err))
+            goto fail;
+        other_outputs_work(job);
         me_rel = job->me_rel;
         if (job->rc)
             goto fail;
     } else {
-        /* The main thread's part under a recovery point of its own: the
-         * writer thread reads the record, which must outlive it, so a
-         * failure here joins it before unwinding. */
-        mlia_oom_point p;
-        mlia_oom_enter(&p);
-        volatile bool jumped = false;
-        if (setjmp(p.jump) == 0)
-            job->rc = other_outputs_write(job);
-        else
-            jumped = true;
-        mlia_oom_leave(&p);
-        pthread_join(result_tid, NULL);
+        result_writer *rw = mlia_arena_alloc(&s->arena, sizeof *rw);
+        memset(rw, 0, sizeof *rw);
+        rw->rec = rec;
+        rw->console_width = s->opts->console_width;
+        mlia_error_clear(&rw->err);
+        if (mlia_outdir_open_file(od, "mlia-output.json", &rw->file, err))
+            goto fail;
+        mlia_side_job side = {.work = result_work, .arg = rw, .thread_begin = rec->thread_begin,
+                              .thread_end = rec->thread_end, .hook_ctx = rec->thread_ctx};
+        mlia_oom_cleanup closing;
+        mlia_oom_push(&closing, close_result_file, &rw->file);
+        mlia_side_job_beside(&side, other_outputs_work, job);
+        mlia_oom_pop(&closing);
         me_rel = job->me_rel;
-        /* the result document's failure first, as a sequential run has it */
         *console = rw->console; /* the caller's from here, whatever happens next */
-        int rrc = mlia_outdir_close_file(&rw->file, rw->jumped ? -1 : rw->rc, &rw->err);
-        if (rw->jumped)
-            jump_again(rw->requested, rw->limit, rw->fault_file);
-        if (jumped)
-            jump_again(p.requested, p.limit, p.fault_file);
-        if (rrc) {
+        /* the document's failure first, as a sequential run has it */
+        if (mlia_outdir_close_file(&rw->file, rw->rc, &rw->err)) {
             *err = rw->err;
             goto fail;
         }

@@ -24,9 +24,50 @@ void mlia_log_add(mlia_session *s, const char *fmt, ...)
     s->log.lines[s->log.n++] = mlia_arena_strdup(&s->arena, safe);
 }
 
+/* The mapped inputs, for a writer thread's SIGBUS guard. */
+static uint32_t mapped_inputs(const mlia_session *s, const mlia_file *out[5])
+{
+    uint32_t n = 0;
+    out[n++] = &s->etrecord_file;
+    if (s->has_companion)
+        out[n++] = &s->companion_file;
+    if (s->has_debug_buffer)
+        out[n++] = &s->debug_file;
+    if (s->has_reference) {
+        out[n++] = &s->ref_etdump_file;
+        out[n++] = &s->ref_debug_file;
+    }
+    return n;
+}
+
+static void guard_inputs(const void *ctx)
+{
+    const mlia_session *s = ctx;
+    const mlia_file *files[5];
+    uint32_t n = mapped_inputs(s, files);
+    for (uint32_t i = 0; i < n; i++)
+        mlia_file_guard(files[i]);
+    for (uint32_t i = 0; s->etdump_files && i < s->n_captures; i++)
+        mlia_file_guard(&s->etdump_files[i]);
+}
+
+static void unguard_inputs(const void *ctx)
+{
+    const mlia_session *s = ctx;
+    const mlia_file *files[5];
+    uint32_t n = mapped_inputs(s, files);
+    for (uint32_t i = 0; s->etdump_files && i < s->n_captures; i++)
+        mlia_file_unguard(&s->etdump_files[i]);
+    for (uint32_t i = 0; i < n; i++)
+        mlia_file_unguard(files[i]);
+}
+
 const mlia_run_record *mlia_session_record(mlia_session *s)
 {
     mlia_run_record *rec = &s->record;
+    rec->thread_begin = guard_inputs;
+    rec->thread_end = unguard_inputs;
+    rec->thread_ctx = s;
     rec->run_id = s->run_id;
     rec->timestamp = s->timestamp;
     rec->cli_args = s->opts->cli_args;

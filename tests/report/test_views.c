@@ -376,6 +376,31 @@ TEST(writes_every_available_view_with_model_explorer_fields)
     teardown(&f);
 }
 
+/* The view files are written on the second core beside the page and the
+ * other documents (core/side_job.h): when every write fails, the error is
+ * still the first file of the sequential order, the first view's graph. */
+TEST(failing_writes_report_the_first_file_in_order)
+{
+    fixture f;
+    CHECK(setup(&f, PROGRAM, true) == 0);
+    mlia_error err;
+    mlia_error_clear(&err);
+    setenv("MLIA_TEST_HOOK", "enospc", 1);
+    int rc = views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err);
+    unsetenv("MLIA_TEST_HOOK");
+    CHECK_INT(rc, -1);
+    char want[512];
+    snprintf(want, sizeof want, "%s/model-explorer/models/source_model.json: write failed: No space left on device",
+             f.od.final_path);
+    CHECK_STR(err.text, want);
+    /* a second call finds those files there: opening fails before any
+     * thread starts, naming the first one, and what it opened is closed */
+    mlia_error_clear(&err);
+    CHECK_INT(views_write(mlia_session_record(&f.s), &f.od, NULL, NULL, &err), -1); /* files exist already */
+    CHECK(strstr(err.text, "models/source_model.json: cannot write: File exists") != NULL);
+    teardown(&f);
+}
+
 TEST(nx_views_namespaces_and_group_measurements)
 {
     fixture f;
@@ -660,6 +685,7 @@ int main(void)
     RUN(writes_every_available_view_with_model_explorer_fields);
     RUN(nx_views_namespaces_and_group_measurements);
     RUN(colours_follow_one_scale_per_kind_across_views);
+    RUN(failing_writes_report_the_first_file_in_order);
     RUN(page_escapes_hostile_names_and_sync_references_nodes);
     RUN(without_nx_views_are_unavailable_with_reasons);
     RUN(five_thousand_node_graph_written_whole);

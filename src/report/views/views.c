@@ -36,6 +36,8 @@
 
 #include "analysis/runtime.h"
 #include "core/json_write.h"
+#include "core/oom.h"
+#include "core/side_job.h"
 #include "formats/exported_program.h"
 #include "formats/pte.h"
 #include "mlia/mlia.h"
@@ -1318,25 +1320,133 @@ static void file_pair(const vw_file *f, mlia_jw *w)
     write_pair(f->o, f->item, w);
 }
 
-static int write_view_files(vw_out *o, mlia_outdir *od, mlia_error *err)
+/* The Model Explorer graph collections and node data of every view: pure
+ * functions of the built views, so they are written on the second core
+ * while this thread writes the page and the other documents (issue 33: 0.45
+ * s of a 100,000-operator run; core/side_job.h). Every file is opened here
+ * (the output folder is this thread's) and closed here after the join, in
+ * order, so the first failure in the sequential order is the one reported. */
+typedef struct view_files {
+    uint32_t n;
+    vw_file *files;              /* [n] */
+    mlia_outdir_file *out;       /* [n]; fp NULL once closed */
+    int *rc;                     /* [n], set by the job */
+    mlia_error *errs;            /* [n] */
+} view_files;
+
+static void view_files_work(void *arg)
+{
+    view_files *vf = arg;
+    for (uint32_t i = 0; i < vf->n; i++) {
+        errno = 0;
+        vf->rc[i] = file_to(&vf->files[i], vf->out[i].fp, vf->out[i].shown, &vf->errs[i]);
+        if (vf->rc[i])
+            return; /* the ones after it are not written, as in sequence */
+    }
+}
+
+/* Closes what is still open, without messages (an out-of-memory jump past
+ * views_write, or a failure before the job ran). */
+static void view_files_close(void *arg)
+{
+    view_files *vf = arg;
+    for (uint32_t i = 0; i < vf->n; i++)
+        (void)mlia_outdir_close_file(&vf->out[i], -1, &vf->errs[i]);
+}
+
+/* Opens the files of every available view; on failure the ones opened are
+ * closed and err says why. */
+static int view_files_open(vw_out *o, mlia_outdir *od, view_files *vf, mlia_error *err)
 {
     vw_ctx *c = o->c;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c->n_views; i++)
+        if (c->views[i].available)
+            n += 1 + c->views[i].n_overlays;
+    vf->n = 0;
+    vf->files = mlia_arena_array(c->a, n ? n : 1, sizeof *vf->files);
+    vf->out = mlia_arena_array(c->a, n ? n : 1, sizeof *vf->out);
+    vf->rc = mlia_arena_array(c->a, n ? n : 1, sizeof *vf->rc);
+    vf->errs = mlia_arena_array(c->a, n ? n : 1, sizeof *vf->errs);
     for (uint32_t i = 0; i < c->n_views; i++) {
         const vw_view *v = &c->views[i];
         if (!v->available)
             continue;
-        vw_file f = {.fn = file_collection, .o = o, .view = v, .newline = true};
-        if (write_file(od, mlia_arena_printf(c->a, "model-explorer/models/%s.json", v->id), &f, err))
-            return -1;
-        for (uint32_t k = 0; k < v->n_overlays; k++) {
-            f.fn = file_node_data;
-            f.item = &v->overlays[k];
-            if (write_file(od, mlia_arena_printf(c->a, "model-explorer/%s", node_data_path(c, v, &v->overlays[k])),
-                           &f, err))
+        for (uint32_t k = 0; k <= v->n_overlays; k++) {
+            const char *rel = k == 0 ? mlia_arena_printf(c->a, "model-explorer/models/%s.json", v->id)
+                                     : mlia_arena_printf(c->a, "model-explorer/%s",
+                                                         node_data_path(c, v, &v->overlays[k - 1]));
+            vw_file f = {.fn = k == 0 ? file_collection : file_node_data, .o = o, .view = v,
+                         .item = k == 0 ? NULL : &v->overlays[k - 1], .newline = true};
+            if (mlia_outdir_open_file(od, rel, &vf->out[vf->n], err)) {
+                view_files_close(vf);
                 return -1;
+            }
+            vf->files[vf->n] = f;
+            vf->rc[vf->n] = 0;
+            mlia_error_clear(&vf->errs[vf->n]);
+            vf->n++;
         }
     }
     return 0;
+}
+
+/* What views_write writes after the view files, in order. */
+typedef struct other_docs {
+    vw_out *o;
+    mlia_outdir *od;
+    mlia_error *err;
+    int rc;
+} other_docs;
+
+static void other_docs_work(void *arg)
+{
+    other_docs *d = arg;
+    vw_out *o = d->o;
+    vw_ctx *c = o->c;
+    mlia_outdir *od = d->od;
+    mlia_error *err = d->err;
+    int rc = write_doc(o, od, "model-explorer/manifest.json", write_manifest, true, err);
+    if (!rc)
+        rc = write_doc(o, od, "model-explorer/view-links.json", write_view_links, false, err);
+    for (uint32_t i = 0; !rc && i < o->n_pairs; i++) {
+        vw_file f = {.fn = file_pair, .o = o, .item = &o->pairs[i], .newline = true};
+        rc = write_file(od, mlia_arena_printf(c->a, "model-explorer/%s", pair_path(c, &o->pairs[i])), &f, err);
+    }
+    if (!rc)
+        rc = write_doc(o, od, "model-explorer/entity-node-mappings.json", doc_entity_nodes, false, err);
+    if (!rc)
+        rc = mlia_outdir_write(od, "model-explorer/" LAUNCHER_NAME, LAUNCHER, sizeof LAUNCHER - 1, err);
+    if (!rc)
+        rc = write_page(o, od, err);
+    d->rc = rc;
+}
+
+/* The view files on the second core beside the other documents and the
+ * page; errors in the order a sequential run reports them. */
+static int write_all_files(vw_out *o, mlia_outdir *od, mlia_error *err)
+{
+    const mlia_run_record *s = o->c->s;
+    view_files *vf = mlia_arena_alloc(o->c->a, sizeof *vf);
+    if (view_files_open(o, od, vf, err))
+        return -1;
+    other_docs *d = mlia_arena_alloc(o->c->a, sizeof *d);
+    *d = (other_docs){o, od, err, 0};
+    mlia_side_job job = {.work = view_files_work, .arg = vf, .thread_begin = s->thread_begin,
+                         .thread_end = s->thread_end, .hook_ctx = s->thread_ctx};
+    mlia_oom_cleanup closing;
+    mlia_oom_push(&closing, view_files_close, vf);
+    mlia_side_job_beside(&job, other_docs_work, d);
+    mlia_oom_pop(&closing);
+    int rc = 0;
+    for (uint32_t i = 0; i < vf->n; i++) {
+        int r = mlia_outdir_close_file(&vf->out[i], rc ? -1 : vf->rc[i], &vf->errs[i]);
+        if (r && !rc) {
+            *err = vf->errs[i];
+            rc = -1;
+        }
+    }
+    return rc ? rc : d->rc;
 }
 
 int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char **me_hint, mlia_error *err)
@@ -1393,21 +1503,7 @@ int views_write(const mlia_run_record *s, mlia_outdir *od, char **me_cmd, char *
             o.first_overlay = &c.views[i].overlays[0];
         }
 
-    int rc = write_view_files(&o, od, err);
-    if (!rc)
-        rc = write_doc(&o, od, "model-explorer/manifest.json", write_manifest, true, err);
-    if (!rc)
-        rc = write_doc(&o, od, "model-explorer/view-links.json", write_view_links, false, err);
-    for (uint32_t i = 0; !rc && i < o.n_pairs; i++) {
-        vw_file f = {.fn = file_pair, .o = &o, .item = &o.pairs[i], .newline = true};
-        rc = write_file(od, mlia_arena_printf(c.a, "model-explorer/%s", pair_path(&c, &o.pairs[i])), &f, err);
-    }
-    if (!rc)
-        rc = write_doc(&o, od, "model-explorer/entity-node-mappings.json", doc_entity_nodes, false, err);
-    if (!rc)
-        rc = mlia_outdir_write(od, "model-explorer/" LAUNCHER_NAME, LAUNCHER, sizeof LAUNCHER - 1, err);
-    if (!rc)
-        rc = write_page(&o, od, err);
+    int rc = write_all_files(&o, od, err);
     if (!rc && me_cmd) {
         *me_cmd = strdup(LAUNCHER_NAME);
         if (!*me_cmd)
