@@ -20,6 +20,15 @@ void mlia_jw_flush(mlia_jw *w)
 
 static void out(mlia_jw *w, const char *s, size_t n)
 {
+    if (w->buf && w->fp && n >= MLIA_JW_STREAM_CHUNK) {
+        /* a large piece (a section formatted elsewhere, mlia_jw_raw) goes
+         * straight to the file after what is buffered: no copy, no chunk
+         * grown to its size */
+        mlia_jw_flush(w);
+        if (!w->failed && fwrite(s, 1, n, w->fp) != n)
+            w->failed = true;
+        return;
+    }
     if (w->buf) {
         mlia_buf_append(w->buf, s, n);
         if (w->fp && w->buf->len >= MLIA_JW_STREAM_CHUNK)

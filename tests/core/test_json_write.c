@@ -186,6 +186,55 @@ TEST(uint_runs_write_what_single_uints_write)
     mlia_buf_free(&chunk);
 }
 
+/* A large raw piece in a streamed document (the page's timeline, formatted
+ * on the second core) goes to the file after what was buffered: the same
+ * bytes as the same piece written into one buffer, and the chunk does not
+ * grow to its size. */
+TEST(large_raw_piece_streams_in_order)
+{
+    size_t big = 3 * (size_t)MLIA_JW_STREAM_CHUNK + 17;
+    char *piece = malloc(big + 1);
+    CHECK(piece);
+    piece[0] = '[';
+    for (size_t i = 1; i + 1 < big; i++)
+        piece[i] = i % 2 ? '1' : ',';
+    piece[big - 1] = ']';
+    piece[big] = 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    CHECK(fp);
+    mlia_buf chunk;
+    mlia_buf_init(&chunk);
+    mlia_jw w;
+    mlia_jw_init_stream(&w, &chunk, fp, false);
+    mlia_jw_obj_begin(&w);
+    mlia_jw_kstr(&w, "before", "a");
+    mlia_jw_key(&w, "big");
+    mlia_jw_raw(&w, piece, big);
+    mlia_jw_kstr(&w, "after", "b");
+    mlia_jw_obj_end(&w);
+    mlia_jw_flush(&w);
+    CHECK(!w.failed);
+    CHECK(chunk.cap < big); /* never held the piece */
+    fclose(fp);
+    mlia_buf want;
+    mlia_buf_init(&want);
+    mlia_jw_init_buf(&w, &want, false);
+    mlia_jw_obj_begin(&w);
+    mlia_jw_kstr(&w, "before", "a");
+    mlia_jw_key(&w, "big");
+    mlia_jw_raw(&w, piece, big);
+    mlia_jw_kstr(&w, "after", "b");
+    mlia_jw_obj_end(&w);
+    CHECK(len == want.len && memcmp(text, want.data, len) == 0);
+    CHECK(memcmp(text, "{\"before\":\"a\",\"big\":[1,1", 24) == 0);
+    free(text);
+    free(piece);
+    mlia_buf_free(&want);
+    mlia_buf_free(&chunk);
+}
+
 typedef struct pair_rec {
     const char *name;
     uint32_t n;
@@ -245,6 +294,7 @@ int main(void)
     RUN(list_and_optional_helpers);
     RUN(integers);
     RUN(uint_runs_write_what_single_uints_write);
+    RUN(large_raw_piece_streams_in_order);
     RUN(double_format);
     RUN(double_format_fast_path_matches_printf);
     RUN(pretty_nested);

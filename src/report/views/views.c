@@ -1186,12 +1186,66 @@ static void write_headline(vw_out *o, mlia_jw *w)
     mlia_jw_arr_end(w);
 }
 
+/* The page's sections before its timeline, on the calling thread. */
+typedef struct page_sections {
+    vw_out *o;
+    mlia_jw *w;
+} page_sections;
+
+/* The page's timeline, formatted into memory on the second core while the
+ * sections before it are written (issue 33: 0.31 s of a 100,000-operator
+ * run): the same writer settings as the page's (compact, html_safe), so the
+ * text is the same bytes, and bounded (TRACE_PAGE_MAX_EVENTS). */
+typedef struct page_timeline {
+    const trace_source *src;
+    mlia_buf text;               /* malloc'd; the caller frees it */
+} page_timeline;
+
+static void page_timeline_work(void *arg)
+{
+    page_timeline *pt = arg;
+    mlia_jw tw;
+    mlia_jw_init_buf(&tw, &pt->text, false);
+    tw.html_safe = true;
+    trace_write_page_timeline(pt->src, &tw);
+}
+
+static void write_page_sections(void *arg);
+
 static void write_page_data(vw_out *o, mlia_jw *w)
 {
     vw_ctx *c = o->c;
     const mlia_run_record *s = c->s;
-    const mlia_result *r = s->result;
     mlia_jw_obj_begin(w);
+    page_sections ps = {o, w};
+    if (s->trace) { /* the Timeline tab (docs/trace.md) */
+        page_timeline *pt = mlia_arena_alloc(c->a, sizeof *pt);
+        pt->src = s->trace;
+        mlia_buf_init(&pt->text);
+        mlia_side_job job = {.work = page_timeline_work, .arg = pt, .thread_begin = s->thread_begin,
+                             .thread_end = s->thread_end, .hook_ctx = s->thread_ctx};
+        mlia_side_job_beside(&job, write_page_sections, &ps);
+        mlia_jw_key(w, "timeline");
+        mlia_jw_raw(w, pt->text.data ? pt->text.data : "", pt->text.len);
+        mlia_buf_free(&pt->text);
+    } else {
+        write_page_sections(&ps);
+    }
+    if (s->memory) { /* the Memory tab (docs/memory.md) */
+        mlia_jw_key(w, "memory");
+        vw_memory_write(s, c->a, w);
+    }
+    mlia_jw_obj_end(w);
+}
+
+static void write_page_sections(void *arg)
+{
+    page_sections *ps = arg;
+    vw_out *o = ps->o;
+    mlia_jw *w = ps->w;
+    vw_ctx *c = o->c;
+    const mlia_run_record *s = c->s;
+    const mlia_result *r = s->result;
     mlia_jw_kstr(w, "schema", "mlia.page/1");
     mlia_jw_kstr(w, "title",
                  mlia_arena_printf(c->a, "mlia check: %s (method %s)",
@@ -1256,15 +1310,6 @@ static void write_page_data(vw_out *o, mlia_jw *w)
         for (uint32_t k = 0; k < c->views[i].columns.n; k++)
             mlia_jw_str(w, c->views[i].columns.v[k]);
         mlia_jw_arr_end(w);
-    }
-    mlia_jw_obj_end(w);
-    if (s->trace) { /* the Timeline tab (docs/trace.md) */
-        mlia_jw_key(w, "timeline");
-        trace_write_page_timeline(s->trace, w);
-    }
-    if (s->memory) { /* the Memory tab (docs/memory.md) */
-        mlia_jw_key(w, "memory");
-        vw_memory_write(s, c->a, w);
     }
     mlia_jw_obj_end(w);
 }
